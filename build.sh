@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# build.sh: everything `npm start`, `npm test` and `npm run bench` need.
+#   build/attention.simd.wasm   kernels with wasm SIMD (-msimd128)
+#   build/attention.wasm        the same C, scalar (no -msimd128, so no auto-vectorizer)
+#   build/native/               the same C natively, for sanitizer tests and fuzzing
+#   dist/                       the figures bundle for embedding (when web/figures exists)
+# Missing tools are installed with apt-get when run as root; otherwise the
+# exact command is printed and the build stops.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need() { # need <command> <debian package>
+  command -v "$1" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "build.sh: installing $2 (apt-get) ..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2") >/dev/null
+  else
+    echo "build.sh: '$1' is missing. Install it with: sudo apt-get install -y $2" >&2
+    exit 1
+  fi
+}
+need emcc emscripten
+need cc gcc
+[ -d node_modules ] || npm install --no-audit --no-fund
+
+# Debian's emscripten needs its own node modules (acorn) on NODE_PATH.
+export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+
+CFLAGS=(-std=c11 -O3 -Wall -Wextra -Werror)
+SOURCES=(src/core.c src/gemm.c src/softmax.c src/attention.c src/mha.c src/posenc.c)
+EXPORTS=$(paste -sd, src/exports.txt)
+EMFLAGS=(--no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
+  -sINITIAL_MEMORY=4MB -sTOTAL_STACK=256KB -sFILESYSTEM=0
+  "-sEXPORTED_FUNCTIONS=[$EXPORTS]")
+
+mkdir -p build/native
+# Rebuild only when a source is newer than the output.
+stale() { [ ! -f "$1" ] || [ -n "$(find src -newer "$1" -print -quit)" ] || [ build.sh -nt "$1" ]; }
+
+if stale build/attention.simd.wasm; then
+  emcc "${CFLAGS[@]}" -msimd128 "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.simd.wasm
+fi
+if stale build/attention.wasm; then
+  emcc "${CFLAGS[@]}" "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.wasm
+fi
+if stale build/native/libattention.a; then
+  rm -f build/native/*.o build/native/libattention.a
+  for s in "${SOURCES[@]}"; do
+    cc "${CFLAGS[@]}" -c "$s" -o "build/native/$(basename "${s%.c}").o"
+  done
+  ar rcs build/native/libattention.a build/native/*.o
+fi
+if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
+ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'

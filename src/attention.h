@@ -1,0 +1,123 @@
+/* attention.h: the whole public C interface of attention-wasm.
+ *
+ * Conventions (every function):
+ *   - Matrices are row-major float32; shapes are passed explicitly.
+ *   - Outputs come first, then `const` inputs, then sizes, then options.
+ *   - The caller owns every buffer. Nothing here allocates, except
+ *     attn_alloc/attn_free, which exist so that the JavaScript side can
+ *     borrow wasm memory and the tests can count it.
+ *   - Return value: ATTN_OK (0) or a negative attn_status naming what was
+ *     wrong. No function aborts, prints or exits.
+ *   - Output buffers must not alias input buffers (except attn_softmax_rows,
+ *     which may work in place).
+ */
+#ifndef ATTENTION_H
+#define ATTENTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum attn_status {
+  ATTN_OK = 0,
+  ATTN_E_NULL = -1,      /* a required pointer is NULL */
+  ATTN_E_SIZE = -2,      /* a size is <= 0, or too large to index */
+  ATTN_E_HEADS = -3,     /* heads <= 0 or heads does not divide d_model */
+  ATTN_E_TEMP = -4,      /* temperature or scale is not finite and > 0 */
+  ATTN_E_WORKSPACE = -5, /* workspace is NULL but the call needs one */
+} attn_status;
+
+/* Short English name of a status code ("ok", "null pointer", ...). */
+const char *attn_status_name(int status);
+
+/* 1 when this build runs the SIMD kernels, 0 for the scalar build. */
+int attn_simd_enabled(void);
+
+/* ---- memory (for the JS loader and for leak tests) ------------------- */
+
+/* malloc/free that keep a running count of the bytes handed out. */
+void *attn_alloc(size_t bytes);
+void attn_free(void *ptr);
+/* Bytes currently handed out by attn_alloc and not yet freed. */
+size_t attn_memory_in_use(void);
+
+/* ---- building blocks ---------------------------------------------- */
+
+/* C (m x n) = A (m x k) * B, where B is k x n, or, with transpose_b,
+ * B is n x k and the product uses B^T. */
+int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,
+                int transpose_b);
+
+/* out (rows x cols) = row-wise softmax(in / temperature), numerically
+ * stable (the row maximum is subtracted first). -INFINITY entries get
+ * weight 0; a row that is entirely -INFINITY becomes all zeros (not NaN).
+ * out may equal in. */
+int attn_softmax_rows(float *out, const float *in, int rows, int cols,
+                      float temperature);
+
+/* out (n x d): sinusoidal positional encoding of "Attention Is All You
+ * Need": out[p][2i] = sin(p / 10000^(2i/d)), out[p][2i+1] = cos(same). */
+int attn_positional_encoding(float *out, int n, int d);
+
+/* ---- scaled dot-product attention ---------------------------------- */
+
+/* Masks shared by attention and multi-head attention. All optional. */
+typedef struct attn_masks {
+  const float *add;           /* (n_q x n_k) added to the scaled scores;
+                                 -INFINITY blocks a key; NULL = none */
+  const uint8_t *key_padding; /* (n_k) 1 = padding, ignored; NULL = none */
+  int causal;                 /* 1: query i sees keys j <= i only */
+} attn_masks;
+
+/* Bytes of workspace attn_attention needs (0 when weights are requested:
+ * then the weights buffer itself holds the scores). Returns 0 for sizes
+ * attn_attention would reject. */
+size_t attn_attention_workspace_size(int n_q, int n_k, int d_k, int d_v,
+                                     int want_weights);
+
+/* out (n_q x d_v) = softmax(scale * Q K^T + masks) V
+ *   weights  (n_q x n_k) the softmax, or NULL to skip it; without weights
+ *            the fused path runs: key tiles with a running max and sum,
+ *            memory O(tile), never the n_q x n_k matrix
+ *   Q (n_q x d_k), K (n_k x d_k), V (n_k x d_v)
+ *   scale    > 0 and finite (usually 1/sqrt(d_k))
+ *   masks    NULL = no masks
+ *   workspace attn_attention_workspace_size(...) bytes, 16-byte aligned,
+ *            may be NULL when that size is 0
+ * A query row whose every key is masked gets zero weights and a zero
+ * output row. */
+int attn_attention(float *out, float *weights, const float *Q, const float *K,
+                   const float *V, int n_q, int n_k, int d_k, int d_v,
+                   float scale, const attn_masks *masks, void *workspace);
+
+/* ---- multi-head attention ----------------------------------------- */
+
+/* Parameters of one multi-head attention layer (d = d_model). */
+typedef struct attn_mha_params {
+  const float *Wq, *Wk, *Wv, *Wo; /* (d x d) each, required */
+  const float *bq, *bk, *bv, *bo; /* (d) each, NULL = zero bias */
+} attn_mha_params;
+
+size_t attn_mha_workspace_size(int n_q, int n_k, int d_model, int heads,
+                               int want_weights);
+
+/* Y (n_q x d) = Concat(Z_1..Z_h) Wo + bo, with
+ *   Q = Xq Wq + bq, K = Xkv Wk + bk, V = Xkv Wv + bv (each n x d),
+ *   Z_i = attention(Q_i, K_i, V_i), Q_i the i-th block of d/h columns,
+ *   scale 1/sqrt(d/h).
+ *   weights (heads x n_q x n_k) or NULL
+ *   Z       (n_q x d) the concatenated per-head outputs, or NULL
+ *   Xq (n_q x d), Xkv (n_k x d): pass the same pointer for self-attention
+ *   workspace attn_mha_workspace_size(...) bytes, 16-byte aligned */
+int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
+             const float *Xkv, int n_q, int n_k, int d_model, int heads,
+             const attn_mha_params *params, const attn_masks *masks,
+             void *workspace);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

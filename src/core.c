@@ -1,0 +1,54 @@
+/* core.c: status names, the SIMD switch, and counted memory. */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "simd.h"
+
+const char *attn_status_name(int status) {
+  switch (status) {
+    case ATTN_OK: return "ok";
+    case ATTN_E_NULL: return "null pointer";
+    case ATTN_E_SIZE: return "bad size";
+    case ATTN_E_HEADS: return "heads must be positive and divide d_model";
+    case ATTN_E_TEMP: return "temperature/scale must be finite and > 0";
+    case ATTN_E_WORKSPACE: return "workspace required";
+    default: return "unknown status";
+  }
+}
+
+static int simd_on = ATTN_HAVE_SIMD;
+
+void attn__set_simd(int on) { simd_on = on && ATTN_HAVE_SIMD; }
+int attn__use_simd(void) { return simd_on; }
+int attn_simd_enabled(void) { return simd_on; }
+
+int attn__fits(uint64_t n, size_t elem) {
+  /* Stay below half the address space: offsets are also used as int loops
+   * bounds in places and wasm32 memory tops out at 4 GiB anyway. */
+  return n <= (uint64_t)(SIZE_MAX / 2) / elem && n <= (uint64_t)INT32_MAX * 8;
+}
+
+/* Every block carries its size in a 16-byte header so attn_free can count it
+ * and the payload stays 16-byte aligned. */
+enum { HEADER = 16 };
+static size_t in_use;
+
+void *attn_alloc(size_t bytes) {
+  if (bytes > SIZE_MAX - HEADER) return NULL;
+  unsigned char *p = malloc(bytes + HEADER);
+  if (!p) return NULL;
+  memcpy(p, &bytes, sizeof bytes);
+  in_use += bytes;
+  return p + HEADER;
+}
+
+void attn_free(void *ptr) {
+  if (!ptr) return;
+  unsigned char *p = (unsigned char *)ptr - HEADER;
+  size_t bytes;
+  memcpy(&bytes, p, sizeof bytes);
+  in_use -= bytes;
+  free(p);
+}
+
+size_t attn_memory_in_use(void) { return in_use; }

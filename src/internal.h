@@ -1,0 +1,46 @@
+/* internal.h: shared pieces of the kernels; not part of the public API. */
+#ifndef ATTN_INTERNAL_H
+#define ATTN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attention.h"
+
+/* 1 = run the SIMD kernels (default where compiled in), 0 = the scalar twins.
+ * Exists so that native tests can check both paths in one binary. */
+void attn__set_simd(int on);
+int attn__use_simd(void);
+
+/* 1 when n elements of `elem` bytes can be addressed in this build. */
+int attn__fits(uint64_t n, size_t elem);
+
+/* C (m x n, row stride ldc) = A (m x k, lda) * B, or += with accumulate.
+ * B is (k x n, ldb), or with trans_b (n x k, ldb) and the product uses B^T.
+ * Register-tiled; never reads outside the given rows and columns. */
+void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
+                const float *B, size_t ldb, int m, int k, int n, int trans_b,
+                int accumulate);
+
+/* x[i] = exp(x[i] - shift) for i < n; returns the sum of the new x.
+ * Entries equal to -INFINITY become 0. Needs shift finite and >= max(x). */
+float attn__exp_shifted(float *x, int n, float shift);
+
+/* Maximum of x[0..n), -INFINITY for an all -INFINITY row. */
+float attn__row_max(const float *x, int n);
+
+/* x[i] *= s for i < n. */
+void attn__scale_row(float *x, int n, float s);
+
+/* exp(x) for x <= 0 with the same polynomial the SIMD path uses. */
+float attn__expf(float x);
+
+/* Scaled dot-product attention on strided views (rows of Q, K, V and out
+ * are `ld*` floats apart), so that heads can be columns of one matrix. */
+int attn__attention_strided(float *out, size_t ldo, float *weights,
+                            const float *Q, size_t ldq, const float *K,
+                            size_t ldk, const float *V, size_t ldv, int n_q,
+                            int n_k, int d_k, int d_v, float scale,
+                            const attn_masks *masks, void *workspace);
+
+#endif

@@ -1,0 +1,79 @@
+/* mha.c: multi-head attention, self or cross.
+ *
+ *   Q = Xq Wq + bq      K = Xkv Wk + bk      V = Xkv Wv + bv     (n x d each)
+ *   Z_h = attention(Q_h, K_h, V_h)   Q_h = columns h*dh .. (h+1)*dh of Q
+ *   Y = [Z_1 .. Z_H] Wo + bo
+ * Heads are strided views into Q, K, V and write straight into their columns
+ * of Z: no per-head copies.
+ */
+#include <math.h>
+
+#include "internal.h"
+
+/* X (n x d) += bias broadcast over rows; no-op for a NULL bias. */
+static void add_bias(float *X, const float *bias, int n, int d) {
+  if (!bias) return;
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < d; c++) X[(size_t)i * d + c] += bias[c];
+}
+
+/* Y (n x d) = X W + b */
+static void project(float *Y, const float *X, const float *W, const float *b,
+                    int n, int d) {
+  attn__gemm(Y, (size_t)d, X, (size_t)d, W, (size_t)d, n, d, d, 0, 0);
+  add_bias(Y, b, n, d);
+}
+
+static int check(int n_q, int n_k, int d, int heads, int want_weights) {
+  if (n_q <= 0 || n_k <= 0 || d <= 0) return ATTN_E_SIZE;
+  if (heads <= 0 || d % heads != 0) return ATTN_E_HEADS;
+  if (!attn__fits((uint64_t)n_q * d, 4) || !attn__fits((uint64_t)n_k * d, 4) ||
+      !attn__fits((uint64_t)d * d, 4))
+    return ATTN_E_SIZE;
+  if (want_weights && !attn__fits((uint64_t)heads * n_q * n_k, 4))
+    return ATTN_E_SIZE;
+  /* The workspace (Q, K, V, Z) must be addressable too. */
+  if (!attn__fits(2 * ((uint64_t)n_q + n_k) * d, 4)) return ATTN_E_SIZE;
+  return ATTN_OK;
+}
+
+size_t attn_mha_workspace_size(int n_q, int n_k, int d_model, int heads,
+                               int want_weights) {
+  if (check(n_q, n_k, d_model, heads, want_weights) != ATTN_OK) return 0;
+  const int dh = d_model / heads;
+  /* Q and Z: n_q x d; K and V: n_k x d; then the attention's own scratch. */
+  return sizeof(float) * 2 * ((size_t)n_q + n_k) * d_model +
+         attn_attention_workspace_size(n_q, n_k, dh, dh, want_weights);
+}
+
+int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
+             const float *Xkv, int n_q, int n_k, int d_model, int heads,
+             const attn_mha_params *params, const attn_masks *masks,
+             void *workspace) {
+  if (!Y || !Xq || !Xkv || !params || !params->Wq || !params->Wk ||
+      !params->Wv || !params->Wo)
+    return ATTN_E_NULL;
+  const int status = check(n_q, n_k, d_model, heads, weights != NULL);
+  if (status != ATTN_OK) return status;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  const int d = d_model, dh = d / heads;
+  float *Q = workspace;                  /* (n_q x d) */
+  float *K = Q + (size_t)n_q * d;        /* (n_k x d) */
+  float *V = K + (size_t)n_k * d;        /* (n_k x d) */
+  float *Zws = V + (size_t)n_k * d;      /* (n_q x d) when Z is not wanted */
+  float *scratch = Zws + (size_t)n_q * d; /* the attention's workspace */
+  if (!Z) Z = Zws;
+  project(Q, Xq, params->Wq, params->bq, n_q, d);
+  project(K, Xkv, params->Wk, params->bk, n_k, d);
+  project(V, Xkv, params->Wv, params->bv, n_k, d);
+  const float scale = 1.0f / sqrtf((float)dh);
+  for (int h = 0; h < heads; h++) {
+    const size_t col = (size_t)h * dh;
+    float *w = weights ? weights + (size_t)h * n_q * n_k : NULL;
+    attn__attention_strided(Z + col, (size_t)d, w, Q + col, (size_t)d, K + col,
+                            (size_t)d, V + col, (size_t)d, n_q, n_k, dh, dh,
+                            scale, masks, scratch);
+  }
+  project(Y, Z, params->Wo, params->bo, n_q, d);
+  return ATTN_OK;
+}

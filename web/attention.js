@@ -1,0 +1,445 @@
+// attention.js: loads the wasm kernels and exposes the attention API.
+//
+// Every call: validate and name the bad argument (before touching wasm
+// memory), copy inputs into wasm, run one C function, copy results out into
+// fresh Float32Arrays, free everything in `finally`. Results never alias wasm
+// memory, so later calls and memory growth cannot change them.
+
+// A tiny module that uses one SIMD instruction: validates only where wasm
+// SIMD is supported.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8,
+  0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+// Memory is capped at 2 GiB (build.sh: -sMAXIMUM_MEMORY); keep a margin.
+const MEMORY_LIMIT = 2 ** 31 - 2 ** 24;
+
+/** True when this engine validates wasm SIMD. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Load the kernels. Options: `simd` (default: where supported),
+ * `wasmUrl` (where the .wasm is; default next to this file in ../build/),
+ * `wasmBinary` (the .wasm bytes themselves, skips fetching).
+ */
+export async function loadAttention(options = {}) {
+  const simd = options.simd ?? simdSupported();
+  const name = simd ? 'attention.simd.wasm' : 'attention.wasm';
+  const url = options.wasmUrl ?? new URL(`../build/${name}`, import.meta.url);
+  const module = await compile(options.wasmBinary, url);
+  const imports = stubImports(module);
+  const instance = await WebAssembly.instantiate(module, imports);
+  instance.exports._initialize?.();
+  return new Attention(instance.exports, simd);
+}
+
+async function compile(binary, url) {
+  if (binary) return WebAssembly.compile(binary);
+  url = new URL(url, import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
+    return WebAssembly.compile(await readFile(url));
+  }
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`attention-wasm: could not load ${url} (HTTP ${response.status})`);
+  }
+  // Streaming compilation needs the application/wasm MIME type; hosts that
+  // serve another type still work through the bytes.
+  if (WebAssembly.compileStreaming && /wasm/.test(response.headers.get('content-type') ?? '')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+// The standalone module imports only notifications we do not need.
+function stubImports(module) {
+  const imports = {};
+  for (const { module: mod, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== 'function') throw new Error(`attention-wasm: unexpected import ${mod}.${name}`);
+    (imports[mod] ??= {})[name] = () => 0;
+  }
+  return imports;
+}
+
+// ---- validation ---------------------------------------------------------
+
+const isInt = (n) => Number.isInteger(n) && n > 0;
+
+function checkSize(value, name) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeof value}`);
+  if (!isInt(value)) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+// Accepts {rows, cols, data} or an array of equal-length rows; returns
+// {rows, cols, data: Float32Array}. `allowMinusInf` is for additive masks.
+function toMatrix(x, name, { allowMinusInf = false } = {}) {
+  let rows, cols, data;
+  if (Array.isArray(x)) {
+    rows = x.length;
+    if (rows === 0) throw new RangeError(`${name} must have at least one row`);
+    if (!x.every((r) => Array.isArray(r) || ArrayBuffer.isView(r))) {
+      throw new TypeError(`${name} must be an array of rows (arrays of numbers)`);
+    }
+    cols = x[0].length;
+    if (cols === 0) throw new RangeError(`${name} must have at least one column`);
+    x.forEach((r, i) => {
+      if (r.length !== cols) {
+        throw new RangeError(`${name} row ${i} has ${r.length} values, expected ${cols} like row 0`);
+      }
+    });
+    data = new Float32Array(rows * cols);
+    x.forEach((r, i) => checkValues(r, name, cols, i * cols, data, allowMinusInf));
+    return { rows, cols, data };
+  }
+  if (x === null || typeof x !== 'object' || !('data' in x)) {
+    throw new TypeError(`${name} must be a matrix {rows, cols, data} or an array of rows`);
+  }
+  rows = checkSize(x.rows, `${name}.rows`);
+  cols = checkSize(x.cols, `${name}.cols`);
+  data = x.data;
+  if (!(Array.isArray(data) || ArrayBuffer.isView(data))) {
+    throw new TypeError(`${name}.data must be a Float32Array or an array of numbers`);
+  }
+  if (data.length !== rows * cols) {
+    throw new RangeError(
+      `${name}.data has ${data.length} values, expected rows*cols = ${rows}*${cols} = ${rows * cols}`,
+    );
+  }
+  const out = data instanceof Float32Array ? data : new Float32Array(data.length);
+  checkValues(data, name, cols, 0, out === data ? null : out, allowMinusInf);
+  return { rows, cols, data: out };
+}
+
+// Checks every value of `src` (a row, or the whole data) and copies it into
+// dst at `offset` when dst is given.
+function checkValues(src, name, cols, offset, dst, allowMinusInf) {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i];
+    if (typeof v !== 'number') {
+      const at = offset + i;
+      throw new TypeError(`${name} has a non-number (${typeof v}) at row ${Math.floor(at / cols)}, column ${at % cols}`);
+    }
+    if (!Number.isFinite(v) && !(allowMinusInf && v === -Infinity)) {
+      const at = offset + i;
+      const what = allowMinusInf ? 'finite or -Infinity' : 'finite';
+      throw new RangeError(`${name} has ${v} at row ${Math.floor(at / cols)}, column ${at % cols}; values must be ${what}`);
+    }
+    if (dst) dst[offset + i] = v;
+  }
+}
+
+function expectShape(m, name, rows, cols, what) {
+  if ((rows !== undefined && m.rows !== rows) || (cols !== undefined && m.cols !== cols)) {
+    throw new RangeError(
+      `${name} is ${m.rows}x${m.cols}, expected ${rows ?? m.rows}x${cols ?? m.cols} (${what})`,
+    );
+  }
+}
+
+function toVector(x, name, length, what) {
+  if (!(Array.isArray(x) || ArrayBuffer.isView(x))) {
+    throw new TypeError(`${name} must be an array of ${length} numbers (${what})`);
+  }
+  if (x.length !== length) throw new RangeError(`${name} has ${x.length} values, expected ${length} (${what})`);
+  const out = new Float32Array(length);
+  checkValues(x, name, length, 0, out, false);
+  return out;
+}
+
+function toPadding(x, n_k) {
+  if (!(Array.isArray(x) || ArrayBuffer.isView(x))) {
+    throw new TypeError(`keyPaddingMask must be an array of ${n_k} flags (1 = padding)`);
+  }
+  if (x.length !== n_k) throw new RangeError(`keyPaddingMask has ${x.length} flags, expected one per key (${n_k})`);
+  const out = new Uint8Array(n_k);
+  for (let j = 0; j < n_k; j++) {
+    const v = x[j];
+    if (v !== 0 && v !== 1 && v !== true && v !== false) {
+      throw new TypeError(`keyPaddingMask[${j}] is ${String(v)}; use 1/true for padding, 0/false to keep`);
+    }
+    out[j] = v ? 1 : 0;
+  }
+  return out;
+}
+
+function toOptions(options, name) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`${name} options must be an object`);
+  return options;
+}
+
+function toPositive(value, name, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number`);
+  if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be finite and > 0, got ${value}`);
+  return value;
+}
+
+// Nearest positive finite float32: the kernels take float temperatures/scales.
+const toFloat32 = (x) => Math.min(Math.max(Math.fround(x), 1.4e-45), 3.4028234663852886e38);
+
+function checkBytes(bytes, what) {
+  if (bytes > MEMORY_LIMIT) {
+    throw new RangeError(
+      `${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB of wasm memory; the limit is 2 GiB` +
+        ' (for attention over long sequences, pass weights: false to use the fused path)',
+    );
+  }
+}
+
+// Masks shared by attention and multiHeadAttention, validated for n_q x n_k.
+function toMasks(opts, n_q, n_k) {
+  const mask = opts.mask === undefined || opts.mask === null ? null
+    : toMatrix(opts.mask, 'mask', { allowMinusInf: true });
+  if (mask) expectShape(mask, 'mask', n_q, n_k, 'one additive term per query and key');
+  const padding = opts.keyPaddingMask === undefined || opts.keyPaddingMask === null ? null
+    : toPadding(opts.keyPaddingMask, n_k);
+  if (opts.causal !== undefined && typeof opts.causal !== 'boolean') throw new TypeError('causal must be true or false');
+  return { mask, padding, causal: opts.causal === true };
+}
+
+// ---- calls into wasm ------------------------------------------------------
+
+// Allocations of one call, all freed together.
+class Arena {
+  constructor(ex) {
+    this.ex = ex;
+    this.ptrs = [];
+  }
+  alloc(bytes) {
+    const ptr = this.ex.attn_alloc(Math.max(bytes, 1)) >>> 0;
+    if (ptr === 0) throw new RangeError(`attention-wasm: out of wasm memory allocating ${bytes} bytes`);
+    this.ptrs.push(ptr);
+    return ptr;
+  }
+  floats(n) {
+    return this.alloc(4 * n);
+  }
+  put(typed) {
+    const ptr = this.alloc(typed.byteLength);
+    new Uint8Array(this.ex.memory.buffer, ptr, typed.byteLength).set(
+      new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength),
+    );
+    return ptr;
+  }
+  // Optional input: 0 (NULL) when absent.
+  putOr0(typed) {
+    return typed ? this.put(typed) : 0;
+  }
+  words(values) {
+    const ptr = this.alloc(4 * values.length);
+    new Int32Array(this.ex.memory.buffer, ptr, values.length).set(values);
+    return ptr;
+  }
+  free() {
+    for (const ptr of this.ptrs) this.ex.attn_free(ptr);
+    this.ptrs = [];
+  }
+}
+
+class Attention {
+  #ex;
+  constructor(exports, simd) {
+    this.#ex = exports;
+    /** True when the SIMD build runs. */
+    this.simd = exports.attn_simd_enabled() === 1 && simd;
+  }
+
+  /** Bytes the module has allocated right now (0 between calls). */
+  memoryInUse() {
+    return this.#ex.attn_memory_in_use() >>> 0;
+  }
+
+  /** A matrix {rows, cols, data: Float32Array}; data defaults to zeros. */
+  matrix(rows, cols, data) {
+    checkSize(rows, 'rows');
+    checkSize(cols, 'cols');
+    if (data === undefined) return { rows, cols, data: new Float32Array(rows * cols) };
+    return toMatrix({ rows, cols, data }, 'matrix');
+  }
+
+  #run(fn) {
+    const arena = new Arena(this.#ex);
+    try {
+      return fn(arena, this.#ex);
+    } finally {
+      arena.free();
+    }
+  }
+
+  #check(status, what) {
+    if (status !== 0) {
+      const ex = this.#ex;
+      const ptr = ex.attn_status_name(status) >>> 0;
+      const bytes = new Uint8Array(ex.memory.buffer, ptr, 64);
+      const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+      throw new RangeError(`${what}: ${text} (status ${status})`);
+    }
+  }
+
+  #read(ptr, rows, cols) {
+    const data = new Float32Array(this.#ex.memory.buffer, ptr, rows * cols).slice();
+    return { rows, cols, data };
+  }
+
+  /** C = A B, or A B^T with {transposeB: true}. */
+  matmul(A, B, options) {
+    const opts = toOptions(options, 'matmul');
+    A = toMatrix(A, 'A');
+    B = toMatrix(B, 'B');
+    const t = opts.transposeB === true;
+    const k = t ? B.cols : B.rows;
+    if (A.cols !== k) {
+      throw new RangeError(
+        `A is ${A.rows}x${A.cols} and B is ${B.rows}x${B.cols}: ` +
+          `A.cols must equal ${t ? 'B.cols (transposeB)' : 'B.rows'}`,
+      );
+    }
+    const n = t ? B.rows : B.cols;
+    checkBytes(4 * (A.data.length + B.data.length + A.rows * n), 'matmul');
+    return this.#run((arena, ex) => {
+      const c = arena.floats(A.rows * n);
+      const status = ex.attn_matmul(c, arena.put(A.data), arena.put(B.data), A.rows, A.cols, n, t ? 1 : 0);
+      this.#check(status, 'matmul');
+      return this.#read(c, A.rows, n);
+    });
+  }
+
+  /** Row-wise softmax(M / temperature); a row of all -Infinity gives zeros. */
+  softmax(M, options) {
+    const opts = toOptions(options, 'softmax');
+    M = toMatrix(M, 'M', { allowMinusInf: true });
+    const temperature = toPositive(opts.temperature, 'temperature', 1);
+    checkBytes(8 * M.data.length, 'softmax');
+    return this.#run((arena, ex) => {
+      const p = arena.put(M.data);
+      this.#check(ex.attn_softmax_rows(p, p, M.rows, M.cols, toFloat32(temperature)), 'softmax');
+      return this.#read(p, M.rows, M.cols);
+    });
+  }
+
+  /** Sinusoidal positional encoding, n positions x d features. */
+  positionalEncoding(n, d) {
+    checkSize(n, 'n');
+    checkSize(d, 'd');
+    checkBytes(4 * n * d, 'positionalEncoding');
+    return this.#run((arena, ex) => {
+      const p = arena.floats(n * d);
+      this.#check(ex.attn_positional_encoding(p, n, d), 'positionalEncoding');
+      return this.#read(p, n, d);
+    });
+  }
+
+  /**
+   * softmax(scale Q K^T + masks) V. Returns {output, weights}; weights is
+   * null with {weights: false}, which also selects the fused kernel whose
+   * memory grows with N*d instead of N^2.
+   */
+  attention(Q, K, V, options) {
+    const opts = toOptions(options, 'attention');
+    Q = toMatrix(Q, 'Q');
+    K = toMatrix(K, 'K');
+    V = toMatrix(V, 'V');
+    expectShape(K, 'K', undefined, Q.cols, 'keys need as many columns as the queries Q');
+    expectShape(V, 'V', K.rows, undefined, 'one value row per key in K');
+    const [n_q, n_k, d_k, d_v] = [Q.rows, K.rows, Q.cols, V.cols];
+    const scale = toPositive(opts.scale, 'scale', 1 / Math.sqrt(d_k));
+    const wantWeights = opts.weights !== false;
+    checkBytes(
+      4 * (Q.data.length + K.data.length + V.data.length + n_q * d_v) +
+        (wantWeights || opts.mask ? 4 * n_q * n_k : 0),
+      `attention with ${n_q} queries and ${n_k} keys`,
+    );
+    const masks = toMasks(opts, n_q, n_k);
+    return this.#run((arena, ex) => {
+      const out = arena.floats(n_q * d_v);
+      const w = wantWeights ? arena.floats(n_q * n_k) : 0;
+      const ws = ex.attn_attention_workspace_size(n_q, n_k, d_k, d_v, wantWeights ? 1 : 0) >>> 0;
+      const status = ex.attn_attention(
+        out, w, arena.put(Q.data), arena.put(K.data), arena.put(V.data), n_q, n_k, d_k, d_v,
+        toFloat32(scale), this.#masks(arena, masks), ws ? arena.alloc(ws) : 0,
+      );
+      this.#check(status, 'attention');
+      return { output: this.#read(out, n_q, d_v), weights: wantWeights ? this.#read(w, n_q, n_k) : null };
+    });
+  }
+
+  // attn_masks {const float *add; const uint8_t *key_padding; int causal}
+  #masks(arena, { mask, padding, causal }) {
+    if (!mask && !padding && !causal) return 0;
+    return arena.words([arena.putOr0(mask?.data), arena.putOr0(padding), causal ? 1 : 0]);
+  }
+
+  /**
+   * Multi-head attention, Y = Concat(Z_1..Z_h) Wo + bo with Q = Xq Wq + bq,
+   * K = Xkv Wk + bk, V = Xkv Wv + bv. Xkv null or undefined = self-attention.
+   * Returns {output, weights: [per head] | null, heads: [per-head Z_i]}.
+   */
+  multiHeadAttention(Xq, Xkv, options) {
+    const opts = toOptions(options, 'multiHeadAttention');
+    Xq = toMatrix(Xq, 'Xq');
+    Xkv = Xkv === null || Xkv === undefined ? Xq : toMatrix(Xkv, 'Xkv');
+    const d = Xq.cols;
+    expectShape(Xkv, 'Xkv', undefined, d, 'keys and values come from rows as wide as Xq (d_model)');
+    if (opts.heads === undefined) throw new TypeError('heads is required (a positive integer that divides d_model)');
+    checkSize(opts.heads, 'heads');
+    const heads = opts.heads;
+    if (d % heads !== 0) throw new RangeError(`heads (${heads}) must divide d_model (${d})`);
+    const [n_q, n_k, dh] = [Xq.rows, Xkv.rows, d / heads];
+    const W = {};
+    for (const key of ['Wq', 'Wk', 'Wv', 'Wo']) {
+      if (opts[key] === undefined) throw new TypeError(`${key} is required (${d}x${d})`);
+      W[key] = toMatrix(opts[key], key);
+      expectShape(W[key], key, d, d, 'd_model x d_model');
+    }
+    for (const key of ['bq', 'bk', 'bv', 'bo']) {
+      W[key] = opts[key] === undefined || opts[key] === null ? null : toVector(opts[key], key, d, 'one per column of d_model');
+    }
+    const wantWeights = opts.weights !== false;
+    checkBytes(
+      4 * (3 * n_q * d + 3 * n_k * d + 4 * d * d) + (wantWeights || opts.mask ? 4 * heads * n_q * n_k : 0),
+      `multiHeadAttention with ${n_q} queries, ${n_k} keys and ${heads} heads`,
+    );
+    const masks = toMasks(opts, n_q, n_k);
+    return this.#run((arena, ex) => {
+      const y = arena.floats(n_q * d);
+      const z = arena.floats(n_q * d);
+      const w = wantWeights ? arena.floats(heads * n_q * n_k) : 0;
+      const xq = arena.put(Xq.data);
+      const xkv = Xkv === Xq ? xq : arena.put(Xkv.data);
+      // attn_mha_params: Wq, Wk, Wv, Wo, bq, bk, bv, bo pointers in order.
+      const params = arena.words([
+        ...['Wq', 'Wk', 'Wv', 'Wo'].map((key) => arena.put(W[key].data)),
+        ...['bq', 'bk', 'bv', 'bo'].map((key) => arena.putOr0(W[key])),
+      ]);
+      const ws = ex.attn_mha_workspace_size(n_q, n_k, d, heads, wantWeights ? 1 : 0) >>> 0;
+      const status = ex.attn_mha(
+        y, w, z, xq, xkv, n_q, n_k, d, heads, params, this.#masks(arena, masks), arena.alloc(ws),
+      );
+      this.#check(status, 'multiHeadAttention');
+      const Z = this.#read(z, n_q, d);
+      const weights = wantWeights
+        ? Array.from({ length: heads }, (_, h) => this.#read(w + 4 * h * n_q * n_k, n_q, n_k))
+        : null;
+      return { output: this.#read(y, n_q, d), weights, heads: splitColumns(Z, heads, dh) };
+    });
+  }
+}
+
+// Z (n x heads*dh) -> heads matrices n x dh.
+function splitColumns(Z, heads, dh) {
+  return Array.from({ length: heads }, (_, h) => {
+    const data = new Float32Array(Z.rows * dh);
+    for (let i = 0; i < Z.rows; i++) data.set(Z.data.subarray(i * Z.cols + h * dh, i * Z.cols + (h + 1) * dh), i * dh);
+    return { rows: Z.rows, cols: dh, data };
+  });
+}
