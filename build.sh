@@ -6,6 +6,8 @@
 #   dist/                       the figures bundle for embedding (when web/figures exists)
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
+#   bash build.sh           what npm start needs
+#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -21,6 +23,12 @@ need() { # need <command> <debian package>
 }
 need emcc emscripten
 need cc gcc
+if [ "${1:-}" = --test ]; then
+  need chromium chromium
+  need clang clang
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
+    need /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
+fi
 [ -d node_modules ] || npm install --no-audit --no-fund
 
 # Debian's emscripten needs its own node modules (acorn) on NODE_PATH.
