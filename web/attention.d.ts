@@ -1,0 +1,87 @@
+// Types for attention-wasm's JavaScript API (web/attention.js).
+
+/** A row-major float32 matrix. */
+export interface Matrix {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+
+/** Anything the API accepts as a matrix: {rows, cols, data} or an array of rows. */
+export type MatrixLike =
+  | { rows: number; cols: number; data: ArrayLike<number> }
+  | ArrayLike<ArrayLike<number>>;
+
+export interface LoadOptions {
+  /** Force the SIMD (true) or scalar (false) build. Default: SIMD where the engine validates it. */
+  simd?: boolean;
+  /** Where the .wasm file is. Default: ../build/attention[.simd].wasm next to attention.js. */
+  wasmUrl?: string | URL;
+  /** The .wasm bytes themselves (skips fetching). */
+  wasmBinary?: BufferSource;
+}
+
+export interface MaskOptions {
+  /** n_q x n_k matrix added to the scaled scores; -Infinity blocks a key. */
+  mask?: MatrixLike | null;
+  /** One flag per key, 1/true = padding (ignored), as in PyTorch. */
+  keyPaddingMask?: ArrayLike<number | boolean> | null;
+  /** Query i sees keys j <= i only. */
+  causal?: boolean;
+}
+
+export interface AttentionOptions extends MaskOptions {
+  /** Multiplies Q K^T; default 1/sqrt(d_k). The article's temperature is 1/scale. */
+  scale?: number;
+  /** Return the n_q x n_k weights (default true). false runs the fused kernel: memory O(N d). */
+  weights?: boolean;
+}
+
+export interface MultiHeadOptions extends MaskOptions {
+  /** Number of heads; must divide d_model. */
+  heads: number;
+  Wq: MatrixLike;
+  Wk: MatrixLike;
+  Wv: MatrixLike;
+  Wo: MatrixLike;
+  bq?: ArrayLike<number> | null;
+  bk?: ArrayLike<number> | null;
+  bv?: ArrayLike<number> | null;
+  bo?: ArrayLike<number> | null;
+  /** Return per-head weights (default true). */
+  weights?: boolean;
+}
+
+export interface AttentionResult {
+  /** n_q x d_v */
+  output: Matrix;
+  /** n_q x n_k, or null with {weights: false} */
+  weights: Matrix | null;
+}
+
+export interface MultiHeadResult {
+  /** n_q x d_model */
+  output: Matrix;
+  /** One n_q x n_k matrix per head, or null with {weights: false} */
+  weights: Matrix[] | null;
+  /** Per-head outputs Z_i (n_q x d_model/heads), before Wo */
+  heads: Matrix[];
+}
+
+export interface Attention {
+  /** True when the SIMD build runs. */
+  readonly simd: boolean;
+  /** Bytes of wasm memory the module holds right now (0 between calls). */
+  memoryInUse(): number;
+  matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
+  attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): AttentionResult;
+  multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): MultiHeadResult;
+  /** Row-wise softmax(M / temperature); -Infinity entries get 0, an all -Infinity row gives zeros. */
+  softmax(M: MatrixLike, options?: { temperature?: number }): Matrix;
+  matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean }): Matrix;
+  /** Sinusoidal positional encoding (n positions x d features). */
+  positionalEncoding(n: number, d: number): Matrix;
+}
+
+export function loadAttention(options?: LoadOptions): Promise<Attention>;
+export function simdSupported(): boolean;
