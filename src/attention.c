@@ -14,8 +14,8 @@
 #include "internal.h"
 
 enum {
-  BQ = 64,  /* queries per block */
-  BK = 128, /* keys per tile: BQ x BK scores = 32 KiB */
+  BQ = 128, /* queries per block */
+  BK = 128, /* keys per tile: BQ x BK scores = 64 KiB, in L2 */
 };
 
 /* Last key (exclusive) that query i may see under the causal flag. */
@@ -23,15 +23,19 @@ static int causal_end(const attn_masks *mk, int i, int n_k) {
   return mk && mk->causal && i + 1 < n_k ? i + 1 : n_k;
 }
 
-/* row[j] = scale * row[j] + add[j], or -INFINITY for a masked key;
- * keys j0 .. j0+n of query i. */
-static void mask_scores(float *row, int n, int i, int j0, int n_k, float scale,
-                        const attn_masks *mk) {
-  attn__scale_row(row, n, scale);
-  if (!mk) return;
+/* Masks raw scores Q K^T of query i, keys j0 .. j0+n: masked keys become
+ * -INFINITY. Returns the factor that still has to multiply the row inside
+ * the exp: the scale itself, or 1 where an additive mask made us apply it
+ * here (row = scale * row + add). Deferring the scale to the exp saves a
+ * pass over the scores; scale > 0 keeps the row maximum where it is. */
+static float mask_scores(float *row, int n, int i, int j0, int n_k,
+                         float scale, const attn_masks *mk) {
+  if (!mk) return scale;
   if (mk->add) {
     const float *add = mk->add + (size_t)i * n_k + j0;
+    attn__scale_row(row, n, scale);
     for (int j = 0; j < n; j++) row[j] += add[j];
+    scale = 1.0f;
   }
   if (mk->key_padding) {
     const uint8_t *pad = mk->key_padding + j0;
@@ -40,16 +44,17 @@ static void mask_scores(float *row, int n, int i, int j0, int n_k, float scale,
   }
   const int first_hidden = causal_end(mk, i, n_k) - j0;
   for (int j = first_hidden > 0 ? first_hidden : 0; j < n; j++) row[j] = -INFINITY;
+  return scale;
 }
 
-/* Softmax of a masked score row in place; an all-blocked row becomes 0. */
-static void softmax_row(float *row, int n) {
+/* softmax(s * row) in place; an all-blocked row becomes 0. */
+static void softmax_row(float *row, int n, float s) {
   const float m = attn__row_max(row, n);
   if (m == -INFINITY) {
     for (int j = 0; j < n; j++) row[j] = 0.0f;
     return;
   }
-  attn__scale_row(row, n, 1.0f / attn__exp_shifted(row, n, m));
+  attn__scale_row(row, n, 1.0f / attn__exp_shifted(row, n, m, s));
 }
 
 static void attention_with_weights(float *out, size_t ldo, float *W,
@@ -60,8 +65,7 @@ static void attention_with_weights(float *out, size_t ldo, float *W,
   attn__gemm(W, (size_t)n_k, Q, ldq, K, ldk, n_q, d_k, n_k, 1, 0);
   for (int i = 0; i < n_q; i++) {
     float *row = W + (size_t)i * n_k;
-    mask_scores(row, n_k, i, 0, n_k, scale, mk);
-    softmax_row(row, n_k);
+    softmax_row(row, n_k, mask_scores(row, n_k, i, 0, n_k, scale, mk));
   }
   attn__gemm(out, ldo, W, (size_t)n_k, V, ldv, n_q, n_k, d_v, 0, 0);
 }
@@ -71,8 +75,8 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                             size_t ldv, int n_q, int n_k, int d_k, int d_v,
                             float scale, const attn_masks *mk, float *ws) {
   float *S = ws;               /* (BQ x BK) scores, then probabilities */
-  float *run_max = S + BQ * BK; /* (BQ) m: largest score seen per row */
-  float *run_sum = run_max + BQ; /* (BQ) l: sum of exp(score - m) per row */
+  float *run_max = S + BQ * BK; /* (BQ) m: largest (unscaled) score per row */
+  float *run_sum = run_max + BQ; /* (BQ) l: sum of exp(s (score - m)) per row */
   for (int i0 = 0; i0 < n_q; i0 += BQ) {
     const int bq = n_q - i0 < BQ ? n_q - i0 : BQ;
     float *O = out + (size_t)i0 * ldo; /* (bq x d_v), accumulates */
@@ -88,7 +92,7 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                  bq, d_k, bk, 1, 0);
       for (int r = 0; r < bq; r++) {
         float *row = S + (size_t)r * BK;
-        mask_scores(row, bk, i0 + r, j0, n_k, scale, mk);
+        const float s = mask_scores(row, bk, i0 + r, j0, n_k, scale, mk);
         const float tile_max = attn__row_max(row, bk);
         if (tile_max == -INFINITY) { /* nothing visible here: adds nothing */
           for (int j = 0; j < bk; j++) row[j] = 0.0f;
@@ -98,11 +102,11 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
         /* Earlier tiles were weighted by exp(-old max); move them to m.
          * A row with no visible key yet has O = 0 and l = 0: nothing to move. */
         if (run_max[r] != -INFINITY && m != run_max[r]) {
-          const float alpha = attn__expf(run_max[r] - m);
+          const float alpha = attn__expf((run_max[r] - m) * s);
           run_sum[r] *= alpha;
           attn__scale_row(O + (size_t)r * ldo, d_v, alpha);
         }
-        run_sum[r] += attn__exp_shifted(row, bk, m);
+        run_sum[r] += attn__exp_shifted(row, bk, m, s);
         run_max[r] = m;
       }
       attn__gemm(O, ldo, S, BK, V + (size_t)j0 * ldv, ldv, bq, bk, d_v, 0, 1);

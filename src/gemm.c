@@ -1,33 +1,38 @@
 /* gemm.c: register-tiled matrix multiply, the engine under every kernel.
  *
  * C (m x n) = A (m x k) * B (k x n), computed in MR x NR tiles of C held in
- * registers. B is first copied into a packed panel (KC rows x NR columns,
- * zero-padded past n) so the micro-kernel always reads NR contiguous floats
- * per step, whatever B's layout (plain or transposed) and whatever n is.
- * A is read in place, one broadcast per row and step.
+ * registers. A block of B (KC rows x NC columns) is first copied into packed
+ * panels of NR columns, zero-padded past n, so the micro-kernel always reads
+ * NR contiguous floats per step whatever B's layout (plain or transposed).
+ * Each MR-row strip of A is then swept across every panel of the block while
+ * it is hot in L1; the block itself (64 KiB) stays in L2.
  */
 #include "internal.h"
 #include "simd.h"
 
 enum {
   MR = 4,   /* rows of C per tile */
-  NR = 8,   /* columns of C per tile: two vectors */
-  KC = 256, /* depth of one packed panel: KC * NR floats = 8 KiB, stays in L1 */
+  NR = 8,   /* columns of C per tile: NV vectors */
+  NV = NR / 4,
+  KC = 256, /* depth of a packed block */
+  NC = 64,  /* width of a packed block: NC / NR panels */
 };
 
 /* dst (kc x NR) <- B[p0 .. p0+kc) x [j0 .. j0+nr), zero columns past nr. */
 static void pack_panel(float *dst, const float *B, size_t ldb, int trans_b,
                        int p0, int kc, int j0, int nr) {
+  for (int j = nr; j < NR; j++)
+    for (int p = 0; p < kc; p++) dst[p * NR + j] = 0.0f;
   if (trans_b) {
     /* B is n x k: column j of the panel is a contiguous run of row j0+j. */
-    for (int j = 0; j < NR; j++) {
+    for (int j = 0; j < nr; j++) {
       const float *src = B + (size_t)(j0 + j) * ldb + p0;
-      for (int p = 0; p < kc; p++) dst[p * NR + j] = j < nr ? src[p] : 0.0f;
+      for (int p = 0; p < kc; p++) dst[p * NR + j] = src[p];
     }
   } else {
     for (int p = 0; p < kc; p++) {
       const float *src = B + (size_t)(p0 + p) * ldb + j0;
-      for (int j = 0; j < NR; j++) dst[p * NR + j] = j < nr ? src[j] : 0.0f;
+      for (int j = 0; j < nr; j++) dst[p * NR + j] = src[j];
     }
   }
 }
@@ -63,66 +68,71 @@ static void tile_scalar(float *C, size_t ldc, const float *A, size_t lda,
 }
 
 #if ATTN_HAVE_SIMD
+/* The SIMD twin of tile_scalar: the same loops, with each row of the tile
+ * held as NV vectors. Constant trip counts, so the compiler unrolls them and
+ * keeps all MR x NV accumulators in registers. */
 static void tile_simd(float *C, size_t ldc, const float *A, size_t lda,
                       const float *panel, int kc, int mr, int nr,
                       int accumulate) {
   const float *a[MR];
   tile_rows(a, A, lda, mr);
-  vf4 c00 = vf4_splat(0), c01 = c00, c10 = c00, c11 = c00;
-  vf4 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  vf4 t[MR][NV];
+  for (int i = 0; i < MR; i++)
+    for (int v = 0; v < NV; v++) t[i][v] = vf4_splat(0);
   for (int p = 0; p < kc; p++) {
-    const vf4 b0 = vf4_load(panel + p * NR), b1 = vf4_load(panel + p * NR + 4);
-    vf4 ai = vf4_splat(a[0][p]);
-    c00 = vf4_add(c00, vf4_mul(ai, b0)), c01 = vf4_add(c01, vf4_mul(ai, b1));
-    ai = vf4_splat(a[1][p]);
-    c10 = vf4_add(c10, vf4_mul(ai, b0)), c11 = vf4_add(c11, vf4_mul(ai, b1));
-    ai = vf4_splat(a[2][p]);
-    c20 = vf4_add(c20, vf4_mul(ai, b0)), c21 = vf4_add(c21, vf4_mul(ai, b1));
-    ai = vf4_splat(a[3][p]);
-    c30 = vf4_add(c30, vf4_mul(ai, b0)), c31 = vf4_add(c31, vf4_mul(ai, b1));
+    vf4 b[NV];
+    for (int v = 0; v < NV; v++) b[v] = vf4_load(panel + p * NR + 4 * v);
+    for (int i = 0; i < MR; i++) {
+      const vf4 ai = vf4_load_splat(a[i] + p);
+      for (int v = 0; v < NV; v++) t[i][v] = vf4_add(t[i][v], vf4_mul(ai, b[v]));
+    }
   }
   if (mr == MR && nr == NR) {
-    const vf4 acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
     for (int i = 0; i < MR; i++) {
       float *c = C + (size_t)i * ldc;
-      vf4 lo = acc[i][0], hi = acc[i][1];
-      if (accumulate) lo = vf4_add(lo, vf4_load(c)), hi = vf4_add(hi, vf4_load(c + 4));
-      vf4_store(c, lo), vf4_store(c + 4, hi);
+      for (int v = 0; v < NV; v++) {
+        if (accumulate) t[i][v] = vf4_add(t[i][v], vf4_load(c + 4 * v));
+        vf4_store(c + 4 * v, t[i][v]);
+      }
     }
     return;
   }
-  float t[MR][NR];
-  vf4_store(t[0], c00), vf4_store(t[0] + 4, c01), vf4_store(t[1], c10);
-  vf4_store(t[1] + 4, c11), vf4_store(t[2], c20), vf4_store(t[2] + 4, c21);
-  vf4_store(t[3], c30), vf4_store(t[3] + 4, c31);
-  store_tile(C, ldc, (const float(*)[NR])t, mr, nr, accumulate);
+  float part[MR][NR];
+  for (int i = 0; i < MR; i++)
+    for (int v = 0; v < NV; v++) vf4_store(part[i] + 4 * v, t[i][v]);
+  store_tile(C, ldc, (const float(*)[NR])part, mr, nr, accumulate);
 }
 #endif
 
 void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
                 const float *B, size_t ldb, int m, int k, int n, int trans_b,
                 int accumulate) {
-  _Alignas(16) float panel[KC * NR];
+  _Alignas(16) float block[KC * NC]; /* NC / NR packed panels, kc x NR each */
 #if ATTN_HAVE_SIMD
   const int simd = attn__use_simd();
 #endif
-  for (int j0 = 0; j0 < n; j0 += NR) {
-    const int nr = n - j0 < NR ? n - j0 : NR;
+  for (int j0 = 0; j0 < n; j0 += NC) {
+    const int nc = n - j0 < NC ? n - j0 : NC;
     for (int p0 = 0; p0 < k; p0 += KC) {
       const int kc = k - p0 < KC ? k - p0 : KC;
       const int acc = accumulate || p0 > 0;
-      pack_panel(panel, B, ldb, trans_b, p0, kc, j0, nr);
+      for (int jp = 0; jp < nc; jp += NR)
+        pack_panel(block + jp * kc, B, ldb, trans_b, p0, kc, j0 + jp,
+                   nc - jp < NR ? nc - jp : NR);
       for (int i0 = 0; i0 < m; i0 += MR) {
         const int mr = m - i0 < MR ? m - i0 : MR;
-        float *c = C + (size_t)i0 * ldc + j0;
         const float *a = A + (size_t)i0 * lda + p0;
+        for (int jp = 0; jp < nc; jp += NR) {
+          const int nr = nc - jp < NR ? nc - jp : NR;
+          float *c = C + (size_t)i0 * ldc + j0 + jp;
 #if ATTN_HAVE_SIMD
-        if (simd) {
-          tile_simd(c, ldc, a, lda, panel, kc, mr, nr, acc);
-          continue;
-        }
+          if (simd) {
+            tile_simd(c, ldc, a, lda, block + jp * kc, kc, mr, nr, acc);
+            continue;
+          }
 #endif
-        tile_scalar(c, ldc, a, lda, panel, kc, mr, nr, acc);
+          tile_scalar(c, ldc, a, lda, block + jp * kc, kc, mr, nr, acc);
+        }
       }
     }
   }

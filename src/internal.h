@@ -22,9 +22,10 @@ void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
                 const float *B, size_t ldb, int m, int k, int n, int trans_b,
                 int accumulate);
 
-/* x[i] = exp(x[i] - shift) for i < n; returns the sum of the new x.
- * Entries equal to -INFINITY become 0. Needs shift finite and >= max(x). */
-float attn__exp_shifted(float *x, int n, float shift);
+/* x[i] = exp((x[i] - shift) * scale) for i < n; returns the sum of the new
+ * x. Entries equal to -INFINITY become 0. Needs shift finite, >= max(x), and
+ * scale > 0. Taking the scale here saves softmax a pass over the scores. */
+float attn__exp_shifted(float *x, int n, float shift, float scale);
 
 /* Maximum of x[0..n), -INFINITY for an all -INFINITY row. */
 float attn__row_max(const float *x, int n);

@@ -19,6 +19,8 @@ typedef v128_t vf4;
 static inline vf4 vf4_load(const float *p) { return wasm_v128_load(p); }
 static inline void vf4_store(float *p, vf4 v) { wasm_v128_store(p, v); }
 static inline vf4 vf4_splat(float x) { return wasm_f32x4_splat(x); }
+/* One instruction (v128.load32_splat) instead of a load and a shuffle. */
+static inline vf4 vf4_load_splat(const float *p) { return wasm_v128_load32_splat(p); }
 static inline vf4 vf4_add(vf4 a, vf4 b) { return wasm_f32x4_add(a, b); }
 static inline vf4 vf4_sub(vf4 a, vf4 b) { return wasm_f32x4_sub(a, b); }
 static inline vf4 vf4_mul(vf4 a, vf4 b) { return wasm_f32x4_mul(a, b); }
@@ -49,6 +51,7 @@ typedef int32_t vi4 __attribute__((vector_size(16), aligned(4)));
 static inline vf4 vf4_load(const float *p) { vf4 v; memcpy(&v, p, 16); return v; }
 static inline void vf4_store(float *p, vf4 v) { memcpy(p, &v, 16); }
 static inline vf4 vf4_splat(float x) { return (vf4){x, x, x, x}; }
+static inline vf4 vf4_load_splat(const float *p) { return vf4_splat(*p); }
 static inline vf4 vf4_add(vf4 a, vf4 b) { return a + b; }
 static inline vf4 vf4_sub(vf4 a, vf4 b) { return a - b; }
 static inline vf4 vf4_mul(vf4 a, vf4 b) { return a * b; }
