@@ -1,0 +1,28 @@
+// dom.js: tiny element builders for the figures (HTML and SVG).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function build(el, attrs, children) {
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of [children ?? []].flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(typeof c === 'object' ? c : String(c));
+  }
+  return el;
+}
+
+/** An HTML element: h('div', {class: 'x', onclick: f}, [children]). */
+export const h = (tag, attrs, children) => build(document.createElement(tag), attrs, children);
+
+/** An SVG element, same signature as h. */
+export const s = (tag, attrs, children) => build(document.createElementNS(SVG_NS, tag), attrs, children);
+
+/** Replace all children of `el`. */
+export function replace(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}

@@ -1,0 +1,24 @@
+// engine.js: the one attention engine every figure on a page shares.
+//
+// The first figure that starts loads the wasm; the others await the same
+// promise. The promise lives on a global symbol so that two copies of the
+// bundle on one page still share one instance.
+import { loadAttention, simdSupported } from '../attention.js';
+
+const KEY = Symbol.for('attention-wasm.engine');
+let wasmBase = null;
+
+/** Where the .wasm files are (a folder URL); the bundle sets this to its own folder. */
+export function setWasmBase(url) {
+  wasmBase = url;
+}
+
+/** The shared engine: a promise of the object loadAttention() returns. */
+export function engine() {
+  if (!globalThis[KEY]) {
+    const name = simdSupported() ? 'attention.simd.wasm' : 'attention.wasm';
+    const options = wasmBase ? { wasmUrl: new URL(name, wasmBase) } : {};
+    globalThis[KEY] = loadAttention(options);
+  }
+  return globalThis[KEY];
+}

@@ -1,0 +1,16 @@
+// format.js: how the figures print numbers (shared by models and views).
+
+/** A signed number with `digits` decimals and a real minus sign. */
+export function num(v, digits = 2) {
+  const t = Math.abs(v) < 0.5 * 10 ** -digits ? (0).toFixed(digits) : v.toFixed(digits);
+  return t.replace('-', '\u2212');
+}
+
+/** A weight in [0, 1] as a whole percentage. */
+export const pct = (w) => `${Math.round(w * 100)}%`;
+
+/** Parse a numeric attribute; fall back when missing or not a finite number. */
+export function attrNumber(value, fallback, min = -Infinity, max = Infinity) {
+  const v = value === null || value === undefined || value === '' ? NaN : Number(value);
+  return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+}

@@ -1,0 +1,125 @@
+// matrix.view.js: a matrix drawn as coloured squares (the project's notation).
+//
+// Colour comes from scale.js only. Hover, tap or keyboard focus shows a
+// cell's value in the caption; arrow keys move between cells, Enter or
+// Space "picks" a cell (for figures that react to a click on a cell).
+import { h, s } from './dom.js';
+import { cssColor, maxAbs, textOn } from './scale.js';
+import { num } from './format.js';
+
+const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
+
+function asRows(M) {
+  if (Array.isArray(M)) return M.map((r) => Array.from(r));
+  return Array.from({ length: M.rows }, (_, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols)));
+}
+
+/**
+ * matrixView({name, cell, values, rowLabels, colLabels, digits, onpick, describe})
+ * returns {el, update(M, {max, marks})}. `marks` is a Set of "i,j" cells to outline.
+ */
+export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, onpick, describe } = {}) {
+  const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
+  const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true' });
+  const el = h('figure', { class: 'mat' }, [svg, cap]);
+  let rows = [];
+  let max = 1;
+  let active = null; // [i, j]
+  let rects = [];
+  let texts = [];
+  let shape = '';
+
+  const label = (i, j) => {
+    const r = rowLabels?.[i] ?? i + 1;
+    const c = colLabels?.[j] ?? j + 1;
+    return `${name}[${r}, ${c}] = ${num(rows[i][j], digits)}`;
+  };
+  const showCaption = () => {
+    const [n, m] = [rows.length, rows[0]?.length ?? 0];
+    cap.replaceChildren(
+      active ? label(...active) : h('span', {}, [h('span', { class: 'name' }, name), ` ${n}\u00d7${m}`]),
+    );
+  };
+  const setActive = (cellIndex) => {
+    active = cellIndex;
+    rects.forEach((row, i) => row.forEach((r, j) => r.classList.toggle('on', !!active && active[0] === i && active[1] === j)));
+    showCaption();
+  };
+
+  function build(n, m) {
+    const lw = rowLabels ? Math.max(...rowLabels.map((t) => String(t).length)) * LABEL_CHAR + 6 : 0;
+    const th = colLabels ? Math.max(...colLabels.map((t) => String(t).length)) * LABEL_CHAR * 0.75 + 10 : 0;
+    const w = lw + m * cell;
+    const hgt = th + n * cell;
+    svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
+    svg.setAttribute('width', w);
+    svg.setAttribute('height', hgt);
+    const kids = [];
+    rects = [];
+    texts = [];
+    for (let i = 0; i < n; i++) {
+      rects.push([]);
+      texts.push([]);
+      if (rowLabels) kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, rowLabels[i]));
+      for (let j = 0; j < m; j++) {
+        const r = s('rect', { class: 'cell', x: lw + j * cell, y: th + i * cell, width: cell, height: cell });
+        r.addEventListener('pointerenter', () => setActive([i, j]));
+        r.addEventListener('click', () => { setActive([i, j]); onpick?.(i, j); });
+        rects[i].push(r);
+        kids.push(r);
+        if (values) {
+          const t = s('text', { class: 'v', x: lw + (j + 0.5) * cell, y: th + (i + 0.5) * cell });
+          texts[i].push(t);
+          kids.push(t);
+        }
+      }
+    }
+    if (colLabels) {
+      colLabels.forEach((t, j) => kids.push(s('text', {
+        class: 'lab', x: lw + (j + 0.5) * cell, y: th - 6, 'text-anchor': 'start',
+        transform: `rotate(-40 ${lw + (j + 0.5) * cell} ${th - 6})`,
+      }, t)));
+    }
+    svg.replaceChildren(...kids);
+  }
+
+  svg.addEventListener('pointerleave', () => setActive(null));
+  svg.addEventListener('blur', () => setActive(null));
+  svg.addEventListener('focus', () => { if (!active) setActive([0, 0]); });
+  svg.addEventListener('keydown', (e) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const [i, j] = active ?? [0, 0];
+    if (moves[e.key]) {
+      const [di, dj] = moves[e.key];
+      setActive([Math.max(0, Math.min(rows.length - 1, i + di)), Math.max(0, Math.min(rows[0].length - 1, j + dj))]);
+      e.preventDefault();
+    } else if ((e.key === 'Enter' || e.key === ' ') && onpick) {
+      onpick(i, j);
+      e.preventDefault();
+    }
+  });
+
+  function update(M, opts = {}) {
+    rows = asRows(M);
+    const [n, m] = [rows.length, rows[0].length];
+    if (shape !== `${n}x${m}`) {
+      shape = `${n}x${m}`;
+      active = null;
+      build(n, m);
+    }
+    max = opts.max ?? maxAbs(rows.flat());
+    rows.forEach((row, i) => row.forEach((v, j) => {
+      rects[i][j].style.fill = cssColor(v, max);
+      rects[i][j].classList.toggle('mark', !!opts.marks?.has(`${i},${j}`));
+      if (values) {
+        texts[i][j].textContent = num(v, digits);
+        texts[i][j].style.fill = textOn(v, max);
+      }
+    }));
+    svg.setAttribute('aria-label', describe ? describe(rows) : `${name}, ${n} by ${m} matrix. Focus and use arrow keys to read values.`);
+    if (active && (active[0] >= n || active[1] >= m)) active = null;
+    showCaption();
+  }
+
+  return { el, update, svg };
+}

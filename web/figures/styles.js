@@ -1,0 +1,78 @@
+// styles.js: the shadow-root CSS every figure shares (themes, layout, controls).
+//
+// Appearance is set by --attention-* custom properties on :host; a page can
+// override any of them from outside (outer rules win over :host rules).
+// Themes: light by default, dark with prefers-color-scheme, and the
+// theme="light" / theme="dark" attribute forces one.
+const LIGHT = `
+  --attention-bg: #ffffff; --attention-fg: #1d1f24; --attention-muted: #5c6370;
+  --attention-border: #d5d8de; --attention-panel: #f5f6f8;
+  --attention-zero: #f1f1ee; --attention-positive: #c45a00; --attention-negative: #1f62b4;
+  --attention-on-strong: #ffffff; --attention-accent: #6b3fb5;
+  --attention-head-1: #00876a; --attention-head-2: #b8447f;
+  --attention-query: #7c4dcc; --attention-key: #a87900; --attention-value: #00876a;`;
+const DARK = `
+  --attention-bg: #17181c; --attention-fg: #e8e9ec; --attention-muted: #a2a8b3;
+  --attention-border: #3a3d45; --attention-panel: #202228;
+  --attention-zero: #272930; --attention-positive: #ff9e3d; --attention-negative: #5aa7ff;
+  --attention-on-strong: #111216; --attention-accent: #b692f6;
+  --attention-head-1: #3fd1a6; --attention-head-2: #f08cc0;
+  --attention-query: #b692f6; --attention-key: #f2c14e; --attention-value: #3fd1a6;`;
+
+export const baseCss = `
+:host { display: block; ${LIGHT}
+  color: var(--attention-fg); background: var(--attention-bg);
+  font: 15px/1.45 var(--attention-font, system-ui, -apple-system, "Segoe UI", sans-serif);
+  border: 1px solid var(--attention-border); border-radius: 10px;
+  padding: 14px; margin: 1.5em 0; box-sizing: border-box; max-width: 100%; overflow-wrap: anywhere; }
+@media (prefers-color-scheme: dark) { :host(:not([theme=light])) { ${DARK} } }
+:host([theme=dark]) { ${DARK} }
+:host([theme=light]) { ${LIGHT} }
+:host([hidden]) { display: none; }
+*, *::before, *::after { box-sizing: border-box; }
+.title { font-weight: 650; margin: 0 0 6px; font-size: 1.02em; }
+.note { color: var(--attention-muted); font-size: 0.88em; margin: 6px 0 0; }
+.row { display: flex; flex-wrap: wrap; gap: 10px 16px; align-items: center; }
+.stack { display: flex; flex-direction: column; gap: 8px; }
+.panel { background: var(--attention-panel); border-radius: 8px; padding: 10px; }
+.controls { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: center; margin: 8px 0; }
+.loading { color: var(--attention-muted); min-height: 120px; display: grid; place-items: center; }
+.error { color: var(--attention-negative); }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+svg { display: block; max-width: 100%; height: auto; overflow: visible; }
+svg text { fill: var(--attention-fg); font-size: 12px; }
+:focus-visible { outline: 2px solid var(--attention-accent); outline-offset: 2px; }
+/* controls */
+.slider { display: inline-flex; align-items: center; gap: 8px; min-width: 0; flex: 1 1 220px; max-width: 420px; }
+.slider label { white-space: nowrap; }
+.slider input { flex: 1; min-width: 90px; accent-color: var(--attention-accent); height: 28px; }
+.slider output { min-width: 3.5em; font-variant-numeric: tabular-nums; text-align: right; }
+fieldset.choice { border: 0; padding: 0; margin: 0; display: inline-flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+fieldset.choice legend { float: left; margin-right: 6px; padding: 0; }
+.choice .opts { display: inline-flex; border: 1px solid var(--attention-border); border-radius: 8px; overflow: hidden; }
+.choice label { position: relative; padding: 5px 11px; cursor: pointer; user-select: none; min-height: 32px; display: inline-flex; align-items: center; }
+.choice label + label { border-left: 1px solid var(--attention-border); }
+.choice input { position: absolute; opacity: 0; inset: 0; margin: 0; cursor: pointer; }
+.choice label:has(input:checked) { background: var(--attention-accent); color: var(--attention-bg); }
+.choice label:has(input:focus-visible) { outline: 2px solid var(--attention-accent); outline-offset: 2px; }
+.switch { display: inline-flex; align-items: center; gap: 6px; cursor: pointer; min-height: 32px; }
+.switch input { width: 18px; height: 18px; accent-color: var(--attention-accent); }
+button { font: inherit; color: inherit; background: var(--attention-panel); border: 1px solid var(--attention-border);
+  border-radius: 8px; padding: 4px 12px; min-height: 32px; min-width: 36px; cursor: pointer; }
+button:hover { border-color: var(--attention-accent); }
+button:disabled { opacity: 0.45; cursor: default; }
+.stepper { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.stepper .step-label { font-weight: 600; }
+/* matrices */
+.mat { display: inline-flex; flex-direction: column; align-items: center; gap: 3px; margin: 0; vertical-align: top; }
+.mat .cap { font-size: 0.85em; color: var(--attention-muted); font-variant-numeric: tabular-nums; text-align: center; min-height: 1.3em; }
+.mat .cap .name { color: var(--attention-fg); font-weight: 600; }
+.mat rect.cell { stroke: var(--attention-bg); stroke-width: 1; }
+.mat rect.cell.on { stroke: var(--attention-fg); stroke-width: 2; }
+.mat svg:focus-visible { outline: 2px solid var(--attention-accent); }
+.mat text.v { font-size: 10px; text-anchor: middle; dominant-baseline: central; pointer-events: none; font-variant-numeric: tabular-nums; }
+.mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
+.op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }
+.legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
+.katex { font-size: 1.05em; }
+`;
