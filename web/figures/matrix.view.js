@@ -19,6 +19,7 @@ function asRows(M) {
  * returns {el, update(M, {max, marks})}. `marks` is a Set of "i,j" cells to outline.
  */
 export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, onpick, describe } = {}) {
+  // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true' });
   const el = h('figure', { class: 'mat' }, [svg, cap]);
@@ -46,9 +47,11 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
     showCaption();
   };
 
+  const longest = (labels) => Math.max(1, ...labels.map((t) => String(t).length));
+
   function build(n, m) {
-    const lw = rowLabels ? Math.max(...rowLabels.map((t) => String(t).length)) * LABEL_CHAR + 6 : 0;
-    const th = colLabels ? Math.max(...colLabels.map((t) => String(t).length)) * LABEL_CHAR * 0.75 + 10 : 0;
+    const lw = rowLabels ? longest(rowLabels) * LABEL_CHAR + 6 : 0;
+    const th = colLabels ? longest(colLabels) * LABEL_CHAR * 0.75 + 10 : 0;
     const w = lw + m * cell;
     const hgt = th + n * cell;
     svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
@@ -102,8 +105,11 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
   function update(M, opts = {}) {
     rows = asRows(M);
     const [n, m] = [rows.length, rows[0].length];
-    if (shape !== `${n}x${m}`) {
-      shape = `${n}x${m}`;
+    if (opts.rowLabels) rowLabels = opts.rowLabels;
+    if (opts.colLabels) colLabels = opts.colLabels;
+    const key = `${n}x${m}|${rowLabels ?? ''}|${colLabels ?? ''}`;
+    if (shape !== key) {
+      shape = key;
       active = null;
       build(n, m);
     }

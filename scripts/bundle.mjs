@@ -1,0 +1,70 @@
+// bundle.mjs: dist/ for embedding the figures (run by build.sh).
+//   dist/attention-figures.js     all figures + toolkit + KaTeX + the JS API, one ES module
+//   dist/attention[.simd].wasm    the kernels, found next to the bundle
+//   dist/fonts/*.woff2            the KaTeX fonts the figures' math uses
+import { build } from 'esbuild';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const katexDir = join(root, 'node_modules/katex/dist');
+
+// The KaTeX fonts our TeX needs (bold vectors, italic letters, sums, R).
+// tests/browser checks that no other font is ever requested.
+export const FONTS = [
+  'KaTeX_Main-Regular', 'KaTeX_Main-Bold', 'KaTeX_Math-Italic', 'KaTeX_Math-BoldItalic',
+  'KaTeX_Size1-Regular', 'KaTeX_Size2-Regular', 'KaTeX_AMS-Regular',
+];
+
+// KaTeX's CSS split in two: @font-face rules (only for FONTS, woff2 only,
+// URLs relative to the bundle) and every other rule.
+async function katexCss() {
+  const css = await readFile(join(katexDir, 'katex.min.css'), 'utf8');
+  const faces = css.match(/@font-face\{[^}]*\}/g) ?? [];
+  const kept = faces
+    .filter((f) => FONTS.some((name) => f.includes(`fonts/${name}.woff2`)))
+    .map((f) => f.replace(/src:url\(fonts\/([\w-]+\.woff2)\)[^;}]*/, 'src:url(fonts/$1) format("woff2")'));
+  return { rules: faces.reduce((c, f) => c.replace(f, ''), css), fonts: kept.join('') };
+}
+
+const katexCssPlugin = {
+  name: 'attention-katex-css',
+  setup(b) {
+    b.onResolve({ filter: /^attention-katex-css$/ }, () => ({ path: 'katex-css', namespace: 'katex-css' }));
+    b.onLoad({ filter: /.*/, namespace: 'katex-css' }, async () => {
+      const { rules, fonts } = await katexCss();
+      return {
+        loader: 'js',
+        contents: `export const rulesCss = ${JSON.stringify(rules)};
+export const fontCss = ${JSON.stringify(fonts)}.replaceAll('url(fonts/', 'url(' + new URL('./fonts/', import.meta.url).href);`,
+      };
+    });
+  },
+};
+
+export async function bundle() {
+  await rm(dist, { recursive: true, force: true });
+  await mkdir(join(dist, 'fonts'), { recursive: true });
+  await build({
+    entryPoints: [join(root, 'web/figures/index.js')],
+    outfile: join(dist, 'attention-figures.js'),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: ['es2022', 'chrome111', 'firefox113', 'safari16.4'],
+    external: ['node:*'],
+    plugins: [katexCssPlugin],
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  for (const name of ['attention.simd.wasm', 'attention.wasm']) {
+    await copyFile(join(root, 'build', name), join(dist, name));
+  }
+  for (const name of FONTS) {
+    await copyFile(join(katexDir, 'fonts', `${name}.woff2`), join(dist, 'fonts', `${name}.woff2`));
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

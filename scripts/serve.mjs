@@ -1,0 +1,52 @@
+// serve.mjs: a static server for the repository root (no dependencies).
+//   node scripts/serve.mjs [--csp]     PORT=8080 by default
+// /web/ is the article, /web/embed/ the embedding examples; .wasm goes out
+// as application/wasm. --csp adds the strict Content-Security-Policy that
+// the figures must work under.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'";
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.woff2': 'font/woff2',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.md': 'text/plain; charset=utf-8', '.txt': 'text/plain; charset=utf-8',
+};
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Start serving `root`; resolves to the node:http server once listening. */
+export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1' } = {}) {
+  const server = createServer(async (req, res) => {
+    const headers = csp ? { 'content-security-policy': STRICT_CSP } : {};
+    try {
+      let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (path === '/') {
+        res.writeHead(302, { location: '/web/' }).end();
+        return;
+      }
+      let file = normalize(join(root, path));
+      if (!file.startsWith(root)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      const code = err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 404 : 500;
+      res.writeHead(code, { ...headers, 'content-type': 'text/plain' }).end(code === 404 ? 'not found' : 'error');
+    }
+  });
+  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const port = Number(process.env.PORT ?? 8080);
+  const csp = process.argv.includes('--csp');
+  const server = await serve({ port, csp });
+  const { port: p } = server.address();
+  console.log(`attention-wasm: http://localhost:${p}/web/${csp ? '  (strict CSP)' : ''}`);
+}

@@ -1,0 +1,66 @@
+// harness.js: what the browser tests share: the repo's static server on a
+// free port, Debian's Chromium through playwright-core, and a page that
+// records console errors, failed requests and requests leaving the origin.
+import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
+const EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+/** Start server (and browser); returns {origin, open(path, opts), close()}. */
+export async function start({ csp = false } = {}) {
+  const server = await serve({ port: 0, csp });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  // launch() gives every run a fresh temporary profile of its own.
+  const browser = await chromium.launch({ executablePath: EXECUTABLE, args: ARGS });
+  await mkdir(SCREENSHOTS, { recursive: true });
+
+  async function open(path, { width = 1100, height = 900, colorScheme = 'light' } = {}) {
+    const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const problems = [];
+    const requests = [];
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+    await page.goto(origin + path, { waitUntil: 'load' });
+    return {
+      page, problems, requests, context,
+      foreign: () => requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:')),
+    };
+  }
+
+  return {
+    origin, open,
+    async close() {
+      await browser.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Scroll a figure into view and wait until it has drawn. */
+export async function ready(page, selector) {
+  const el = page.locator(selector).first();
+  await el.scrollIntoViewIfNeeded();
+  await page.waitForFunction((sel) => {
+    const e = document.querySelector(sel);
+    return e && (e.hasAttribute('data-ready') || e.hasAttribute('data-error'));
+  }, selector, { timeout: 15000 });
+  const error = await el.getAttribute('data-error');
+  if (error !== null) throw new Error(`${selector} failed: ${await el.evaluate((e) => e.shadowRoot.textContent)}`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return el;
+}
+
+/** The figure's summary text (what its live region announces). */
+export const summary = (el) => el.evaluate((e) => e.summary);
+
+/** Wait two frames for a state change to draw. */
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -1,0 +1,10 @@
+// index.js: the figures bundle (dist/attention-figures.js). Importing it
+// defines every figure element; the wasm is looked up next to the bundle.
+import { setWasmBase } from './engine.js';
+
+setWasmBase(new URL('./', import.meta.url));
+
+export { engine } from './engine.js';
+export { typeset } from './math.js';
+import './soft-dictionary.js';
+import './multi-head-it.js';

@@ -1,0 +1,174 @@
+// <attention-multi-head-it>: which word does "it" refer to, with one head
+// or two? Attributes: adjective="tired|wide", heads="1|2", tip="-2..2".
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, s, replace } from './dom.js';
+import { choice, slider, toggle } from './controls.js';
+import { matrixView } from './matrix.view.js';
+import { mathSpan } from './math.js';
+import { num, pct } from './format.js';
+import { itModel, truth, FEATURES, IT, ADJ } from './multi-head-it.model.js';
+
+const ROW = 22;
+const FEATURE_NOTES = [
+  ['noun', 'a thing “it” could stand for: animal, road'],
+  ['animate', '+1 alive, \u22121 not. “tired” leans +1 (tired things are alive), “wide” leans \u22121 (roads are wide, animals rarely): the clue'],
+  ['adjective', 'a describing word'],
+  ['pronoun', '“it”, the only word whose question we follow'],
+  ['role', '+1 the subject of the sentence, \u22121 the object'],
+  ['other', 'every remaining word'],
+];
+
+class MultiHeadIt extends FigureElement {
+  static props = {
+    adjective: { type: 'enum', values: ['tired', 'wide'], default: 'tired' },
+    heads: { type: 'enum', values: ['1', '2'], default: '2' },
+    tip: { type: 'number', default: 0, min: -2, max: 2 },
+  };
+
+  static css = `
+  .sentence { font-size: 1.15em; margin: 4px 0 10px; line-height: 1.9; }
+  .sentence .it { background: var(--attention-accent); color: var(--attention-bg); border-radius: 4px; padding: 1px 5px; }
+  .sentence .adj { border-bottom: 3px solid var(--attention-key); font-weight: 600; }
+  .heads { display: grid; grid-template-columns: repeat(auto-fit, minmax(250px, 1fr)); gap: 12px; }
+  .head { padding: 8px; border-radius: 8px; background: var(--attention-panel); }
+  .head.off { opacity: 0.45; }
+  .head h4 { margin: 0 0 4px; font-size: 0.95em; display: flex; justify-content: space-between; gap: 8px; align-items: center; flex-wrap: wrap; }
+  .head svg text.w { font-variant-numeric: tabular-nums; fill: var(--attention-muted); }
+  .head svg text.adjw { font-weight: 700; }
+  .readout { margin-top: 12px; display: grid; gap: 6px; }
+  .verdict { font-size: 1.25em; font-weight: 700; }
+  .verdict .ok { color: var(--attention-head-1); } .verdict .bad { color: var(--attention-negative); }
+  .bars { display: grid; grid-template-columns: 4.5em 1fr 3.2em; gap: 4px 8px; align-items: center; max-width: 460px; }
+  .bar { height: 14px; background: var(--attention-positive); border-radius: 3px; min-width: 1px; }
+  details { margin-top: 12px; }
+  summary { cursor: pointer; font-weight: 600; }
+  .mats { display: flex; flex-wrap: wrap; gap: 14px; margin-top: 8px; align-items: flex-start; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; font-size: 0.9em; margin: 8px 0; }
+  dt { font-weight: 600; } dd { margin: 0; }`;
+
+  build() {
+    this.off = [false, false];
+    const c = this.controls = {
+      adjective: choice({
+        label: 'Adjective', value: this.state.adjective,
+        options: [{ value: 'tired', label: 'tired' }, { value: 'wide', label: 'wide' }],
+        onchange: (adjective) => this.set({ adjective }),
+      }),
+      heads: choice({
+        label: 'Heads', value: this.state.heads,
+        options: [{ value: '1', label: 'one head' }, { value: '2', label: 'two heads' }],
+        onchange: (heads) => this.set({ heads }),
+      }),
+      tip: slider({
+        label: 'Noun head leans to', min: -2, max: 2, step: 0.1, value: this.state.tip,
+        format: (v) => (Math.abs(v) < 0.05 ? 'neither' : `${v > 0 ? 'animal' : 'road'} ${num(Math.abs(v), 1)}`),
+        oninput: (tip) => this.set({ tip }),
+      }),
+    };
+    this.switches = [0, 1].map((hd) => toggle({
+      label: `head ${hd + 1} on`, value: true,
+      onchange: (on) => { this.off[hd] = !on; this.invalidate(); },
+    }));
+    this.sentence = h('p', { class: 'sentence' });
+    this.headsEl = h('div', { class: 'heads' });
+    this.readout = h('div', { class: 'readout panel' });
+    this.xView = matrixView({ name: 'X', cell: 18, colLabels: FEATURES, digits: 0 });
+    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2 }));
+    this.details = h('details', {}, [
+      h('summary', {}, 'The toy’s numbers: word vectors and weights'),
+      h('p', {}, 'Each word is six numbers, one per feature:'),
+      h('dl', {}, FEATURE_NOTES.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+      h('div', { class: 'mats' }, [this.xView.el]),
+      h('p', {}, ['The layer computes ', mathSpan('Q=XW^Q,\\;K=XW^K,\\;V=XW^V'), ' and ',
+        mathSpan('Y=\\mathrm{Concat}(Z_1,\\dots,Z_h)\\,W^O'),
+        '. With two heads, columns 1\u20133 of each matrix belong to head 1 and columns 4\u20136 to head 2. '
+        + 'Head 1’s query asks for nouns and passes on only “a noun is here”; head 2’s asks for adjectives and passes on their animacy. '
+        + 'One head must ask for both at once, and its value then carries the nouns’ animacy too: that is the blend. '
+        + 'Every nonzero weight is the same size in both models (each head’s best score is 4).']),
+      this.matsEl = h('div', { class: 'mats' }),
+    ]);
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'Who is “it”? One head against two'),
+      this.sentence,
+      h('div', { class: 'controls' }, [c.adjective.el, c.heads.el]),
+      h('div', { class: 'controls' }, [c.tip.el, ...this.switches.map((sw) => sw.el)]),
+      this.headsEl,
+      this.readout,
+      this.details,
+      h('p', { class: 'note' },
+        'A toy: six hand-set features, one layer, no training. Real models learn hundreds of features across many heads and layers, '
+        + 'and their heads rarely split the work this cleanly, but the limit shown here is the same: one head gives each word one weighting of the others.'),
+    ]);
+  }
+
+  syncControls() {
+    if (!this.controls) return;
+    for (const k of ['adjective', 'heads', 'tip']) this.controls[k].set(this.state[k]);
+  }
+
+  render() {
+    const heads = Number(this.state.heads);
+    const m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.off });
+    this.switches[1].el.hidden = heads === 1;
+    replace(this.sentence, m.words.map((w, i) => [
+      i ? ' ' : '', h('span', { class: i === IT ? 'it' : i === ADJ ? 'adj' : '' }, w)]), '.');
+    replace(this.headsEl, m.itWeights.map((w, hd) => this.headPanel(m.words, w, hd, heads)));
+    this.renderReadout(m);
+    this.xView.update(m.X, { rowLabels: m.words });
+    replace(this.matsEl, ['Wq', 'Wk', 'Wv', 'Wo'].map((k, i) => {
+      this.wViews[i].update(m.W[k]);
+      return this.wViews[i].el;
+    }));
+    this.announce(this.describe(m, heads));
+  }
+
+  headPanel(words, w, hd, heads) {
+    const y0 = 10;
+    const yIt = y0 + (words.length - 1) * ROW / 2;
+    const color = `var(--attention-head-${hd + 1})`;
+    const role = heads === 1 ? 'the only head' : hd === 0 ? 'looks for nouns' : 'looks for adjectives';
+    const kids = words.flatMap((word, i) => {
+      const y = y0 + i * ROW;
+      return [
+        s('line', { x1: 34, y1: yIt, x2: 104, y2: y, stroke: color, 'stroke-width': 0.4 + 10 * w[i], 'stroke-opacity': 0.2 + 0.8 * w[i], 'stroke-linecap': 'round' }),
+        s('text', { x: 110, y, 'dominant-baseline': 'central', class: i === ADJ ? 'adjw' : '' }, word),
+        s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }, pct(w[i])),
+      ];
+    });
+    kids.push(s('text', { x: 4, y: yIt, 'dominant-baseline': 'central', 'font-weight': 700 }, 'it'));
+    const svg = s('svg', { viewBox: `0 0 240 ${y0 * 2 + (words.length - 1) * ROW}`, width: 240, role: 'img',
+      'aria-label': `Head ${hd + 1}: weights from it to every word` }, kids);
+    const off = heads === 2 && this.off[hd];
+    return h('div', { class: `head${off ? ' off' : ''}` }, [
+      h('h4', {}, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
+      svg,
+    ]);
+  }
+
+  renderReadout(m) {
+    const { referent, margin, animal, road } = m.readout;
+    const undecided = margin < 0.02;
+    const right = referent === truth(this.state.adjective);
+    const bar = (label, v) => [h('span', {}, label), h('div', { class: 'bar', style: `width:${(v * 100).toFixed(1)}%` }), h('span', {}, pct(v))];
+    replace(this.readout, [
+      h('div', { class: 'verdict' }, undecided ? 'Read-out: undecided'
+        : ['Read-out: it = ', referent, ' ', h('span', { class: right ? 'ok' : 'bad' }, right ? '\u2714 right' : '\u2718 wrong')]),
+      h('div', {}, `Margin ${Math.round(margin * 100)} points. What “it” gathered from the layer: look for a noun ${num(m.gathered[0])}, animacy ${num(m.gathered[1])}.`),
+      h('div', { class: 'bars' }, [...bar('animal', animal), ...bar('road', road)]),
+      h('p', { class: 'note' }, 'The read-out is a second attention step from “it”: its query is what the layer gathered '
+        + '(how strongly to look for a noun, and which animacy to prefer), and each word offers its noun and animate features as a key. '
+        + 'The bars are that step’s weights on the two nouns.'),
+    ]);
+  }
+
+  describe(m, heads) {
+    const top = (w) => w.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).slice(0, 2)
+      .map(([v, i]) => `${m.words[i]} ${pct(v)}`).join(' and ');
+    const perHead = m.itWeights.map((w, hd) => `in head ${hd + 1} it attends to ${top(w)}${heads === 2 && this.off[hd] ? ' (switched off)' : ''}`);
+    const r = m.readout;
+    return `${heads === 1 ? 'One head' : 'Two heads'}, adjective ${this.state.adjective}: ${perHead.join('; ')}. `
+      + `Read-out: it = ${r.margin < 0.02 ? 'undecided' : r.referent}, margin ${Math.round(r.margin * 100)} points.`;
+  }
+}
+
+defineFigure('attention-multi-head-it', MultiHeadIt);
