@@ -1,0 +1,27 @@
+/* ceiling.c: the practical peak of wasm SIMD on one core. Twelve
+ * independent f32x4 chains, each step a multiply then an add (SIMD128 has
+ * no FMA), all in registers: enough chains to hide the latency, so the loop
+ * is limited by how many vector ops the core issues per cycle.
+ * Returns a value that depends on every lane so nothing is optimized away. */
+#include <wasm_simd128.h>
+
+#define CHAINS 12
+
+__attribute__((export_name("ceiling_run")))
+float ceiling_run(int iterations, float mul, float add) {
+  v128_t m = wasm_f32x4_splat(mul), a = wasm_f32x4_splat(add);
+  v128_t acc[CHAINS];
+  for (int c = 0; c < CHAINS; c++) acc[c] = wasm_f32x4_splat((float)c);
+  for (int i = 0; i < iterations; i++) {
+    for (int c = 0; c < CHAINS; c++)
+      acc[c] = wasm_f32x4_add(wasm_f32x4_mul(acc[c], m), a);
+  }
+  v128_t s = acc[0];
+  for (int c = 1; c < CHAINS; c++) s = wasm_f32x4_add(s, acc[c]);
+  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
+         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
+}
+
+/* Flops done by one call: CHAINS chains x 4 lanes x 2 ops per iteration. */
+__attribute__((export_name("ceiling_flops_per_iteration")))
+int ceiling_flops_per_iteration(void) { return CHAINS * 4 * 2; }

@@ -1,0 +1,62 @@
+// engine-this.mjs: this project's API (web/attention.js), SIMD or scalar.
+import { readFileSync } from 'node:fs';
+
+const PACKAGE = new URL('../package.json', import.meta.url);
+
+// The scalar build runs the fused path at ~1/5 of SIMD's speed: a 65,536
+// run would take minutes.
+const SCALAR_MAX_N = 16384;
+
+// The API keeps the wasm exports private; the bench needs the instance's
+// memory to measure the engine's footprint, so it watches the one
+// WebAssembly.instantiate the loader makes and keeps the exports.
+async function loadWatched(loadAttention, options) {
+  const original = WebAssembly.instantiate;
+  let exports = null;
+  WebAssembly.instantiate = async function watched(...args) {
+    const result = await original.apply(this, args);
+    exports ??= (result.instance ?? result).exports;
+    return result;
+  };
+  try {
+    return { attn: await loadAttention(options), exports };
+  } finally {
+    WebAssembly.instantiate = original;
+  }
+}
+
+export async function load({ simd, quick } = {}) {
+  const { loadAttention } = await import('../web/attention.js');
+  const { attn, exports } = await loadWatched(loadAttention, { simd });
+  if (attn.simd !== simd) throw new Error(`asked for simd=${simd}, the API loaded simd=${attn.simd}`);
+  return {
+    version: JSON.parse(readFileSync(PACKAGE, 'utf8')).version,
+    skip(cfg, { weights }) {
+      if (!simd && cfg.N > (quick ? 4096 : SCALAR_MAX_N)) return 'scalar build: minutes a run';
+      if (weights && cfg.kind === 'fused') return 'weights are N x N';
+      return null;
+    },
+    prepare(cfg, x, { weights }) {
+      if (cfg.kind === 'mha') {
+        const X = (a) => attn.matrix(x.N, x.D, a);
+        const W = (a) => attn.matrix(x.D, x.D, a);
+        const [Xq, Xkv] = [X(x.Xq), X(x.Xkv)];
+        const params = {
+          heads: x.heads, weights: false,
+          Wq: W(x.Wq), Wk: W(x.Wk), Wv: W(x.Wv), Wo: W(x.Wo),
+          bq: x.bq, bk: x.bk, bv: x.bv, bo: x.bo,
+        };
+        return () => ({ output: attn.multiHeadAttention(Xq, Xkv, params).output.data });
+      }
+      const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
+      return () => {
+        const r = attn.attention(Q, K, V, { weights });
+        return { output: r.output.data, weights: r.weights?.data };
+      };
+    },
+    /** Current size of the instance's linear memory, in bytes. */
+    memoryBytes: () => exports.memory.buffer.byteLength,
+    /** Scratch bytes the fused kernel asks for (attn_attention_workspace_size). */
+    workspaceBytes: (cfg) => exports.attn_attention_workspace_size(cfg.N, cfg.N, cfg.d, cfg.d, 0) >>> 0,
+  };
+}

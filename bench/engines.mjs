@@ -1,0 +1,11 @@
+// engines.mjs: every engine the bench compares, by id. Each load() imports
+// its library itself, so a fresh process can time import-to-first-result.
+export const ENGINES = [
+  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: (o) => import('./engine-this.mjs').then((m) => m.load({ ...o, simd: true })) },
+  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: (o) => import('./engine-this.mjs').then((m) => m.load({ ...o, simd: false })) },
+  { id: 'ort', label: 'onnxruntime-web', load: (o) => import('./engine-ort.mjs').then((m) => m.load(o)) },
+  { id: 'tfjs', label: 'tfjs-wasm', load: (o) => import('./engine-tfjs.mjs').then((m) => m.load(o)) },
+  { id: 'js', label: 'plain JS', load: (o) => import('./engine-js.mjs').then((m) => m.load(o)) },
+];
+
+export const BASELINE = 'ort';
