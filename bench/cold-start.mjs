@@ -14,6 +14,7 @@ const CONFIG = { kind: 'sdpa', N: 64, d: 64 };
 
 async function child(id) {
   const spec = ENGINES.find((e) => e.id === id);
+  if (!spec) throw new Error(`unknown engine ${id}; one of ${ENGINES.map((e) => e.id).join(', ')}`);
   const x = sdpaInputs(CONFIG);
   const t0 = performance.now();
   const engine = await spec.load();
@@ -34,7 +35,8 @@ export function measureColdStart(id, repeats) {
       runs.push(JSON.parse(out).ms);
     }
   } catch (e) {
-    return { error: (e.stderr || e.message).trim().split('\n').slice(-1)[0] };
+    const lines = String(e.stderr || e.message).split('\n');
+    return { error: lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[0] };
   }
   return { ms: median(runs), runs };
 }

@@ -2,6 +2,7 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
+// Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES, BASELINE } from './engines.mjs';
 import { configs, flops, label, FLOP_FORMULAS } from './configs.mjs';
@@ -107,6 +108,25 @@ function addRatios(rows, ceiling) {
   }
 }
 
+// Float32 results average values in [-1, 1]: the errors seen are ~1e-7, and
+// a broken kernel shows up as 1e-2 or NaN.
+const MAX_ERROR = 1e-4;
+
+/** Reasons to exit non-zero, so that --quick serves as a smoke test: this
+ *  project's engine did not load, a run threw, or a result is wrong. */
+function problems(results, engines) {
+  const out = [];
+  for (const id of ['wasm-simd', 'wasm-scalar']) {
+    if (engines[id].unavailable) out.push(`${labels[id]}: ${engines[id].unavailable}`);
+  }
+  for (const r of results) {
+    const where = `${r.config}, ${r.label}, weights ${r.weights ? 'on' : 'off'}`;
+    if (r.na?.startsWith('failed') || r.na?.startsWith('prepare failed')) out.push(`${where}: ${r.na}`);
+    if (!r.na && !(r.maxAbsErr <= MAX_ERROR)) out.push(`${where}: error ${r.maxAbsErr} > ${MAX_ERROR}`);
+  }
+  return out;
+}
+
 async function main() {
   const machine = machineInfo();
   report.printMachine(machine);
@@ -142,6 +162,11 @@ async function main() {
     };
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
     console.log(`\nJSON written to ${jsonFile}`);
+  }
+  const found = problems(results, engines);
+  if (found.length) {
+    console.error(`\nbench: ${found.length} problem(s):\n  ${found.join('\n  ')}`);
+    process.exitCode = 1;
   }
 }
 
