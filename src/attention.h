@@ -44,6 +44,10 @@ void attn_free(void *ptr);
 /* Bytes currently handed out by attn_alloc and not yet freed. */
 size_t attn_memory_in_use(void);
 
+/* Index of the first of the n floats at x that is NaN or +-INFINITY
+ * (-INFINITY passes with allow_minus_inf, for additive masks); n if none. */
+size_t attn_first_nonfinite(const float *x, size_t n, int allow_minus_inf);
+
 /* ---- building blocks ---------------------------------------------- */
 
 /* C (m x n) = A (m x k) * B, where B is k x n, or, with transpose_b,

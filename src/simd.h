@@ -24,6 +24,7 @@ static inline vf4 vf4_load_splat(const float *p) { return wasm_v128_load32_splat
 static inline vf4 vf4_add(vf4 a, vf4 b) { return wasm_f32x4_add(a, b); }
 static inline vf4 vf4_sub(vf4 a, vf4 b) { return wasm_f32x4_sub(a, b); }
 static inline vf4 vf4_mul(vf4 a, vf4 b) { return wasm_f32x4_mul(a, b); }
+/* a < b ? b : a (so a NaN in a survives). */
 static inline vf4 vf4_max(vf4 a, vf4 b) { return wasm_f32x4_pmax(a, b); }
 /* Lanes where x < limit become 0. */
 static inline vf4 vf4_zero_below(vf4 v, vf4 x, vf4 limit) {
@@ -55,10 +56,10 @@ static inline vf4 vf4_load_splat(const float *p) { return vf4_splat(*p); }
 static inline vf4 vf4_add(vf4 a, vf4 b) { return a + b; }
 static inline vf4 vf4_sub(vf4 a, vf4 b) { return a - b; }
 static inline vf4 vf4_mul(vf4 a, vf4 b) { return a * b; }
-/* pmax semantics of wasm: b < a ? a : b. */
+/* wasm's pmax: a < b ? b : a (so a NaN in a survives). */
 static inline vf4 vf4_max(vf4 a, vf4 b) {
-  vi4 m = b < a;
-  return (vf4)(((vi4)a & m) | ((vi4)b & ~m));
+  vi4 m = a < b;
+  return (vf4)(((vi4)b & m) | ((vi4)a & ~m));
 }
 static inline vf4 vf4_zero_below(vf4 v, vf4 x, vf4 limit) {
   return (vf4)((vi4)v & ~(x < limit));

@@ -1,8 +1,9 @@
 // attention.js: loads the wasm kernels and exposes the attention API.
 //
-// Every call: validate and name the bad argument (before touching wasm
-// memory), copy inputs into wasm, run one C function, copy results out into
-// fresh Float32Arrays, free everything in `finally`. Results never alias wasm
+// Every call: check types, shapes and sizes and name the bad argument (before
+// touching wasm memory), copy inputs into wasm (where a SIMD scan rejects NaN
+// and infinities), run one C function, copy results out into fresh
+// Float32Arrays, free everything in `finally`. Results never alias wasm
 // memory, so later calls and memory growth cannot change them.
 
 // A tiny module that uses one SIMD instruction: validates only where wasm
@@ -97,8 +98,8 @@ function toMatrix(x, name, { allowMinusInf = false } = {}) {
       }
     });
     data = new Float32Array(rows * cols);
-    x.forEach((r, i) => checkValues(r, name, cols, i * cols, data, allowMinusInf));
-    return { rows, cols, data };
+    x.forEach((r, i) => data.set(float32Values(r, name, cols, i * cols), i * cols));
+    return { rows, cols, data, name, allowMinusInf };
   }
   if (x === null || typeof x !== 'object' || !('data' in x)) {
     throw new TypeError(`${name} must be a matrix {rows, cols, data} or an array of rows`);
@@ -106,7 +107,7 @@ function toMatrix(x, name, { allowMinusInf = false } = {}) {
   rows = checkSize(x.rows, `${name}.rows`);
   cols = checkSize(x.cols, `${name}.cols`);
   data = x.data;
-  if (!(Array.isArray(data) || ArrayBuffer.isView(data))) {
+  if (!(Array.isArray(data) || (ArrayBuffer.isView(data) && !(data instanceof DataView)))) {
     throw new TypeError(`${name}.data must be a Float32Array or an array of numbers`);
   }
   if (data.length !== rows * cols) {
@@ -114,28 +115,26 @@ function toMatrix(x, name, { allowMinusInf = false } = {}) {
       `${name}.data has ${data.length} values, expected rows*cols = ${rows}*${cols} = ${rows * cols}`,
     );
   }
-  const out = data instanceof Float32Array ? data : new Float32Array(data.length);
-  checkValues(data, name, cols, 0, out === data ? null : out, allowMinusInf);
-  return { rows, cols, data: out };
+  return { rows, cols, data: float32Values(data, name, cols), name, allowMinusInf };
 }
 
-// Checks every value of `src` (a row, or the whole data) and copies it into
-// dst at `offset` when dst is given.
-function checkValues(src, name, cols, offset, dst, allowMinusInf) {
+// The values of `src` (a row, or the whole data) as float32: the array itself
+// when it already is a Float32Array. Non-numbers are a TypeError.
+function float32Values(src, name, cols, offset = 0) {
+  if (src instanceof Float32Array) return src;
+  if (ArrayBuffer.isView(src) && typeof src[0] !== 'bigint') return new Float32Array(src);
+  const out = new Float32Array(src.length);
   for (let i = 0; i < src.length; i++) {
     const v = src[i];
     if (typeof v !== 'number') {
-      const at = offset + i;
-      throw new TypeError(`${name} has a non-number (${typeof v}) at row ${Math.floor(at / cols)}, column ${at % cols}`);
+      throw new TypeError(`${name} has a non-number (${typeof v}) at ${position(offset + i, cols)}`);
     }
-    if (!Number.isFinite(v) && !(allowMinusInf && v === -Infinity)) {
-      const at = offset + i;
-      const what = allowMinusInf ? 'finite or -Infinity' : 'finite';
-      throw new RangeError(`${name} has ${v} at row ${Math.floor(at / cols)}, column ${at % cols}; values must be ${what}`);
-    }
-    if (dst) dst[offset + i] = v;
+    out[i] = v;
   }
+  return out;
 }
+
+const position = (at, cols) => `row ${Math.floor(at / cols)}, column ${at % cols}`;
 
 function expectShape(m, name, rows, cols, what) {
   if ((rows !== undefined && m.rows !== rows) || (cols !== undefined && m.cols !== cols)) {
@@ -150,9 +149,7 @@ function toVector(x, name, length, what) {
     throw new TypeError(`${name} must be an array of ${length} numbers (${what})`);
   }
   if (x.length !== length) throw new RangeError(`${name} has ${x.length} values, expected ${length} (${what})`);
-  const out = new Float32Array(length);
-  checkValues(x, name, length, 0, out, false);
-  return out;
+  return { rows: 1, cols: length, data: float32Values(x, name, length), name, vector: true };
 }
 
 function toPadding(x, n_k) {
@@ -231,9 +228,19 @@ class Arena {
     );
     return ptr;
   }
-  // Optional input: 0 (NULL) when absent.
-  putOr0(typed) {
-    return typed ? this.put(typed) : 0;
+  // A matrix from toMatrix/toVector, copied in and then scanned for NaN and
+  // ±Infinity by the kernel's SIMD check (far faster than a JavaScript loop
+  // over every input of every call). 0 (NULL) for an absent optional input.
+  input(m) {
+    if (!m) return 0;
+    const ptr = this.put(m.data);
+    const bad = this.ex.attn_first_nonfinite(ptr, m.data.length, m.allowMinusInf ? 1 : 0) >>> 0;
+    if (bad < m.data.length) {
+      const what = m.allowMinusInf ? 'finite or -Infinity' : 'finite (as float32)';
+      const at = m.vector ? `index ${bad}` : position(bad, m.cols);
+      throw new RangeError(`${m.name} has ${m.data[bad]} at ${at}; values must be ${what}`);
+    }
+    return ptr;
   }
   words(values) {
     const ptr = this.alloc(4 * values.length);
@@ -264,7 +271,7 @@ class Attention {
     checkSize(rows, 'rows');
     checkSize(cols, 'cols');
     if (data === undefined) return { rows, cols, data: new Float32Array(rows * cols) };
-    return toMatrix({ rows, cols, data }, 'matrix');
+    return { rows, cols, data: toMatrix({ rows, cols, data }, 'data').data };
   }
 
   #run(fn) {
@@ -308,7 +315,7 @@ class Attention {
     checkBytes(4 * (A.data.length + B.data.length + A.rows * n), 'matmul');
     return this.#run((arena, ex) => {
       const c = arena.floats(A.rows * n);
-      const status = ex.attn_matmul(c, arena.put(A.data), arena.put(B.data), A.rows, A.cols, n, t ? 1 : 0);
+      const status = ex.attn_matmul(c, arena.input(A), arena.input(B), A.rows, A.cols, n, t ? 1 : 0);
       this.#check(status, 'matmul');
       return this.#read(c, A.rows, n);
     });
@@ -321,7 +328,7 @@ class Attention {
     const temperature = toPositive(opts.temperature, 'temperature', 1);
     checkBytes(8 * M.data.length, 'softmax');
     return this.#run((arena, ex) => {
-      const p = arena.put(M.data);
+      const p = arena.input(M);
       this.#check(ex.attn_softmax_rows(p, p, M.rows, M.cols, toFloat32(temperature)), 'softmax');
       return this.#read(p, M.rows, M.cols);
     });
@@ -365,7 +372,7 @@ class Attention {
       const w = wantWeights ? arena.floats(n_q * n_k) : 0;
       const ws = ex.attn_attention_workspace_size(n_q, n_k, d_k, d_v, wantWeights ? 1 : 0) >>> 0;
       const status = ex.attn_attention(
-        out, w, arena.put(Q.data), arena.put(K.data), arena.put(V.data), n_q, n_k, d_k, d_v,
+        out, w, arena.input(Q), arena.input(K), arena.input(V), n_q, n_k, d_k, d_v,
         toFloat32(scale), this.#masks(arena, masks), ws ? arena.alloc(ws) : 0,
       );
       this.#check(status, 'attention');
@@ -376,7 +383,7 @@ class Attention {
   // attn_masks {const float *add; const uint8_t *key_padding; int causal}
   #masks(arena, { mask, padding, causal }) {
     if (!mask && !padding && !causal) return 0;
-    return arena.words([arena.putOr0(mask?.data), arena.putOr0(padding), causal ? 1 : 0]);
+    return arena.words([arena.input(mask), padding ? arena.put(padding) : 0, causal ? 1 : 0]);
   }
 
   /**
@@ -414,12 +421,11 @@ class Attention {
       const y = arena.floats(n_q * d);
       const z = arena.floats(n_q * d);
       const w = wantWeights ? arena.floats(heads * n_q * n_k) : 0;
-      const xq = arena.put(Xq.data);
-      const xkv = Xkv === Xq ? xq : arena.put(Xkv.data);
+      const xq = arena.input(Xq);
+      const xkv = Xkv === Xq ? xq : arena.input(Xkv);
       // attn_mha_params: Wq, Wk, Wv, Wo, bq, bk, bv, bo pointers in order.
       const params = arena.words([
-        ...['Wq', 'Wk', 'Wv', 'Wo'].map((key) => arena.put(W[key].data)),
-        ...['bq', 'bk', 'bv', 'bo'].map((key) => arena.putOr0(W[key])),
+        ...['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo'].map((key) => arena.input(W[key])),
       ]);
       const ws = ex.attn_mha_workspace_size(n_q, n_k, d, heads, wantWeights ? 1 : 0) >>> 0;
       const status = ex.attn_mha(
