@@ -6,5 +6,8 @@ setWasmBase(new URL('./', import.meta.url));
 
 export { engine } from './engine.js';
 export { typeset } from './math.js';
+import './notation.js';
+import './dot-product.js';
+import './qkv.js';
 import './soft-dictionary.js';
 import './multi-head-it.js';

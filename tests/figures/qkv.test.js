@@ -1,0 +1,39 @@
+// Claim of attention-qkv (DESIGN.md): output row j = sum_i w_ji v_i, with w
+// from the kernels; checked here in float64 against the kernels' numbers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { engine } from './engine.js';
+import { qkvModel, defaultWeights, MATRICES } from '../../web/figures/qkv.model.js';
+
+const attn = await engine();
+
+function check(m) {
+  const { weights: w, V, output: Y } = m;
+  for (let j = 0; j < Y.rows; j++) {
+    let sum = 0;
+    for (let i = 0; i < w.cols; i++) sum += w.data[j * w.cols + i];
+    assert.ok(Math.abs(sum - 1) < 1e-6, `weights of user ${j} sum to ${sum}`);
+    for (let f = 0; f < Y.cols; f++) {
+      let y = 0;
+      for (let i = 0; i < V.rows; i++) y += w.data[j * w.cols + i] * V.data[i * V.cols + f];
+      // float32 kernel vs float64 loop over 3 terms of size <= 3: within 1e-5
+      assert.ok(Math.abs(Y.data[j * Y.cols + f] - y) < 1e-5, `y[${j}][${f}]`);
+    }
+  }
+}
+
+test('each output row is the weighted sum of the value rows (default weights)', () => check(qkvModel(attn)));
+
+test('still true after editing any single weight', () => {
+  for (const k of MATRICES) for (let cell = 0; cell < 9; cell += 4) for (const v of [-2, 0.5, 2]) {
+    const W = defaultWeights();
+    W[k].data[cell] = v;
+    check(qkvModel(attn, W));
+  }
+});
+
+test('with identity weights the queries, keys and values are the raw features', () => {
+  const m = qkvModel(attn);
+  assert.deepEqual(Array.from(m.Q.data), Array.from(m.Xu.data));
+  assert.deepEqual(Array.from(m.V.data), Array.from(m.Xm.data));
+});

@@ -1,0 +1,84 @@
+// <attention-dot-product>: a user's tastes, a movie's content, their match.
+// Attributes: user="a,r,c" and movie="a,r,c" (each -1..1).
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, replace } from './dom.js';
+import { slider } from './controls.js';
+import { matrixView } from './matrix.view.js';
+import { mathSpan } from './math.js';
+import { num } from './format.js';
+import { dotProductModel, reading, FEATURES, DEFAULT_USER, DEFAULT_MOVIE } from './dot-product.model.js';
+
+const parseTriple = (text, fallback) => {
+  const v = String(text ?? '').split(',').map(Number);
+  return v.length === 3 && v.every(Number.isFinite) ? v.map((x) => Math.max(-1, Math.min(1, x))) : fallback.slice();
+};
+
+class DotProduct extends FigureElement {
+  static props = {
+    user: { type: 'string', default: DEFAULT_USER.join(',') },
+    movie: { type: 'string', default: DEFAULT_MOVIE.join(',') },
+  };
+
+  static css = `
+  .sliders { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
+  .sliders .panel { display: grid; gap: 4px; }
+  .eq { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 12px 0 6px; }
+  ul { margin: 4px 0; padding-left: 1.2em; font-size: 0.92em; }
+  .slider label { min-width: 4.6em; }`;
+
+  build() {
+    const group = (who, key, ends) => h('div', { class: 'panel' }, [
+      h('strong', {}, who),
+      ...FEATURES.map((f, i) => {
+        const sl = slider({
+          label: f, min: -1, max: 1, step: 0.05, value: this.vec(key)[i], format: (v) => num(v),
+          oninput: (v) => { const x = this.vec(key); x[i] = v; this.set({ [key]: x.map((t) => +t.toFixed(2)).join(',') }); },
+        });
+        (this.sliders ??= {})[`${key}${i}`] = sl;
+        return sl.el;
+      }),
+      h('span', { class: 'note' }, ends),
+    ]);
+    this.views = {
+      u: matrixView({ name: 'u', cell: 34, values: true, colLabels: FEATURES }),
+      m: matrixView({ name: 'm', cell: 34, values: true, colLabels: FEATURES }),
+      p: matrixView({ name: 'u\u2299m', cell: 34, values: true, colLabels: FEATURES }),
+      s: matrixView({ name: 'score', cell: 40, values: true }),
+    };
+    this.list = h('ul');
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'How well does this movie suit this user?'),
+      h('div', { class: 'sliders' }, [
+        group('User u: tastes', 'user', '\u22121 strong dislike \u2026 +1 strong liking'),
+        group('Movie m: content', 'movie', '\u22121 clearly absent \u2026 +1 strongly present'),
+      ]),
+      h('div', { class: 'eq' }, [this.views.u.el, h('span', { class: 'op' }, '\u00d7'), this.views.m.el,
+        h('span', { class: 'op' }, '='), this.views.p.el, h('span', { class: 'op' }, '\u03a3 \u2192'), this.views.s.el]),
+      this.list,
+      h('p', { class: 'note' }, ['The score is the dot product ', mathSpan('\\boldsymbol{u}^T\\boldsymbol{m}=\\sum_f u_f m_f'),
+        ': one product per feature, added up. Signs matter as much as sizes: two negatives make a positive term.']),
+    ]);
+  }
+
+  vec(key) {
+    return parseTriple(this.state[key], key === 'user' ? DEFAULT_USER : DEFAULT_MOVIE);
+  }
+
+  syncControls() {
+    if (!this.sliders) return;
+    for (const key of ['user', 'movie']) this.vec(key).forEach((v, i) => this.sliders[`${key}${i}`].set(v));
+  }
+
+  render() {
+    const [u, m] = [this.vec('user'), this.vec('movie')];
+    const { products, score } = dotProductModel(this.attn, u, m);
+    this.views.u.update([u], { max: 1 });
+    this.views.m.update([m], { max: 1 });
+    this.views.p.update([products], { max: 1 });
+    this.views.s.update([[score]], { max: 3 });
+    replace(this.list, FEATURES.map((f, i) => h('li', {}, `${f}: ${num(u[i])} \u00d7 ${num(m[i])} = ${num(products[i])}, ${reading(u[i], m[i])}`)));
+    this.announce(`Score ${num(score)}: ${FEATURES.map((f, i) => `${f} ${num(products[i])}`).join(', ')}.`);
+  }
+}
+
+defineFigure('attention-dot-product', DotProduct);
