@@ -10,4 +10,5 @@ import './notation.js';
 import './dot-product.js';
 import './qkv.js';
 import './soft-dictionary.js';
+import './matrix.js';
 import './multi-head-it.js';
