@@ -73,6 +73,8 @@ export interface Attention {
   readonly simd: boolean;
   /** Bytes of wasm memory the module holds right now (0 between calls). */
   memoryInUse(): number;
+  /** Most bytes in use at any moment of the calls since the previous memoryPeak(); resets the count. */
+  memoryPeak(): number;
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
   attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): AttentionResult;
   multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): MultiHeadResult;

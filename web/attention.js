@@ -211,11 +211,13 @@ class Arena {
   constructor(ex) {
     this.ex = ex;
     this.ptrs = [];
+    this.peak = 0; // most bytes in use at once during this call
   }
   alloc(bytes) {
     const ptr = this.ex.attn_alloc(Math.max(bytes, 1)) >>> 0;
     if (ptr === 0) throw new RangeError(`attention-wasm: out of wasm memory allocating ${bytes} bytes`);
     this.ptrs.push(ptr);
+    this.peak = Math.max(this.peak, this.ex.attn_memory_in_use() >>> 0);
     return ptr;
   }
   floats(n) {
@@ -266,6 +268,18 @@ class Attention {
     return this.#ex.attn_memory_in_use() >>> 0;
   }
 
+  #peak = 0;
+  /**
+   * The most bytes in use at any moment of the calls since the previous
+   * memoryPeak() (every byte a call uses, workspace included, comes through
+   * one allocator); starts counting again from 0.
+   */
+  memoryPeak() {
+    const peak = this.#peak;
+    this.#peak = 0;
+    return peak;
+  }
+
   /** A matrix {rows, cols, data: Float32Array}; data defaults to zeros. */
   matrix(rows, cols, data) {
     checkSize(rows, 'rows');
@@ -279,6 +293,7 @@ class Attention {
     try {
       return fn(arena, this.#ex);
     } finally {
+      this.#peak = Math.max(this.#peak, arena.peak);
       arena.free();
     }
   }
