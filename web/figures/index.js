@@ -12,3 +12,4 @@ import './qkv.js';
 import './soft-dictionary.js';
 import './matrix.js';
 import './multi-head-it.js';
+import './multi-head-matmul.js';

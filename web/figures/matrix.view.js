@@ -16,9 +16,11 @@ function asRows(M) {
 
 /**
  * matrixView({name, cell, values, rowLabels, colLabels, digits, onpick, describe})
- * returns {el, update(M, {max, marks})}. `marks` is a Set of "i,j" cells to outline.
+ * returns {el, update(M, {max, marks, groups})}. `marks` is a Set of "i,j" cells to
+ * outline; with `groups: true`, update's `groups: h` draws a bar in each
+ * head's colour under every block of cols/h columns.
  */
-export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, onpick, describe } = {}) {
+export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true' });
@@ -29,6 +31,8 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
   let rects = [];
   let texts = [];
   let shape = '';
+  let geometry = { lw: 0, th: 0 };
+  const bars = s('g', { class: 'groups' });
 
   const label = (i, j) => {
     const r = rowLabels?.[i] ?? i + 1;
@@ -53,7 +57,8 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
     const lw = rowLabels ? longest(rowLabels) * LABEL_CHAR + 6 : 0;
     const th = colLabels ? longest(colLabels) * LABEL_CHAR * 0.75 + 10 : 0;
     const w = lw + m * cell;
-    const hgt = th + n * cell;
+    const hgt = th + n * cell + (groups ? 8 : 0);
+    geometry = { lw, th, n, m };
     svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
     svg.setAttribute('width', w);
     svg.setAttribute('height', hgt);
@@ -83,7 +88,15 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
         transform: `rotate(-40 ${lw + (j + 0.5) * cell} ${th - 6})`,
       }, t)));
     }
-    svg.replaceChildren(...kids);
+    svg.replaceChildren(...kids, bars);
+  }
+
+  function drawGroups(h) {
+    const { lw, th, n, m } = geometry;
+    const w = (m / h) * cell;
+    bars.replaceChildren(...Array.from({ length: h }, (_, k) => s('rect', {
+      x: lw + k * w + 1, y: th + n * cell + 3, width: w - 2, height: 4, rx: 2, style: `fill:var(--attention-head-${k + 1})`,
+    })));
   }
 
   svg.addEventListener('pointerleave', () => setActive(null));
@@ -122,6 +135,7 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
         texts[i][j].style.fill = textOn(v, max);
       }
     }));
+    if (groups) drawGroups(opts.groups ?? 1);
     svg.setAttribute('aria-label', describe ? describe(rows) : `${name}, ${n} by ${m} matrix. Focus and use arrow keys to read values.`);
     if (active && (active[0] >= n || active[1] >= m)) active = null;
     showCaption();

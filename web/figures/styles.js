@@ -9,14 +9,14 @@ const LIGHT = `
   --attention-border: #d5d8de; --attention-panel: #f5f6f8;
   --attention-zero: #f1f1ee; --attention-positive: #c45a00; --attention-negative: #1f62b4;
   --attention-on-strong: #ffffff; --attention-accent: #6b3fb5;
-  --attention-head-1: #00876a; --attention-head-2: #b8447f;
+  --attention-head-1: #00876a; --attention-head-2: #b8447f; --attention-head-3: #0a72b8; --attention-head-4: #b35a00;
   --attention-query: #7c4dcc; --attention-key: #a87900; --attention-value: #00876a;`;
 const DARK = `
   --attention-bg: #17181c; --attention-fg: #e8e9ec; --attention-muted: #a2a8b3;
   --attention-border: #3a3d45; --attention-panel: #202228;
   --attention-zero: #272930; --attention-positive: #ff9e3d; --attention-negative: #5aa7ff;
   --attention-on-strong: #111216; --attention-accent: #b692f6;
-  --attention-head-1: #3fd1a6; --attention-head-2: #f08cc0;
+  --attention-head-1: #3fd1a6; --attention-head-2: #f08cc0; --attention-head-3: #6cc0ff; --attention-head-4: #ffab5c;
   --attention-query: #b692f6; --attention-key: #f2c14e; --attention-value: #3fd1a6;`;
 
 export const baseCss = `

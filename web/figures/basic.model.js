@@ -1,0 +1,52 @@
+// basic.model.js: attention with no parameters at all. Four pixels, each an
+// (R, G, B) vector centred on 0 (-1 = none of that channel, +1 = full). The
+// weights are softmax(X X^T) row by row, each output a weighted sum of the
+// inputs: Y = softmax(X X^T) X, which is attention with Q = K = V = X and
+// scale 1.
+import { fromRows, toRows } from './mat.js';
+
+export const FEATURES = ['R', 'G', 'B'];
+export const NAMES = ['red', 'orange', 'blue', 'teal'];
+export const DEFAULT_X = [
+  [1, -0.6, -0.6],
+  [1, 0.2, -0.8],
+  [-0.8, -0.4, 1],
+  [-0.6, 0.6, 0.6],
+];
+export const LIMIT = 1; // each channel stays in [-1, 1]
+
+/** "r,g,b;r,g,b;..." -> rows (the default when the text does not fit). */
+export function parseInputs(text) {
+  if (typeof text !== 'string' || text === '') return DEFAULT_X.map((r) => r.slice());
+  const rows = text.split(';').map((r) => r.split(',').map(Number));
+  const ok = rows.length === DEFAULT_X.length
+    && rows.every((r) => r.length === 3 && r.every((v) => Number.isFinite(v) && Math.abs(v) <= LIMIT));
+  return ok ? rows : DEFAULT_X.map((r) => r.slice());
+}
+
+/** Rows -> the attribute text parseInputs reads. */
+export const formatInputs = (rows) => rows.map((r) => r.map((v) => +v.toFixed(2)).join(',')).join(';');
+
+/** The colour a centred (R, G, B) vector stands for. */
+export function swatch(v) {
+  const c = v.map((x) => Math.round(255 * Math.min(1, Math.max(0, (x + 1) / 2))));
+  return `rgb(${c.join(' ')})`;
+}
+
+/**
+ * Run the figure's example: rows of X -> {X, weights, output, rowSums,
+ * dominant}. dominant[j] is the input with the largest weight in row j.
+ */
+export function basicModel(attn, rows = DEFAULT_X) {
+  const X = fromRows(rows);
+  const { output, weights } = attn.attention(X, X, X, { scale: 1 });
+  const W = toRows(weights);
+  return {
+    X,
+    weights,
+    output,
+    rowSums: W.map((r) => r.reduce((a, b) => a + b, 0)),
+    dominant: W.map((r) => r.indexOf(Math.max(...r))),
+    colors: { inputs: rows.map(swatch), outputs: toRows(output).map(swatch) },
+  };
+}
