@@ -13,3 +13,4 @@ import './soft-dictionary.js';
 import './matrix.js';
 import './multi-head-it.js';
 import './multi-head-matmul.js';
+import './basic.js';
