@@ -1,6 +1,6 @@
 // <attention-basic>: attention with no parameters. Four pixels; each output
 // is a weighted sum of all inputs, weighted by softmax of dot products.
-// Attributes: focus="red|orange|blue|teal", x="r,g,b;r,g,b;r,g,b;r,g,b".
+// Attributes: pixel="red|orange|blue|teal", x="r,g,b;r,g,b;r,g,b;r,g,b".
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, replace } from './dom.js';
 import { choice, slider } from './controls.js';
@@ -12,15 +12,16 @@ import { row, toRows } from './mat.js';
 
 class Basic extends FigureElement {
   static props = {
-    focus: { type: 'enum', values: NAMES, default: 'orange' },
+    pixel: { type: 'enum', values: NAMES, default: 'orange' },
     x: { type: 'string', default: '' },
   };
 
   static css = `
-  .flow { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: center; margin: 8px 0; }
+  .flow { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-start; margin: 8px 0; }
+  .flow > .math { align-self: center; }
   .sw { display: inline-block; width: 22px; height: 22px; border-radius: 4px; border: 1px solid var(--attention-border); vertical-align: middle; }
-  .swatches { display: grid; gap: 0; align-self: center; }
-  .swatches .sw { width: 18px; height: 18px; border-radius: 3px; margin: 2px 0; }
+  .swatches { display: grid; padding-top: 15px; }
+  .swatches .sw { width: 18px; height: 18px; border-radius: 3px; margin: 6px 0; }
   .sum { display: grid; grid-template-columns: auto auto 1fr auto; gap: 4px 8px; align-items: center; max-width: 440px; font-variant-numeric: tabular-nums; }
   .bar { height: 12px; background: var(--attention-positive); border-radius: 3px; min-width: 1px; }
   .result { display: flex; align-items: center; gap: 8px; margin-top: 6px; font-weight: 600; }
@@ -29,7 +30,7 @@ class Basic extends FigureElement {
 
   build() {
     const view = (name, opts) => matrixView({ name, cell: 30, values: true, ...opts });
-    const pick = (i) => this.set({ focus: NAMES[i] });
+    const pick = (i) => this.set({ pixel: NAMES[i] });
     this.views = {
       X: view('X', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick }),
       W: view('W', { rowLabels: NAMES, colLabels: NAMES, onpick: pick }),
@@ -37,9 +38,9 @@ class Basic extends FigureElement {
     };
     this.inSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
     this.outSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
-    this.focus = choice({
-      label: 'Pixel', value: this.state.focus, options: NAMES.map((n) => ({ value: n, label: n })),
-      onchange: (focus) => this.set({ focus }),
+    this.pixelChoice = choice({
+      label: 'Pixel', value: this.state.pixel, options: NAMES.map((n) => ({ value: n, label: n })),
+      onchange: (pixel) => this.set({ pixel }),
     });
     this.channels = FEATURES.map((f, c) => slider({
       label: f, min: -LIMIT, max: LIMIT, step: 0.05, value: 0, format: (v) => num(v),
@@ -54,7 +55,7 @@ class Basic extends FigureElement {
         mathSpan('\\xrightarrow{\\;\\mathrm{softmax}(XX^T)\\;}'), this.views.W.el,
         mathSpan('\\xrightarrow{\\;WX\\;}'), this.views.Y.el, this.outSw,
       ]),
-      h('div', { class: 'controls' }, [this.focus.el]),
+      h('div', { class: 'controls' }, [this.pixelChoice.el]),
       h('div', { class: 'controls' }, this.channels.map((c) => c.el)),
       h('div', { class: 'panel' }, [this.sumTitle = h('div', {}), this.sum, this.result]),
       h('p', { class: 'note' }, ['Each pixel is its colour, red, green and blue centred on zero (\u22121 none, +1 full). Row ',
@@ -70,19 +71,19 @@ class Basic extends FigureElement {
 
   edit(c, v) {
     const rows = this.rows();
-    rows[NAMES.indexOf(this.state.focus)][c] = v;
+    rows[NAMES.indexOf(this.state.pixel)][c] = v;
     this.set({ x: formatInputs(rows) });
   }
 
   syncControls() {
-    if (!this.focus) return;
-    this.focus.set(this.state.focus);
-    const x = this.rows()[NAMES.indexOf(this.state.focus)];
+    if (!this.pixelChoice) return;
+    this.pixelChoice.set(this.state.pixel);
+    const x = this.rows()[NAMES.indexOf(this.state.pixel)];
     this.channels.forEach((c, k) => c.set(x[k]));
   }
 
   render() {
-    const j = NAMES.indexOf(this.state.focus);
+    const j = NAMES.indexOf(this.state.pixel);
     const m = basicModel(this.attn, this.rows());
     const marks = new Set([0, 1, 2].map((c) => `${j},${c}`));
     this.views.X.update(m.X, { max: 1, marks });

@@ -1,0 +1,75 @@
+// tempering.model.js: why attention divides its scores by sqrt(d_k).
+//
+// Queries and keys have d_k independent standard normal entries, so each dot
+// product is a sum of d_k unit-variance terms: its variance grows like d_k.
+// Divided by sqrt(d_k) it keeps variance 1 whatever d_k is. Without the
+// division the softmax sees ever larger differences and collapses onto one
+// key. The kernels compute the dot products (matmul) and both softmaxes;
+// the softmax of the scaled scores is softmax(raw / T) with T = tau sqrt(d_k),
+// tau being the reader's extra temperature.
+import { normalMatrix } from './random.js';
+import { columns, row, toRows } from './mat.js';
+
+export const MAX_DK = 512;
+export const QUERIES = 256;
+export const SAMPLE_KEYS = 256; // 65536 dot products for the spread
+export const KEYS = 16; // the softmax looks at the first 16 keys
+export const BINS = 41;
+
+let base = null; // the same random queries and keys for every d_k: more d_k = more columns
+function sample() {
+  base ??= { Q: normalMatrix(QUERIES, MAX_DK, 0x51ab), K: normalMatrix(SAMPLE_KEYS, MAX_DK, 0x7e3d) };
+  return base;
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const variance = (xs) => {
+  const m = mean(xs);
+  return mean(xs.map((x) => (x - m) ** 2));
+};
+/** Entropy in bits of one weight row. */
+export const entropy = (w) => -w.reduce((a, p) => (p > 0 ? a + p * Math.log2(p) : a), 0);
+
+/** Counts of `values` in BINS equal bins over [-range, range] (outliers in the end bins). */
+function histogram(values, range) {
+  const counts = new Array(BINS).fill(0);
+  for (const v of values) {
+    const k = Math.floor(((v + range) / (2 * range)) * BINS);
+    counts[Math.max(0, Math.min(BINS - 1, k))]++;
+  }
+  return counts;
+}
+
+function softmaxStats(W) {
+  const rows = toRows(W);
+  return {
+    entropy: mean(rows.map(entropy)),
+    top: mean(rows.map((r) => Math.max(...r))),
+    example: row(W, 0),
+  };
+}
+
+/**
+ * {dk, tau} -> dot products raw (unscaled) and scaled by 1/sqrt(dk), their
+ * variances and histograms over a shared range, and for the softmax over
+ * the first KEYS keys: mean entropy (bits), mean largest weight and one example row,
+ * unscaled (T = 1) and scaled (T = tau sqrt(dk)).
+ */
+export function temperingModel(attn, { dk = 64, tau = 1 } = {}) {
+  const { Q, K } = sample();
+  const raw = attn.matmul(columns(Q, 0, dk), columns(K, 0, dk), { transposeB: true });
+  const rawValues = Array.from(raw.data);
+  const scaledValues = rawValues.map((v) => v / Math.sqrt(dk));
+  const range = 4 * Math.sqrt(dk);
+  const scores = columns(raw, 0, KEYS);
+  return {
+    dk,
+    tau,
+    range,
+    raw: { variance: variance(rawValues), histogram: histogram(rawValues, range) },
+    scaled: { variance: variance(scaledValues), histogram: histogram(scaledValues, range) },
+    unscaledSoftmax: softmaxStats(attn.softmax(scores)),
+    scaledSoftmax: softmaxStats(attn.softmax(scores, { temperature: tau * Math.sqrt(dk) })),
+    maxEntropy: Math.log2(KEYS),
+  };
+}
