@@ -14,3 +14,4 @@ import './matrix.js';
 import './multi-head-it.js';
 import './multi-head-matmul.js';
 import './basic.js';
+import './tempering.js';
