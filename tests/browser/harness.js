@@ -6,6 +6,10 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 
+/** The figures of this issue, in article order. */
+export const FIGURES = ['attention-notation', 'attention-dot-product', 'attention-qkv', 'attention-soft-dictionary',
+  'attention-matrix', 'attention-multi-head-it', 'attention-multi-head-matmul'];
+
 export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
 const EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -19,8 +23,8 @@ export async function start({ csp = false } = {}) {
   const browser = await chromium.launch({ executablePath: EXECUTABLE, args: ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
-  async function open(path, { width = 1100, height = 900, colorScheme = 'light' } = {}) {
-    const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1 });
+  async function open(path, { width = 1100, height = 900, colorScheme = 'light', javaScriptEnabled = true } = {}) {
+    const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1, javaScriptEnabled });
     const page = await context.newPage();
     const problems = [];
     const requests = [];

@@ -1,0 +1,115 @@
+// The article page in headless Chromium: every figure draws from the wasm
+// kernels, reacts to its controls, makes no console errors and no request
+// outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, ready, summary, frames, SCREENSHOTS, FIGURES } from './harness.js';
+
+
+let server;
+before(async () => { server = await start(); });
+after(async () => { await server?.close(); });
+
+const shadowText = (el) => el.evaluate((e) => e.shadowRoot.textContent);
+
+test('every figure on the article page draws, with one shared wasm instance', async () => {
+  const { page, problems, requests, foreign, context } = await server.open('/web/index.html');
+  for (const tag of FIGURES) {
+    const el = await ready(page, tag);
+    assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
+    assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
+    await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
+  }
+  // the page's own formulas are typeset
+  assert.ok(await page.locator('article .katex').count() > 10);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreign(), []);
+  assert.equal(requests.filter((u) => u.endsWith('.wasm')).length, 1, 'one wasm download for seven figures');
+  await context.close();
+});
+
+test('controls change what each figure shows', async () => {
+  const { page, problems, context } = await server.open('/web/index.html');
+  // change -> the summary and the drawing both differ afterwards
+  const check = async (tag, act) => {
+    const el = await ready(page, tag);
+    const [s0, t0] = [await summary(el), await shadowText(el)];
+    await act(el);
+    await frames(page);
+    await page.waitForTimeout(50);
+    const [s1, t1] = [await summary(el), await shadowText(el)];
+    assert.notEqual(s1, s0, `${tag}: summary unchanged`);
+    assert.notEqual(t1, t0, `${tag}: drawing unchanged`);
+    return s1;
+  };
+  await check('attention-notation', async (el) => { await el.locator('input[type=range]').focus(); await page.keyboard.press('Home'); });
+  await check('attention-dot-product', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); });
+  await check('attention-qkv', async (el) => {
+    await el.locator('figure.mat', { hasText: 'WK' }).locator('rect.cell').nth(4).click();
+    await el.locator('input[type=range]').focus();
+    await page.keyboard.press('Home');
+  });
+  const sd = await check('attention-soft-dictionary', async (el) => {
+    // drag the query onto the "lemon" key: the Map lookup then finds it too
+    const box = await el.locator('svg.plane').boundingBox();
+    const at = (x, y) => [box.x + (150 + x * 118) * box.width / 300, box.y + (150 - y * 118) * box.height / 300];
+    await page.mouse.move(...at(0, -0.8));
+    await page.mouse.down();
+    await page.mouse.move(...at(0.3, 0.3), { steps: 5 });
+    await page.mouse.move(...at(0.57, 0.62), { steps: 5 });
+    await page.mouse.up();
+  });
+  assert.match(sd, /finds this exact key/);
+  await check('attention-soft-dictionary', async (el) => { await el.locator('g.qh').focus(); await page.keyboard.press('ArrowDown'); });
+  await check('attention-matrix', async (el) => { await el.getByRole('button', { name: 'Previous step' }).click(); });
+  await check('attention-matrix', async (el) => { await el.locator('svg.img rect').nth(20).click(); });
+  const it = page.locator('attention-multi-head-it');
+  await check('attention-multi-head-it', async (el) => { await el.getByText('wide', { exact: true }).first().click(); });
+  assert.match(await summary(it), /Read-out: it = road/);
+  const one = await check('attention-multi-head-it', async (el) => { await el.getByText('one head', { exact: true }).click(); });
+  assert.match(one, /^One head/);
+  await check('attention-multi-head-it', async (el) => { await el.getByText('two heads', { exact: true }).click(); });
+  assert.match(await check('attention-multi-head-it', async (el) => { await el.getByText('head 2 on').click(); }), /undecided/);
+  assert.match(await check('attention-multi-head-matmul', async (el) => { await el.getByRole('radio', { name: '4', exact: true }).click(); }), /^4 heads/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('attributes set the initial state', async () => {
+  const { page, problems, context } = await server.open('/web/embed/csp-test.html');
+  const it = await ready(page, 'attention-multi-head-it'); // adjective="wide"
+  assert.match(await summary(it), /adjective wide/);
+  const sd = await ready(page, 'attention-soft-dictionary'); // temperature="0.5"
+  assert.match(await summary(sd), /temperature 0\.500/);
+  await sd.evaluate((e) => { e.temperature = 0.01; });
+  await frames(page);
+  assert.match(await summary(sd), /temperature 0\.010/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a 360 px phone: every figure fits the width; dark theme too', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, problems, context } = await server.open('/web/index.html', { width: 360, height: 740, colorScheme });
+    for (const tag of FIGURES) {
+      const el = await ready(page, tag);
+      const width = await el.evaluate((e) => e.getBoundingClientRect().width);
+      assert.ok(width <= 360, `${tag} is ${width}px wide`);
+      await el.screenshot({ path: `${SCREENSHOTS}${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}.png` });
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(overflow <= 360, `the page scrolls sideways: ${overflow}px`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('without JavaScript each figure shows its fallback text', async () => {
+  const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
+  for (const tag of FIGURES) {
+    const el = page.locator(tag);
+    assert.ok(await el.isVisible(), `${tag} is visible`);
+    assert.match(await el.innerText(), /needs JavaScript/);
+  }
+  await context.close();
+});
