@@ -15,3 +15,4 @@ import './multi-head-it.js';
 import './multi-head-matmul.js';
 import './basic.js';
 import './tempering.js';
+import './susan-mary.js';

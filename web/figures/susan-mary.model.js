@@ -11,7 +11,7 @@
 import { fromRows, row, toRows } from './mat.js';
 import { normalMatrix } from './random.js';
 
-export const FEATURES = ['person', 'name a', 'name b', 'verb', 'thing', 'preposition', 'f7', 'f8'];
+export const FEATURES = ['person', 'name 1', 'name 2', 'verb', 'thing', 'link', 'ctx 1', 'ctx 2'];
 const VECTORS = {
   Susan: [1, 0.9, 0.3, 0, 0, 0, 0.2, 0],
   Mary: [1, 0.3, 0.9, 0, 0, 0, 0.2, 0],
