@@ -20,6 +20,11 @@ test('every figure on the article page draws, with one shared wasm instance', as
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
     await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
   }
+  // the toy's numbers, written out inside the "it" figure
+  const it = page.locator('attention-multi-head-it');
+  await it.locator('summary').click();
+  assert.ok(await it.locator('figure.mat').count() >= 5, 'X and the four weight matrices are shown');
+  await it.screenshot({ path: `${SCREENSHOTS}attention-multi-head-it-numbers.png` });
   // the page's own formulas are typeset
   assert.ok(await page.locator('article .katex').count() > 10);
   assert.deepEqual(problems, []);

@@ -16,3 +16,4 @@ import './multi-head-matmul.js';
 import './basic.js';
 import './tempering.js';
 import './susan-mary.js';
+import './causal-mask.js';

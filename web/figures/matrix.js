@@ -16,7 +16,9 @@ const TEX = [
   'P=\\mathrm{softmax}_{\\text{row}}\\!\\left(QK^T/\\sqrt{d_k}\\right)',
   'Y=PV',
 ];
-const SHOWN = [['X'], ['Q', 'K', 'V'], ['S'], ['scaled'], ['P'], ['Y']];
+// Per step: the operands shown (in this order), then the result it makes.
+const OPERANDS = [[], ['X'], ['Q', 'K'], ['S'], ['scaled'], ['P', 'V']];
+const RESULTS = [['X'], ['Q', 'K', 'V'], ['S'], ['scaled'], ['P'], ['Y']];
 const NAMES = { X: 'X', Q: 'Q', K: 'K', V: 'V', S: 'QK\u1d40', scaled: 'QK\u1d40/\u221ad', P: 'P', Y: 'Y' };
 const rgbCss = (c) => `rgb(${c.map((v) => Math.round(Math.max(0, Math.min(1, v)) * 255)).join(',')})`;
 const CELL = 18;
@@ -65,7 +67,7 @@ class MatrixFigure extends FigureElement {
       this.stepper.el,
       this.eq,
       h('div', { class: 'chain' }, Object.values(this.views).map((v) => v.el)),
-      h('p', { class: 'note' }, 'Four pixels, each a row of X with d = 3 features (red, green, blue, centred on 0). Every matrix is a kernel call: matmul for the products, the row-wise softmax last. Rows of P sum to 1.'),
+      h('p', { class: 'note' }, 'Four pixels, each a row of X with d = 3 features (red, green, blue, centred on 0). Each step shows what it takes and, outlined, what it makes; every matrix comes from a kernel call (matmul for the products, a row-wise softmax). Rows of P sum to 1.'),
       h('h4', {}, 'The same on a picture: N = 144 pixels, d = 3'),
       h('div', { class: 'pic' }, [this.img, this.heat.el, this.picInfo]),
     ]);
@@ -78,11 +80,12 @@ class MatrixFigure extends FigureElement {
   render() {
     const k = this.state.step - 1;
     const st = steps(this.attn, smallX());
-    const shown = new Set(SHOWN.slice(0, k + 1).flat());
+    const shown = [...OPERANDS[k], ...RESULTS[k]];
     for (const [key, view] of Object.entries(this.views)) {
       view.update(st[key], key === 'P' ? { max: 1 } : {});
-      view.el.classList.toggle('later', !shown.has(key));
-      view.el.classList.toggle('now', SHOWN[k].includes(key));
+      view.el.classList.toggle('later', !shown.includes(key));
+      view.el.classList.toggle('now', RESULTS[k].includes(key));
+      view.el.style.order = shown.indexOf(key);
     }
     replace(this.eq, mathSpan(TEX[k], true));
     this.renderPicture();

@@ -60,8 +60,8 @@ class MultiHeadIt extends FigureElement {
         onchange: (heads) => this.set({ heads }),
       }),
       tip: slider({
-        label: 'Noun head leans to', min: -2, max: 2, step: 0.1, value: this.state.tip,
-        format: (v) => (Math.abs(v) < 0.05 ? 'neither' : `${v > 0 ? 'animal' : 'road'} ${num(Math.abs(v), 1)}`),
+        label: 'Noun head leans', min: -2, max: 2, step: 0.1, value: this.state.tip,
+        format: (v) => (Math.abs(v) < 0.05 ? 'even' : `${v > 0 ? 'animal' : 'road'} ${num(Math.abs(v), 1)}`),
         oninput: (tip) => this.set({ tip }),
       }),
     };
@@ -73,7 +73,7 @@ class MultiHeadIt extends FigureElement {
     this.headsEl = h('div', { class: 'heads' });
     this.readout = h('div', { class: 'readout panel' });
     this.xView = matrixView({ name: 'X', cell: 18, colLabels: FEATURES, digits: 0 });
-    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2 }));
+    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2, groups: k !== 'Wo' }));
     this.details = h('details', {}, [
       h('summary', {}, 'The toy’s numbers: word vectors and weights'),
       h('p', {}, 'Each word is six numbers, one per feature:'),
@@ -84,7 +84,7 @@ class MultiHeadIt extends FigureElement {
         '. With two heads, columns 1\u20133 of each matrix belong to head 1 and columns 4\u20136 to head 2. '
         + 'Head 1’s query asks for nouns and passes on only “a noun is here”; head 2’s asks for adjectives and passes on their animacy. '
         + 'One head must ask for both at once, and its value then carries the nouns’ animacy too: that is the blend. '
-        + 'Every nonzero weight is the same size in both models (each head’s best score is 4).']),
+        + 'The query gains are set so that each head’s strongest score is 4 in both models: neither is sharper than the other. Coloured bars mark each head’s columns; hover or focus a square to read its value.']),
       this.matsEl = h('div', { class: 'mats' }),
     ]);
     return h('div', {}, [
@@ -116,7 +116,7 @@ class MultiHeadIt extends FigureElement {
     this.renderReadout(m);
     this.xView.update(m.X, { rowLabels: m.words });
     replace(this.matsEl, ['Wq', 'Wk', 'Wv', 'Wo'].map((k, i) => {
-      this.wViews[i].update(m.W[k]);
+      this.wViews[i].update(m.W[k], { groups: heads });
       return this.wViews[i].el;
     }));
     this.announce(this.describe(m, heads));

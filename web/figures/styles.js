@@ -24,7 +24,7 @@ export const baseCss = `
   color: var(--attention-fg); background: var(--attention-bg);
   font: 15px/1.45 var(--attention-font, system-ui, -apple-system, "Segoe UI", sans-serif);
   border: 1px solid var(--attention-border); border-radius: 10px;
-  padding: 14px; margin: 1.5em 0; box-sizing: border-box; max-width: 100%; overflow-wrap: anywhere; }
+  padding: 14px; margin: 1.5em 0; box-sizing: border-box; max-width: 100%; overflow-wrap: break-word; }
 @media (prefers-color-scheme: dark) { :host(:not([theme=light])) { ${DARK} } }
 :host([theme=dark]) { ${DARK} }
 :host([theme=light]) { ${LIGHT} }
@@ -46,7 +46,7 @@ svg text { fill: var(--attention-fg); font-size: 12px; }
 .slider { display: inline-flex; align-items: center; gap: 8px; min-width: 0; flex: 1 1 220px; max-width: 420px; }
 .slider label { white-space: nowrap; }
 .slider input { flex: 1; min-width: 90px; accent-color: var(--attention-accent); height: 28px; }
-.slider output { min-width: 3.5em; font-variant-numeric: tabular-nums; text-align: right; }
+.slider output { min-width: 3.5em; font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
 fieldset.choice { border: 0; padding: 0; margin: 0; display: inline-flex; align-items: center; gap: 6px; flex-wrap: wrap; }
 fieldset.choice legend { float: left; margin-right: 6px; padding: 0; }
 .choice .opts { display: inline-flex; border: 1px solid var(--attention-border); border-radius: 8px; overflow: hidden; }
