@@ -24,7 +24,7 @@ class CausalMask extends FigureElement {
   .tok { padding: 3px 8px; border-radius: 6px; border: 1px solid var(--attention-border); background: var(--attention-panel); }
   .tok.future { opacity: 0.35; border-style: dashed; }
   .tok.now { border-color: var(--attention-accent); border-width: 2px; }
-  .mats { display: flex; flex-wrap: wrap; gap: 14px 20px; align-items: flex-start; }
+  .mats { display: flex; flex-wrap: wrap; gap: 14px 16px; align-items: flex-end; }
   .mask rect.cell { cursor: pointer; }
   .warn { color: var(--attention-negative); }`;
 
@@ -39,9 +39,9 @@ class CausalMask extends FigureElement {
     });
     const v = (name, opts) => matrixView({ name, cell: 30, rowLabels: TOKENS, colLabels: TOKENS, ...opts });
     this.views = {
-      mask: v('mask', { onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.cells(), i, j) }) }),
+      mask: v('mask', { cell: 24, onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.cells(), i, j) }) }),
       W: v('weights', { values: true }),
-      Y: matrixView({ name: 'Y', cell: 22, rowLabels: TOKENS }),
+      Y: matrixView({ name: 'Y', cell: 17, rowLabels: TOKENS }),
     };
     this.views.mask.el.classList.add('mask');
     this.tokens = h('div', { class: 'tokens', 'aria-hidden': 'true' });
