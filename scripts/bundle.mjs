@@ -3,7 +3,8 @@
 //   dist/attention[.simd].wasm    the kernels, found next to the bundle
 //   dist/fonts/*.woff2            the KaTeX fonts the figures' math uses
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -11,10 +12,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const katexDir = join(root, 'node_modules/katex/dist');
 
-// The KaTeX fonts our TeX needs (bold vectors, italic letters, sums, R).
-// tests/browser checks that no other font is ever requested.
+// The KaTeX fonts our TeX needs (italic letters, bold vectors, sums, the R
+// of \mathbb{R}); any other font request would 404, which tests/browser catches.
 export const FONTS = [
-  'KaTeX_Main-Regular', 'KaTeX_Main-Bold', 'KaTeX_Math-Italic', 'KaTeX_Math-BoldItalic',
+  'KaTeX_Main-Regular', 'KaTeX_Math-Italic', 'KaTeX_Math-BoldItalic',
   'KaTeX_Size1-Regular', 'KaTeX_Size2-Regular', 'KaTeX_AMS-Regular',
 ];
 
@@ -67,4 +68,21 @@ export async function bundle() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();
+/** Bytes a page downloads for all figures: the bundle, one wasm (SIMD) and the fonts, raw and gzip -9. */
+export async function payload() {
+  const files = ['attention-figures.js', 'attention.simd.wasm', ...(await readdir(join(dist, 'fonts'))).map((f) => `fonts/${f}`)];
+  let raw = 0;
+  let gzip = 0;
+  for (const f of files) {
+    const bytes = await readFile(join(dist, f));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files, raw, gzip };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await bundle();
+  const { raw, gzip } = await payload();
+  console.log(`bundle.mjs: dist/ payload for all figures ${raw} bytes, ${gzip} gzip (JS + SIMD wasm + fonts)`);
+}
