@@ -17,3 +17,4 @@ import './basic.js';
 import './tempering.js';
 import './susan-mary.js';
 import './causal-mask.js';
+import './as-dense.js';

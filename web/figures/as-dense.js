@@ -1,0 +1,96 @@
+// <attention-as-dense>: a fully connected layer written as multi-head
+// attention (one head per input, fixed one-hot attention, W^V = I, W^O = the
+// dense weights), checked live against the direct layer.
+// Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, replace } from './dom.js';
+import { slider } from './controls.js';
+import { matrixView } from './matrix.view.js';
+import { mathSpan } from './math.js';
+import { num } from './format.js';
+import { denseModel, denseLayer, N, M } from './as-dense.model.js';
+
+const DEFAULT_X = [1, -0.5, 0.8, 0.2];
+function parseX(text) {
+  const v = String(text ?? '').split(',').map(Number);
+  return v.length === N && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 2) ? v : DEFAULT_X.slice();
+}
+const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
+const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
+const cols = inputs.flatMap((x, i) => [x, `tag${i + 1}`]);
+
+class AsDense extends FigureElement {
+  static props = {
+    x: { type: 'string', default: DEFAULT_X.join(',') },
+    seed: { type: 'number', default: 1, min: 1, max: 999 },
+  };
+
+  static css = `
+  .row2 { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; margin: 6px 0 12px; }
+  .heads { display: inline-flex; gap: 6px; flex-wrap: wrap; }
+  h4 { margin: 10px 0 2px; font-size: 0.98em; }
+  .check { font-weight: 600; } .check .ok { color: var(--attention-head-1); }`;
+
+  build() {
+    const v = (name, opts) => matrixView({ name, cell: 34, values: true, ...opts });
+    this.views = {
+      x: v('x', { colLabels: inputs }), W: v('W', { rowLabels: inputs, colLabels: outputs }),
+      b: v('b', { colLabels: outputs }), y: v('y', { colLabels: outputs }),
+      X: matrixView({ name: 'X', cell: 22, values: true, digits: 1, colLabels: cols, groups: true }),
+      Z: matrixView({ name: 'Z', cell: 22, values: true, digits: 1, groups: true }),
+      Wo: matrixView({ name: 'W\u1d3c', cell: 22, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
+      Y: matrixView({ name: 'Y', cell: 32, values: true, colLabels: [...outputs, '\u00b7', '\u00b7', '\u00b7', '\u00b7'].slice(0, 2 * N) }),
+    };
+    this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ name: `head ${hd + 1}`, cell: 12 }));
+    this.sliders = inputs.map((name, i) => slider({
+      label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 1),
+      oninput: (val) => { const x = parseX(this.state.x); x[i] = val; this.set({ x: x.map((t) => +t.toFixed(2)).join(',') }); },
+    }));
+    this.check = h('p', { class: 'check' });
+    const reseed = h('button', { type: 'button', onclick: () => this.set({ seed: (this.state.seed % 999) + 1 }) }, 'New dense weights');
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'A fully connected layer is multi-head attention in disguise'),
+      h('div', { class: 'controls' }, [...this.sliders.map((sl) => sl.el), reseed]),
+      h('h4', {}, 'The dense layer'),
+      h('div', { class: 'row2' }, [this.views.x.el, h('span', { class: 'op' }, '\u00d7'), this.views.W.el, h('span', { class: 'op' }, '+'), this.views.b.el, h('span', { class: 'op' }, '='), this.views.y.el]),
+      h('h4', {}, `The same layer as attention with ${N} heads`),
+      h('div', { class: 'row2' }, [this.views.X.el, h('span', { class: 'op' }, '\u2192'), h('div', { class: 'heads' }, this.headViews.map((hv) => hv.el)),
+        h('span', { class: 'op' }, '\u2192'), this.views.Z.el]),
+      h('div', { class: 'row2' }, [mathSpan('Z'), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),
+      this.check,
+      h('p', { class: 'note' }, ['Token ', mathSpan('i'), ' carries its input and a tag, both in head ', mathSpan('i'), '’s two columns (the coloured bars). ',
+        mathSpan('W^Q=0'), ' with a bias that asks every head for its tag, and ', mathSpan('W^K'), ' puts each tag in its own head, so head ', mathSpan('i'),
+        ' gives token ', mathSpan('i'), ' weight exactly 1 from every query and the others 0: a fixed pattern, not one computed from the inputs. With ',
+        mathSpan('W^V=I'), ' the concatenated heads ', mathSpan('Z'), ' are just the inputs, so all the learning sits in ', mathSpan('W^O'),
+        ', whose value rows are the dense weights (its tag rows are 0, and ', mathSpan('b^O=b'), '). '
+        + 'The article’s “A = I” would instead give every token only itself: the same small layer applied to each token separately, not one that mixes them.']),
+    ]);
+  }
+
+  syncControls() {
+    if (!this.sliders) return;
+    parseX(this.state.x).forEach((v, i) => this.sliders[i].set(v));
+  }
+
+  render() {
+    const x = parseX(this.state.x);
+    const layer = denseLayer(Math.round(this.state.seed));
+    const m = denseModel(this.attn, x, layer);
+    const vs = this.views;
+    vs.x.update([x]);
+    vs.W.update(layer.W);
+    vs.b.update([layer.b]);
+    vs.y.update([m.direct]);
+    vs.X.update(m.X, { groups: N });
+    m.weights.forEach((Wh, hd) => this.headViews[hd].update(Wh, { max: 1 }));
+    vs.Z.update(m.Z, { groups: N });
+    vs.Wo.update(m.params.Wo);
+    vs.Y.update(m.Y);
+    const ok = m.maxDiff < 1e-5;
+    replace(this.check, ['Every row of Y starts with x W + b: largest difference from the direct layer ',
+      h('span', { class: ok ? 'ok' : '' }, m.maxDiff === 0 ? '0' : m.maxDiff.toExponential(1)), ok ? ' \u2714' : '']);
+    this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row, largest difference ${m.maxDiff === 0 ? 0 : m.maxDiff.toExponential(1)}.`);
+  }
+}
+
+defineFigure('attention-as-dense', AsDense);
