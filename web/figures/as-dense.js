@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { num } from './format.js';
+import { num, gap } from './format.js';
 import { denseModel, denseLayer, N, M } from './as-dense.model.js';
 
 const DEFAULT_X = [1, -0.5, 0.8, 0.2];
@@ -88,8 +88,8 @@ class AsDense extends FigureElement {
     vs.Y.update(m.Y);
     const ok = m.maxDiff < 1e-5;
     replace(this.check, ['Every row of Y starts with x W + b: largest difference from the direct layer ',
-      h('span', { class: ok ? 'ok' : '' }, m.maxDiff === 0 ? '0' : m.maxDiff.toExponential(1)), ok ? ' \u2714' : '']);
-    this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row, largest difference ${m.maxDiff === 0 ? 0 : m.maxDiff.toExponential(1)}.`);
+      h('span', { class: ok ? 'ok' : '' }, gap(m.maxDiff)), ok ? ' \u2714' : '']);
+    this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row, largest difference ${gap(m.maxDiff)}.`);
   }
 }
 

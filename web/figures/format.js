@@ -14,3 +14,6 @@ export function attrNumber(value, fallback, min = -Infinity, max = Infinity) {
   const v = value === null || value === undefined || value === '' ? NaN : Number(value);
   return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
+
+/** A difference that may be tiny: "0", "3e-7" or "0.125". */
+export const gap = (v) => (v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(0) : num(v, 3));

@@ -18,3 +18,4 @@ import './tempering.js';
 import './susan-mary.js';
 import './causal-mask.js';
 import './as-dense.js';
+import './as-conv.js';

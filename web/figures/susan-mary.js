@@ -6,7 +6,7 @@ import { h, replace } from './dom.js';
 import { toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { num } from './format.js';
+import { gap } from './format.js';
 import { susanMaryModel, ORDERS, FEATURES, GAVE } from './susan-mary.model.js';
 
 const OTHER = { 'susan-mary': 'mary-susan', 'mary-susan': 'susan-mary' };
@@ -87,9 +87,9 @@ class SusanMary extends FigureElement {
     const same = m.gaveDiff < 1e-5;
     replace(this.verdict, [`y_gave in the two sentences: `,
       h('span', { class: same ? 'same' : 'diff' }, same ? 'identical' : 'different'),
-      ` (largest difference ${m.gaveDiff < 1e-4 ? m.gaveDiff.toExponential(0) : num(m.gaveDiff, 3)}). `,
+      ` (largest difference ${gap(m.gaveDiff)}). `,
       positions ? 'With positions, who stands before “gave” matters.'
-        : 'Every other output moved with its word (largest mismatch after the swap ' + m.swapDiff.toExponential(0) + ').']);
+        : `Every other output moved with its word (largest mismatch after the swap ${gap(m.swapDiff)}).`]);
     this.announce(`${sentence(order)}, ${positions ? 'with' : 'without'} positional encoding: y_gave is ${same ? 'identical' : 'different'} in the two sentences.`);
   }
 }

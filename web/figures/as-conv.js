@@ -1,0 +1,157 @@
+// <attention-as-conv>: a 1-D convolution as k attention heads, one per
+// relative offset; a temperature slider goes from soft attention to the hard
+// limit where the layer is exactly the convolution.
+// Attributes: temperature="0.001..10", k="3|5", signal="spike|step|bumps",
+// kernel="w1,w2,..." (k numbers).
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, s, replace } from './dom.js';
+import { choice, slider } from './controls.js';
+import { matrixView } from './matrix.view.js';
+import { cssColor } from './scale.js';
+import { mathSpan } from './math.js';
+import { num, gap } from './format.js';
+import { convModel } from './as-conv.model.js';
+
+const SIGNALS = {
+  spike: [0, 0, 0, 1, 0, 0, 0, 0],
+  step: [0, 0, 0, 0, 1, 1, 1, 1],
+  bumps: [0.2, 0.8, -0.4, 0.5, 1, -0.6, 0.1, 0.3],
+};
+const KERNELS = { 3: [-1, 0, 1], 5: [0.1, 0.2, 0.4, 0.2, 0.1] };
+const W = 560;
+const headColor = (r) => `var(--attention-head-${r + 1}, var(--attention-muted))`;
+
+function parseKernel(text, k) {
+  const v = String(text ?? '').split(',').map(Number);
+  return v.length === k && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 1) ? v : KERNELS[k].slice();
+}
+
+class AsConv extends FigureElement {
+  static props = {
+    temperature: { type: 'number', default: 0.01, min: 0.001, max: 10 },
+    k: { type: 'enum', values: ['3', '5'], default: '3' },
+    signal: { type: 'enum', values: Object.keys(SIGNALS), default: 'bumps' },
+    kernel: { type: 'string', default: '' },
+  };
+
+  static css = `
+  :host { --attention-head-5: #7a6a00; }
+  .diagram text { font-size: 10px; text-anchor: middle; dominant-baseline: central; }
+  .diagram .box { stroke: var(--attention-border); }
+  .diagram .lab { fill: var(--attention-muted); text-anchor: start; font-size: 11px; }
+  .mats { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: flex-start; margin-top: 8px; }
+  .check { font-weight: 600; margin: 6px 0; } .check .ok { color: var(--attention-head-1); }
+  .taps { display: flex; flex-wrap: wrap; gap: 8px 18px; width: 100%; }`;
+
+  build() {
+    this.tSlider = slider({
+      label: 'Temperature T', min: 0.001, max: 10, log: true, value: this.state.temperature,
+      format: (v) => (v < 0.01 ? v.toFixed(3) : v < 1 ? v.toFixed(2) : v.toFixed(1)),
+      oninput: (temperature) => this.set({ temperature }),
+    });
+    this.kChoice = choice({ label: 'Kernel size', value: this.state.k, options: [{ value: '3', label: '3' }, { value: '5', label: '5' }],
+      onchange: (k) => this.set({ k, kernel: '' }) });
+    this.signalChoice = choice({ label: 'Signal', value: this.state.signal, options: Object.keys(SIGNALS).map((v) => ({ value: v, label: v })),
+      onchange: (signal) => this.set({ signal }) });
+    this.taps = h('div', { class: 'taps' });
+    this.diagram = s('svg', { class: 'diagram', viewBox: `0 0 ${W} 190`, width: W, role: 'img' });
+    this.views = {
+      Y: matrixView({ name: 'attention Y', cell: 44, values: true }),
+      direct: matrixView({ name: 'direct convolution', cell: 44, values: true }),
+    };
+    this.headViews = [];
+    this.headsEl = h('div', { class: 'mats' });
+    this.check = h('p', { class: 'check' });
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'A convolution is attention with one head per offset'),
+      h('div', { class: 'controls' }, [this.signalChoice.el, this.kChoice.el]),
+      h('div', { class: 'controls' }, [this.tSlider.el]),
+      h('div', { class: 'controls' }, [this.taps]),
+      this.diagram,
+      h('div', { class: 'mats' }, [this.views.Y.el, this.views.direct.el]),
+      this.check,
+      h('details', {}, [h('summary', {}, 'Each head’s attention weights (query position \u00d7 padded key position)'), this.headsEl]),
+      h('p', { class: 'note' }, ['Every token carries its value and a one-hot tag of its position; the sequence is padded with a zero token at each end. Head ',
+        mathSpan('r'), '’s query for position ', mathSpan('i'), ' asks for the tag ', mathSpan('i+r-\\lfloor k/2\\rfloor'),
+        ', so each head stands for one offset of the kernel (the line colours). ', mathSpan('W^V'), ' passes the picked value on unchanged and ',
+        mathSpan('W^O'), ' multiplies head ', mathSpan('r'), '’s value by kernel weight ', mathSpan('r'),
+        '. The temperature divides the scores: at large T each head smears its attention over all positions; as T falls it locks onto its one neighbour, and below about 0.01 the weights are exactly 0 and 1 and Y is the convolution to the last bit that float32 keeps.']),
+    ]);
+  }
+
+  kernel() {
+    return parseKernel(this.state.kernel, Number(this.state.k));
+  }
+
+  syncControls() {
+    if (!this.tSlider) return;
+    this.tSlider.set(this.state.temperature);
+    this.kChoice.set(this.state.k);
+    this.signalChoice.set(this.state.signal);
+  }
+
+  syncTaps(kernel) {
+    if (this.tapSliders?.length !== kernel.length) {
+      this.tapSliders = kernel.map((w, r) => slider({
+        label: `w${r + 1}`, min: -1, max: 1, step: 0.05, value: w, format: (v) => num(v),
+        oninput: (v) => { const kv = this.kernel(); kv[r] = v; this.set({ kernel: kv.map((t) => +t.toFixed(2)).join(',') }); },
+      }));
+      this.tapSliders.forEach((sl, r) => sl.el.querySelector('label').style.setProperty('color', headColor(r)));
+      replace(this.taps, this.tapSliders.map((sl) => sl.el));
+      this.headViews = kernel.map((_, r) => matrixView({ name: `head ${r + 1}`, cell: 12 }));
+      replace(this.headsEl, this.headViews.map((v) => v.el));
+    }
+    kernel.forEach((w, r) => this.tapSliders[r].set(w));
+  }
+
+  render() {
+    const kernel = this.kernel();
+    this.syncTaps(kernel);
+    const signal = SIGNALS[this.state.signal];
+    const m = convModel(this.attn, {
+      x: signal.map((v) => [v]), K: kernel.map((w) => [[w]]), b: [0], temperature: this.state.temperature,
+    });
+    this.drawDiagram(m, signal);
+    const Y = [m.Y.map((y) => y[0])];
+    const D = [m.direct.map((y) => y[0])];
+    const max = Math.max(1e-9, ...Y[0].map(Math.abs), ...D[0].map(Math.abs));
+    this.views.Y.update(Y, { max });
+    this.views.direct.update(D, { max });
+    m.weights.forEach((Wh, r) => this.headViews[r].update(Wh, { max: 1 }));
+    const exact = m.maxDiff < 1e-6;
+    replace(this.check, [`Largest difference between attention and the convolution: `,
+      h('span', { class: exact ? 'ok' : '' }, gap(m.maxDiff)),
+      exact ? ' \u2714 the hard limit' : ' (lower the temperature)']);
+    this.announce(`Kernel size ${m.k}, temperature ${num(this.state.temperature, 3)}: attention differs from the convolution by ${gap(m.maxDiff)}.`);
+  }
+
+  drawDiagram(m, signal) {
+    const step = W / (m.P + 1);
+    const xAt = (p) => step * (p + 1);
+    const [yIn, yOut, box] = [34, 150, Math.min(30, step - 6)];
+    const padded = [...new Array(m.pad).fill(0), ...signal, ...new Array(m.pad).fill(0)];
+    const kids = [s('text', { class: 'lab', x: 0, y: 10 }, 'input (padded)'), s('text', { class: 'lab', x: 0, y: 182 }, 'output of the attention layer')];
+    m.weights.forEach((Wh, r) => {
+      for (let i = 0; i < m.N; i++) {
+        for (let p = 0; p < m.P; p++) {
+          const w = Wh.data[i * m.P + p];
+          if (w < 0.01) continue;
+          kids.push(s('line', { x1: xAt(i + m.pad), y1: yOut - box / 2, x2: xAt(p), y2: yIn + box / 2,
+            style: `stroke:${headColor(r)};stroke-opacity:${Math.min(1, 0.15 + w)};stroke-width:${0.4 + 2.6 * w}` }));
+        }
+      }
+    });
+    const max = Math.max(1e-9, ...padded.map(Math.abs), ...m.Y.map((y) => Math.abs(y[0])));
+    const cell = (x, y, v, pad) => [
+      s('rect', { class: 'box', x: x - box / 2, y: y - box / 2, width: box, height: box, rx: 3,
+        style: `fill:${cssColor(v, max)}${pad ? ';stroke-dasharray:3 2' : ''}` }),
+      s('text', { x, y }, num(v, 1)),
+    ];
+    padded.forEach((v, p) => kids.push(...cell(xAt(p), yIn, v, p < m.pad || p >= m.pad + m.N)));
+    m.Y.forEach((y, i) => kids.push(...cell(xAt(i + m.pad), yOut, y[0], false)));
+    this.diagram.setAttribute('aria-label', `Lines from each output to the inputs its ${m.k} heads attend to, thicker for larger weights.`);
+    replace(this.diagram, kids);
+  }
+}
+
+defineFigure('attention-as-conv', AsConv);
