@@ -74,6 +74,9 @@ function stubImports(module) {
 
 const isInt = (n) => Number.isInteger(n) && n > 0;
 
+// Arrays and typed arrays (not DataView: it has no indices).
+const isArrayLike = (x) => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
+
 function checkSize(value, name) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeof value}`);
   if (!isInt(value)) throw new RangeError(`${name} must be a positive integer, got ${value}`);
@@ -87,18 +90,21 @@ function toMatrix(x, name, { allowMinusInf = false } = {}) {
   if (Array.isArray(x)) {
     rows = x.length;
     if (rows === 0) throw new RangeError(`${name} must have at least one row`);
-    if (!x.every((r) => Array.isArray(r) || ArrayBuffer.isView(r))) {
-      throw new TypeError(`${name} must be an array of rows (arrays of numbers)`);
+    // Index loops, not every/forEach: those skip the holes of a sparse array.
+    for (let i = 0; i < rows; i++) {
+      if (!isArrayLike(x[i])) {
+        throw new TypeError(`${name} must be an array of rows (arrays of numbers); row ${i} is ${x[i] === undefined ? 'missing' : typeof x[i]}`);
+      }
     }
     cols = x[0].length;
     if (cols === 0) throw new RangeError(`${name} must have at least one column`);
-    x.forEach((r, i) => {
-      if (r.length !== cols) {
-        throw new RangeError(`${name} row ${i} has ${r.length} values, expected ${cols} like row 0`);
+    for (let i = 0; i < rows; i++) {
+      if (x[i].length !== cols) {
+        throw new RangeError(`${name} row ${i} has ${x[i].length} values, expected ${cols} like row 0`);
       }
-    });
+    }
     data = new Float32Array(rows * cols);
-    x.forEach((r, i) => data.set(float32Values(r, name, cols, i * cols), i * cols));
+    for (let i = 0; i < rows; i++) data.set(float32Values(x[i], name, cols, i * cols), i * cols);
     return { rows, cols, data, name, allowMinusInf };
   }
   if (x === null || typeof x !== 'object' || !('data' in x)) {
@@ -107,7 +113,7 @@ function toMatrix(x, name, { allowMinusInf = false } = {}) {
   rows = checkSize(x.rows, `${name}.rows`);
   cols = checkSize(x.cols, `${name}.cols`);
   data = x.data;
-  if (!(Array.isArray(data) || (ArrayBuffer.isView(data) && !(data instanceof DataView)))) {
+  if (!isArrayLike(data)) {
     throw new TypeError(`${name}.data must be a Float32Array or an array of numbers`);
   }
   if (data.length !== rows * cols) {
@@ -145,7 +151,7 @@ function expectShape(m, name, rows, cols, what) {
 }
 
 function toVector(x, name, length, what) {
-  if (!(Array.isArray(x) || ArrayBuffer.isView(x))) {
+  if (!isArrayLike(x)) {
     throw new TypeError(`${name} must be an array of ${length} numbers (${what})`);
   }
   if (x.length !== length) throw new RangeError(`${name} has ${x.length} values, expected ${length} (${what})`);
@@ -153,7 +159,7 @@ function toVector(x, name, length, what) {
 }
 
 function toPadding(x, n_k) {
-  if (!(Array.isArray(x) || ArrayBuffer.isView(x))) {
+  if (!isArrayLike(x)) {
     throw new TypeError(`keyPaddingMask must be an array of ${n_k} flags (1 = padding)`);
   }
   if (x.length !== n_k) throw new RangeError(`keyPaddingMask has ${x.length} flags, expected one per key (${n_k})`);
@@ -170,8 +176,18 @@ function toPadding(x, n_k) {
 
 function toOptions(options, name) {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`${name} options must be an object`);
+  if (options === null || typeof options !== 'object' || isArrayLike(options)) {
+    throw new TypeError(`${name} options must be an object`);
+  }
   return options;
+}
+
+// An optional boolean option: `fallback` when absent. Anything but true/false
+// is an error (a truthy 1 or 'no' must not be read silently one way).
+function toFlag(value, name, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${String(value)}`);
+  return value;
 }
 
 function toPositive(value, name, fallback) {
@@ -184,12 +200,11 @@ function toPositive(value, name, fallback) {
 // Nearest positive finite float32: the kernels take float temperatures/scales.
 const toFloat32 = (x) => Math.min(Math.max(Math.fround(x), 1.4e-45), 3.4028234663852886e38);
 
-function checkBytes(bytes, what) {
+const FUSED_HINT = ' (for attention over long sequences, pass weights: false to use the fused path)';
+
+function checkBytes(bytes, what, hint = '') {
   if (bytes > MEMORY_LIMIT) {
-    throw new RangeError(
-      `${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB of wasm memory; the limit is 2 GiB` +
-        ' (for attention over long sequences, pass weights: false to use the fused path)',
-    );
+    throw new RangeError(`${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB of wasm memory; the limit is 2 GiB${hint}`);
   }
 }
 
@@ -200,8 +215,7 @@ function toMasks(opts, n_q, n_k) {
   if (mask) expectShape(mask, 'mask', n_q, n_k, 'one additive term per query and key');
   const padding = opts.keyPaddingMask === undefined || opts.keyPaddingMask === null ? null
     : toPadding(opts.keyPaddingMask, n_k);
-  if (opts.causal !== undefined && typeof opts.causal !== 'boolean') throw new TypeError('causal must be true or false');
-  return { mask, padding, causal: opts.causal === true };
+  return { mask, padding, causal: toFlag(opts.causal, 'causal', false) };
 }
 
 // ---- calls into wasm ------------------------------------------------------
@@ -284,8 +298,17 @@ class Attention {
   matrix(rows, cols, data) {
     checkSize(rows, 'rows');
     checkSize(cols, 'cols');
+    if (rows * cols > MEMORY_LIMIT / 4) {
+      throw new RangeError(`rows*cols = ${rows}*${cols} values would not fit in wasm memory (2 GiB)`);
+    }
     if (data === undefined) return { rows, cols, data: new Float32Array(rows * cols) };
-    return { rows, cols, data: toMatrix({ rows, cols, data }, 'data').data };
+    const values = toMatrix({ rows, cols, data }, 'matrix').data;
+    // NaN and +Infinity are never valid; -Infinity is, in masks and softmax.
+    const bad = values.findIndex((v) => Number.isNaN(v) || v === Infinity);
+    if (bad >= 0) {
+      throw new RangeError(`matrix.data has ${values[bad]} at ${position(bad, cols)}; values must be finite (or -Infinity in a mask)`);
+    }
+    return { rows, cols, data: values };
   }
 
   #run(fn) {
@@ -318,7 +341,7 @@ class Attention {
     const opts = toOptions(options, 'matmul');
     A = toMatrix(A, 'A');
     B = toMatrix(B, 'B');
-    const t = opts.transposeB === true;
+    const t = toFlag(opts.transposeB, 'transposeB', false);
     const k = t ? B.cols : B.rows;
     if (A.cols !== k) {
       throw new RangeError(
@@ -375,11 +398,12 @@ class Attention {
     expectShape(V, 'V', K.rows, undefined, 'one value row per key in K');
     const [n_q, n_k, d_k, d_v] = [Q.rows, K.rows, Q.cols, V.cols];
     const scale = toPositive(opts.scale, 'scale', 1 / Math.sqrt(d_k));
-    const wantWeights = opts.weights !== false;
+    const wantWeights = toFlag(opts.weights, 'weights', true);
     checkBytes(
       4 * (Q.data.length + K.data.length + V.data.length + n_q * d_v) +
         (wantWeights || opts.mask ? 4 * n_q * n_k : 0),
       `attention with ${n_q} queries and ${n_k} keys`,
+      wantWeights ? FUSED_HINT : '',
     );
     const masks = toMasks(opts, n_q, n_k);
     return this.#run((arena, ex) => {
@@ -426,10 +450,11 @@ class Attention {
     for (const key of ['bq', 'bk', 'bv', 'bo']) {
       W[key] = opts[key] === undefined || opts[key] === null ? null : toVector(opts[key], key, d, 'one per column of d_model');
     }
-    const wantWeights = opts.weights !== false;
+    const wantWeights = toFlag(opts.weights, 'weights', true);
     checkBytes(
       4 * (3 * n_q * d + 3 * n_k * d + 4 * d * d) + (wantWeights || opts.mask ? 4 * heads * n_q * n_k : 0),
       `multiHeadAttention with ${n_q} queries, ${n_k} keys and ${heads} heads`,
+      wantWeights ? FUSED_HINT : '',
     );
     const masks = toMasks(opts, n_q, n_k);
     return this.#run((arena, ex) => {
