@@ -19,3 +19,4 @@ import './susan-mary.js';
 import './causal-mask.js';
 import './as-dense.js';
 import './as-conv.js';
+import './cross.js';
