@@ -49,14 +49,26 @@ export async function start({ csp = false } = {}) {
   };
 }
 
-/** Scroll a figure into view and wait until it has drawn. */
+/**
+ * Scroll a figure into view and wait until it has drawn. Figures above it
+ * grow when they start and can push it back out of view, so scroll again
+ * until it starts (as a reader would).
+ */
 export async function ready(page, selector) {
   const el = page.locator(selector).first();
-  await el.scrollIntoViewIfNeeded();
-  await page.waitForFunction((sel) => {
+  const started = (sel) => {
     const e = document.querySelector(sel);
     return e && (e.hasAttribute('data-ready') || e.hasAttribute('data-error'));
-  }, selector, { timeout: 15000 });
+  };
+  for (let attempt = 0; ; attempt++) {
+    await el.scrollIntoViewIfNeeded();
+    try {
+      await page.waitForFunction(started, selector, { timeout: 2000 });
+      break;
+    } catch (err) {
+      if (attempt === 7) throw err;
+    }
+  }
   const error = await el.getAttribute('data-error');
   if (error !== null) throw new Error(`${selector} failed: ${await el.evaluate((e) => e.shadowRoot.textContent)}`);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
