@@ -1,0 +1,57 @@
+// attention-cost: the fused kernel's memory stays O(N d); the plain one's
+// grows as N^2. (Memory only: tests never assert on time.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAttention } from '../../web/attention.js';
+import { sweep, measure, sizes, predict } from '../../web/figures/cost.model.js';
+
+const engines = { simd: await loadAttention({ simd: true }), scalar: await loadAttention({ simd: false }) };
+
+test('fused memory per N*d stays flat while plain memory per N^2 stays flat', () => {
+  const d = 32;
+  for (const build of ['simd', 'scalar']) {
+    const fused = sizes(8192).map((n) => ({ n, ...measure(engines[build], { n, d, kernel: 'fused' }) }));
+    const plain = sizes(4096).map((n) => ({ n, ...measure(engines[build], { n, d, kernel: 'plain' }) }));
+    // Q, K, V and the output take 16 bytes per element (4 matrices of N x d
+    // float32); all the fused kernel adds is one fixed-size tile workspace
+    const extra = fused.map((r) => r.bytes - 16 * r.n * d);
+    for (const e of extra) assert.equal(e, extra[0], `${build}: fused extra bytes ${extra}`);
+    assert.ok(extra[0] >= 0 && extra[0] < 256 * 1024, `${build}: workspace ${extra[0]} bytes`);
+    for (const r of plain) assert.ok(r.bytes >= 4 * r.n * r.n, `${build} plain at ${r.n}: ${r.bytes} bytes`);
+    for (let k = 1; k < plain.length; k++) {
+      const growth = plain[k].bytes / plain[k - 1].bytes;
+      assert.ok(growth > 3 && growth <= 4, `${build} plain memory x${growth} when N doubles`);
+    }
+  }
+});
+
+test('long sequences: fused at N = 32768 holds under 3 MiB more than its inputs; plain cannot fit at 32768', () => {
+  const n = 32768;
+  const d = 8;
+  const r = measure(engines.simd, { n, d, kernel: 'fused' });
+  assert.ok(r.bytes < 16 * n * d + 3 * 2 ** 20, `${r.bytes} bytes`);
+  assert.ok(measure(engines.simd, { n, d, kernel: 'plain' }).skipped);
+  assert.equal(engines.simd.memoryInUse(), 0, 'nothing left allocated');
+});
+
+test('fused and plain compute the same output', () => {
+  const X = { rows: 300, cols: 16, data: Float32Array.from({ length: 4800 }, (_, k) => Math.sin(k * 0.37)) };
+  const a = engines.simd.attention(X, X, X, { weights: false }).output.data;
+  const b = engines.simd.attention(X, X, X, { weights: true }).output.data;
+  a.forEach((v, k) => assert.ok(Math.abs(v - b[k]) < 1e-5, `output[${k}]`));
+});
+
+test('the sweep stops a variant when its next run is predicted past the cap or budget', () => {
+  let t = 0;
+  const clock = () => t;
+  // fake engine: each call "takes" (N/256)^2 ms on the fake clock
+  const fake = { memoryPeak: () => 1, attention: (X) => { t += (X.rows / 256) ** 2; } };
+  const results = [...sweep({ simd: fake }, { maxN: 16384, d: 4, budgetMs: 1e9, runCapMs: 1000, now: clock })];
+  const fused = results.filter((r) => r.kernel === 'fused');
+  assert.deepEqual(fused.filter((r) => !r.skipped).map((r) => r.n), [256, 512, 1024, 2048, 4096]);
+  assert.equal(fused.at(-1).n, 8192);
+  assert.match(fused.at(-1).skipped, /about 1 s/); // predicted 4 x 256 ms
+  assert.equal(predict({ n: 100, ms: 2 }, 200), 8);
+  const tight = [...sweep({ simd: fake }, { maxN: 16384, d: 4, budgetMs: 50, runCapMs: 1e9, now: clock })];
+  assert.ok(tight.some((r) => r.skipped === 'the time budget is spent'));
+});

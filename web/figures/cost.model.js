@@ -1,0 +1,86 @@
+// cost.model.js: what attention costs as the sequence grows, measured.
+//
+// Two kernels compute the same softmax(Q K^T / sqrt(d)) V:
+//   plain  materializes the N x N weight matrix (asked for with weights: true)
+//   fused  walks over tiles of keys with a running max and sum and never
+//          holds more than a tile of scores (weights: false)
+// each in the SIMD and the scalar build. `sweep` doubles N from 256 up to a
+// limit and measures time (performance.now) and peak wasm memory (the
+// engine's memoryPeak(): every byte a call holds, inputs and workspace
+// included). A variant stops when its next run would not fit the time
+// budget, predicted from its last run and time growing like N^2.
+import { normalMatrix } from './random.js';
+
+export const KERNELS = ['fused', 'plain'];
+export const BUILDS = ['simd', 'scalar'];
+export const FIRST_N = 256;
+
+/** Sizes from FIRST_N doubling up to maxN. */
+export function sizes(maxN) {
+  const out = [];
+  for (let n = FIRST_N; n <= maxN; n *= 2) out.push(n);
+  return out;
+}
+
+const cache = { key: '', X: null };
+/** The same seeded N x d inputs for every variant (Q = K = V = X). */
+function inputs(n, d) {
+  if (cache.key !== `${n}x${d}`) Object.assign(cache, { key: `${n}x${d}`, X: normalMatrix(n, d, 0xc057) });
+  return cache.X;
+}
+
+/** One timed call; {ms, bytes} (the fastest of `repeats`), or {skipped} when it cannot run. */
+export function measure(attn, { n, d, kernel, repeats = 1, now = () => performance.now() }) {
+  const X = inputs(n, d);
+  let best = Infinity;
+  let bytes = 0;
+  try {
+    for (let r = 0; r < repeats; r++) {
+      attn.memoryPeak();
+      const t0 = now();
+      attn.attention(X, X, X, { weights: kernel === 'plain' });
+      best = Math.min(best, now() - t0);
+      bytes = Math.max(bytes, attn.memoryPeak());
+    }
+  } catch (err) {
+    if (err instanceof RangeError) return { skipped: 'needs more than the 2 GiB of wasm memory' };
+    throw err;
+  }
+  return { ms: best, bytes };
+}
+
+/** Time predicted for size n from the variant's last result (time ~ N^2). */
+export const predict = (last, n) => last.ms * (n / last.n) ** 2;
+
+/**
+ * Generator: for each N and each variant (engines: {simd?, scalar}), yields
+ * {build, kernel, n, d, ms, bytes} or {build, kernel, n, d, skipped}. Stops a
+ * variant once a run would pass `runCapMs` or the time left of `budgetMs`.
+ */
+export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = 30000, runCapMs = 6000, now = () => performance.now() } = {}) {
+  const start = now();
+  const last = {};
+  const stopped = new Set();
+  for (const build of BUILDS) if (engines[build]) measure(engines[build], { n: 64, d, kernel: 'plain', now }); // warm up
+  for (const n of sizes(maxN)) {
+    for (const build of BUILDS) {
+      if (!engines[build]) continue;
+      for (const kernel of KERNELS) {
+        const id = `${build}/${kernel}`;
+        if (stopped.has(id)) continue;
+        const left = budgetMs - (now() - start);
+        const guess = last[id] ? predict(last[id], n) : 0;
+        if (guess > Math.min(runCapMs, left)) {
+          stopped.add(id);
+          yield { build, kernel, n, d, skipped: guess > runCapMs ? `one run would take about ${Math.round(guess / 1000)} s` : 'the time budget is spent' };
+          continue;
+        }
+        const repeats = guess < 30 ? 5 : guess < 300 ? 2 : 1;
+        const r = measure(engines[build], { n, d, kernel, repeats, now });
+        if (r.skipped) stopped.add(id);
+        else last[id] = { n, ms: r.ms };
+        yield { build, kernel, n, d, ...r };
+      }
+    }
+  }
+}
