@@ -1,0 +1,417 @@
+/* fuzz_common.h: what the libFuzzer harnesses share.
+ *
+ * - A decoder that turns fuzz bytes into sizes, flags and float data. When
+ *   the bytes run out, data continues from a generator seeded by the input,
+ *   so large shapes still get varied numbers.
+ * - Exact-size buffers (malloc of exactly the bytes the header promises), so
+ *   AddressSanitizer sees any read or write one element too far.
+ * - The expected status of a call: each fault the harness injects (a NULL
+ *   pointer, a size <= 0, a size no buffer can have, a bad temperature or
+ *   scale, a missing workspace) adds its code to a set; the call must return
+ *   ATTN_OK when the set is empty and one of its codes otherwise (a call with
+ *   two faults may report either).
+ * - A float64 reference with the error model of tests/native/test_kernels.c
+ *   (u = 2^-24; dot products (n + 1) u sum|ab|; softmax weights relative
+ *   err(a_j) + sum_l w_l err(a_l) + 2 E_EXP + (3 n + 4) u), used only where the
+ *   scores are well conditioned (error bound < 0.01): there a result outside
+ *   4x the bound is a bug, not rounding. Elsewhere only properties are
+ *   checked (finite, weights in [0, 1], rows summing to 1, masked = 0).
+ * A violation prints what was wrong and calls __builtin_trap(), so libFuzzer
+ * records the input as a crash.
+ */
+#ifndef FUZZ_COMMON_H
+#define FUZZ_COMMON_H
+
+#define _POSIX_C_SOURCE 200809L /* posix_memalign */
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "internal.h" /* attn__set_simd: run both paths on every input */
+
+#define FZ_U (0x1p-24)
+#define FZ_E_EXP (8 * 0x1p-24)
+#define FZ_FLOOR (4.0 * FLT_MIN)
+
+#define FZ_CHECK(cond, ...)                                                  \
+  do {                                                                       \
+    if (!(cond)) {                                                           \
+      fprintf(stderr, "fuzz check failed (%s:%d): ", __FILE__, __LINE__);    \
+      fprintf(stderr, __VA_ARGS__);                                          \
+      fprintf(stderr, "\n");                                                 \
+      __builtin_trap();                                                      \
+    }                                                                        \
+  } while (0)
+
+/* ---- no hidden allocation ------------------------------------------------- */
+
+/* The sanitizer runtime calls these on every malloc/free; while a kernel
+ * runs, any allocation is a broken promise ("nothing allocates behind the
+ * caller's back"). Weak, so a build without sanitizers still links. The
+ * flag is per thread: libFuzzer's own threads (the RSS watcher mallocs as it
+ * starts) must not count. */
+extern int __sanitizer_install_malloc_and_free_hooks(
+    void (*malloc_hook)(const volatile void *, size_t),
+    void (*free_hook)(const volatile void *)) __attribute__((weak));
+static _Thread_local volatile int fz_in_kernel;
+static _Thread_local volatile long fz_kernel_allocs;
+extern void __sanitizer_print_stack_trace(void) __attribute__((weak));
+static void fz_malloc_hook(const volatile void *p, size_t n) {
+  (void)p;
+  if (!fz_in_kernel) return;
+  fz_kernel_allocs++;
+  fz_in_kernel = 0; /* printing may allocate */
+  fprintf(stderr, "malloc(%zu) inside a kernel call, from:\n", n);
+  if (__sanitizer_print_stack_trace) __sanitizer_print_stack_trace();
+  fz_in_kernel = 1;
+}
+static void fz_free_hook(const volatile void *p) { (void)p; }
+static inline void fz_install_hooks(void) {
+  static int done;
+  if (!done && __sanitizer_install_malloc_and_free_hooks)
+    __sanitizer_install_malloc_and_free_hooks(fz_malloc_hook, fz_free_hook);
+  done = 1;
+}
+/* st = expr, checking that expr allocated nothing. */
+#define FZ_CALL(st, expr)                                                    \
+  do {                                                                       \
+    fz_install_hooks();                                                      \
+    fz_kernel_allocs = 0;                                                    \
+    fz_in_kernel = 1;                                                        \
+    (st) = (expr);                                                           \
+    fz_in_kernel = 0;                                                        \
+    FZ_CHECK(fz_kernel_allocs == 0, "a kernel called malloc %ld times",      \
+             (long)fz_kernel_allocs);                                        \
+  } while (0)
+
+/* ---- decoding ------------------------------------------------------------ */
+
+typedef struct {
+  const uint8_t *p;
+  size_t n;
+  uint64_t rng; /* continues the data once the bytes are used up */
+} fz_t;
+
+static inline fz_t fz_init(const uint8_t *data, size_t size) {
+  fz_t f = {data, size, 0x9E3779B97F4A7C15ull ^ size};
+  for (size_t i = 0; i < size; i++) f.rng = (f.rng ^ data[i]) * 0x100000001B3ull;
+  return f;
+}
+
+static inline uint8_t fz_u8(fz_t *f) {
+  if (f->n) {
+    f->n--;
+    return *f->p++;
+  }
+  f->rng ^= f->rng << 13, f->rng ^= f->rng >> 7, f->rng ^= f->rng << 17;
+  return (uint8_t)(f->rng >> 24);
+}
+
+enum { FZ_HUGE = INT_MAX };
+
+/* A size: mostly 1..24, sometimes a tile edge, sometimes <= 0 or INT_MAX. */
+static inline int fz_size(fz_t *f) {
+  static const int edge[16] = {31, 32, 33, 63, 64, 65, 127, 128,
+                               129, 130, 255, 256, 257, 300, 4, 8};
+  static const int bad[8] = {0, -1, -2, -1000, INT_MIN, INT_MIN + 1, 0, -4};
+  const uint8_t s = fz_u8(f);
+  if (s < 224) return 1 + s % 24;
+  if (s < 240) return edge[s - 224];
+  if (s < 248) return bad[s - 240];
+  return FZ_HUGE;
+}
+
+/* A float: mostly multiples of 1/16 in [-6.25, 6.2], then the awkward ones. */
+static inline float fz_float(fz_t *f, int extreme) {
+  const uint8_t b = fz_u8(f);
+  if (b < 200) return (float)(b - 100) / 16.0f;
+  switch (b) {
+    case 200: case 201: return 1e4f;
+    case 202: case 203: return -1e4f;
+    case 204: return 1e-40f; /* subnormal */
+    case 205: return -FLT_TRUE_MIN;
+    case 206: return FLT_MIN;
+    case 207: return -0.0f;
+    case 208: return 0.0f;
+    case 209: return 1e-20f;
+    case 210: return extreme ? FLT_MAX : 1e3f;
+    case 211: return extreme ? -FLT_MAX : -1e3f;
+    case 212: return extreme ? 1e30f : 100.0f;
+    case 213: return extreme ? -1e30f : -100.0f;
+    case 214: return extreme ? INFINITY : 1.0f;
+    case 215: return extreme ? -INFINITY : -1.0f;
+    case 216: return extreme ? NAN : 0.5f;
+    default: {
+      const int16_t v = (int16_t)((fz_u8(f) << 8) | fz_u8(f));
+      return (float)v / 256.0f;
+    }
+  }
+}
+
+/* temperature / scale: the invalid ones, the extreme valid ones, ordinary. */
+static inline float fz_scale(fz_t *f, int d_k) {
+  const uint8_t b = fz_u8(f);
+  switch (b) {
+    case 0: return 0.0f;
+    case 1: return -0.0f;
+    case 2: return -1.0f;
+    case 3: return NAN;
+    case 4: return INFINITY;
+    case 5: return -INFINITY;
+    case 6: return FLT_TRUE_MIN;
+    case 7: return FLT_MAX;
+    case 8: return 1e-30f;
+    case 9: return 1e30f;
+    case 10: return -FLT_TRUE_MIN;
+    default:
+      if (b >= 128 && d_k > 0) return 1.0f / sqrtf((float)d_k);
+      return (float)b / 32.0f;
+  }
+}
+
+static inline int fz_scale_ok(float s) { return s > 0.0f && isfinite(s); }
+
+/* ---- buffers --------------------------------------------------------------- */
+
+/* Exactly `count` floats (ASan poisons the byte after). */
+static inline float *fz_floats(size_t count) {
+  float *p = malloc(count ? count * sizeof(float) : 1);
+  if (!p) abort();
+  return p;
+}
+static inline void fz_fill(fz_t *f, float *x, size_t count, int extreme) {
+  for (size_t i = 0; i < count; i++) x[i] = fz_float(f, extreme);
+}
+static inline void fz_poison(float *x, size_t count) {
+  for (size_t i = 0; i < count; i++) x[i] = NAN;
+}
+/* Exactly `bytes`, 16-byte aligned; NULL for 0. */
+static inline void *fz_workspace(size_t bytes) {
+  if (!bytes) return NULL;
+  void *p = NULL;
+  if (posix_memalign(&p, 16, bytes)) abort();
+  return p;
+}
+/* Small buffers handed over with sizes that must be rejected: a call that
+ * wrongly goes ahead touches memory past them and ASan reports it. */
+static float fz_dummy[4][4];
+
+/* ---- expected status ------------------------------------------------------ */
+
+typedef struct {
+  unsigned set; /* bit (-code) for each code the call may return */
+} fz_expect;
+
+static inline void fz_may(fz_expect *e, int code) { e->set |= 1u << (unsigned)(-code); }
+
+static inline void fz_check_status(const fz_expect *e, int got, const char *fn) {
+  if (!e->set)
+    FZ_CHECK(got == ATTN_OK, "%s returned %d (%s) for a valid call", fn, got,
+             attn_status_name(got));
+  else
+    FZ_CHECK(got < 0 && got >= -31 && (e->set >> (unsigned)(-got)) & 1u,
+             "%s returned %d (%s); expected one of the set 0x%x", fn, got,
+             attn_status_name(got), e->set);
+}
+
+/* Bytes of a buffer of a x b x c floats, in double (never overflows). */
+static inline double fz_bytes(double a, double b, double c) { return a * b * c * 4.0; }
+
+/* Sizes are fine for the call when all are > 0. When one is INT_MAX the
+ * buffers cannot be allocated here; the call can still be checked when some
+ * buffer would exceed PTRDIFF_MAX bytes (no object can be that large, so the
+ * call must say ATTN_E_SIZE). Returns 0: proceed, 1: sizes invalid (status
+ * set), -1: skip this input (huge but not provably invalid). */
+static inline int fz_classify_sizes(fz_expect *e, const int *sizes, int count,
+                                    double largest_buffer_bytes) {
+  int nonpos = 0, huge = 0;
+  for (int i = 0; i < count; i++) {
+    if (sizes[i] <= 0) nonpos = 1;
+    if (sizes[i] == FZ_HUGE) huge = 1;
+  }
+  if (nonpos) {
+    fz_may(e, ATTN_E_SIZE);
+    return 1;
+  }
+  if (huge) {
+    if (largest_buffer_bytes > (double)PTRDIFF_MAX) {
+      fz_may(e, ATTN_E_SIZE);
+      return 1;
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- float64 reference with an error bound ---------------------------------- */
+
+static inline int fz_visible(const attn_masks *mk, int i, int j, int n_k) {
+  if (!mk) return 1;
+  if (mk->causal && j > i) return 0;
+  if (mk->key_padding && mk->key_padding[j]) return 0;
+  if (mk->add && mk->add[(size_t)i * n_k + j] == -INFINITY) return 0;
+  return 1;
+}
+
+typedef struct {
+  const double *Q, *K, *V, *eQ, *eK, *eV; /* eX may be NULL: exact */
+  size_t ldq, ldk, ldv;
+  int n_q, n_k, d_k, d_v;
+  double scale, scale_err;
+  const attn_masks *masks;
+} fz_attn_args;
+
+/* out/eo (stride ldo), w/ew (n_q x n_k). cond[i] = 1 when row i is well
+ * conditioned (every key that could matter has a score error < 0.01), so
+ * its values may be compared; visible[i] = count of visible keys. */
+static inline void fz_ref_attention(double *out, double *eo, size_t ldo,
+                                    double *w, double *ew, int *cond,
+                                    int *visible, const fz_attn_args *a) {
+  const int n_k = a->n_k;
+  double *s = calloc((size_t)n_k, sizeof(double)), *es = calloc((size_t)n_k, sizeof(double));
+  if (!s || !es) abort();
+  for (int i = 0; i < a->n_q; i++) {
+    const double *q = a->Q + (size_t)i * a->ldq;
+    double m = -INFINITY;
+    int vis = 0;
+    for (int j = 0; j < n_k; j++) {
+      s[j] = -INFINITY, es[j] = 0;
+      if (!fz_visible(a->masks, i, j, n_k)) continue;
+      const double *k = a->K + (size_t)j * a->ldk;
+      double dot = 0, abs_dot = 0, prop = 0;
+      for (int p = 0; p < a->d_k; p++) {
+        dot += q[p] * k[p];
+        abs_dot += fabs(q[p] * k[p]);
+        if (a->eQ) prop += a->eQ[(size_t)i * a->ldq + p] * fabs(k[p]);
+        if (a->eK) prop += fabs(q[p]) * a->eK[(size_t)j * a->ldk + p];
+      }
+      const double add = a->masks && a->masks->add ? a->masks->add[(size_t)i * n_k + j] : 0;
+      s[j] = a->scale * dot + add;
+      es[j] = a->scale * (prop + (a->d_k + 1) * FZ_U * abs_dot) +
+              (FZ_U + a->scale_err) * fabs(a->scale * dot) + FZ_U * fabs(s[j]) +
+              a->scale * (a->d_k + 1) * 0x1p-149;
+      vis++;
+      if (s[j] > m) m = s[j];
+    }
+    visible[i] = vis;
+    double *wi = w + (size_t)i * n_k, *ewi = ew + (size_t)i * n_k;
+    cond[i] = 1;
+    if (!vis) {
+      for (int j = 0; j < n_k; j++) wi[j] = 0, ewi[j] = 0;
+      for (int c = 0; c < a->d_v; c++) out[(size_t)i * ldo + c] = 0, eo[(size_t)i * ldo + c] = 0;
+      continue;
+    }
+    double S = 0, avg = 0;
+    for (int j = 0; j < n_k; j++)
+      if (s[j] != -INFINITY) {
+        S += exp(s[j] - m);
+        if (s[j] + es[j] >= m - 200 && es[j] > 0.01) cond[i] = 0;
+      }
+    for (int j = 0; j < n_k; j++) {
+      wi[j] = s[j] == -INFINITY ? 0 : exp(s[j] - m) / S;
+      avg += wi[j] * es[j];
+    }
+    for (int j = 0; j < n_k; j++)
+      ewi[j] = s[j] == -INFINITY ? 0
+                                 : (es[j] + avg + FZ_U * fabs(s[j] - m) + 2 * FZ_E_EXP +
+                                    (3.0 * vis + 4) * FZ_U) * wi[j] + FZ_FLOOR;
+    for (int c = 0; c < a->d_v; c++) {
+      double o = 0, e = 0, abs_o = 0;
+      for (int j = 0; j < n_k; j++) {
+        if (s[j] == -INFINITY) continue;
+        const double v = a->V[(size_t)j * a->ldv + c];
+        o += wi[j] * v;
+        abs_o += wi[j] * fabs(v);
+        e += ewi[j] * fabs(v) + (a->eV ? wi[j] * a->eV[(size_t)j * a->ldv + c] : 0);
+      }
+      out[(size_t)i * ldo + c] = o;
+      eo[(size_t)i * ldo + c] = e + (vis + 1) * FZ_U * abs_o + FZ_FLOOR;
+    }
+  }
+  free(s);
+  free(es);
+}
+
+/* |got - want| <= 4 * err: a comparison that only fails on a real bug. */
+static inline void fz_compare(const char *what, const float *got, const double *want,
+                              const double *err, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    FZ_CHECK(fabs((double)got[i] - want[i]) <= 4 * err[i],
+             "%s[%zu] = %.9g, reference %.9g (tol %.3g)", what, i, (double)got[i],
+             want[i], 4 * err[i]);
+}
+
+static inline void fz_check_finite(const char *what, const float *x, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    FZ_CHECK(isfinite(x[i]), "%s[%zu] = %g is not finite", what, i, (double)x[i]);
+}
+
+static inline int fz_all_finite(const float *x, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+static inline double fz_max_abs(const float *x, size_t count) {
+  double m = 0;
+  for (size_t i = 0; i < count; i++) m = fmax(m, fabs((double)x[i]));
+  return m;
+}
+
+/* Weight rows: masked entries exactly 0, others in [0, 1]; a row with a
+ * visible key sums to 1 within (n + 4) 2u, a fully masked row is all 0. */
+static inline void fz_check_weight_rows(const float *W, int n_q, int n_k,
+                                        const attn_masks *mk, const int *visible) {
+  for (int i = 0; i < n_q; i++) {
+    double sum = 0;
+    for (int j = 0; j < n_k; j++) {
+      const float w = W[(size_t)i * n_k + j];
+      if (!fz_visible(mk, i, j, n_k))
+        FZ_CHECK(w == 0.0f, "masked weight [%d][%d] = %g", i, j, (double)w);
+      else
+        FZ_CHECK(w >= 0.0f && w <= 1.0f, "weight [%d][%d] = %g", i, j, (double)w);
+      sum += w;
+    }
+    if (visible[i])
+      FZ_CHECK(fabs(sum - 1) <= 2 * (visible[i] + 4) * FZ_U, "row %d sums to 1%+g", i,
+               sum - 1);
+    else
+      FZ_CHECK(sum == 0, "fully masked row %d has weights", i);
+  }
+}
+
+/* Masks from the bytes: flags bit 0 causal, bit 1 padding, bit 2 additive;
+ * bit 3 "no struct at all". The buffers are exact-size; free them after. */
+static inline const attn_masks *fz_masks(fz_t *f, attn_masks *mk, float **add,
+                                         uint8_t **pad, uint8_t flags, int n_q,
+                                         int n_k, int extreme) {
+  *add = NULL, *pad = NULL;
+  memset(mk, 0, sizeof *mk);
+  if (flags & 8) return NULL;
+  mk->causal = flags & 1;
+  if (flags & 2) {
+    *pad = malloc((size_t)n_k);
+    if (!*pad) abort();
+    for (int j = 0; j < n_k; j++) (*pad)[j] = (fz_u8(f) & 3) == 0;
+    mk->key_padding = *pad;
+  }
+  if (flags & 4) {
+    const size_t count = (size_t)n_q * n_k;
+    *add = fz_floats(count);
+    for (size_t i = 0; i < count; i++) {
+      const uint8_t b = fz_u8(f);
+      (*add)[i] = b < 64 ? -INFINITY : b < 128 ? 0.0f : fz_float(f, extreme);
+    }
+    mk->add = *add;
+  }
+  return mk;
+}
+
+#endif
