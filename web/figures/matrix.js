@@ -26,7 +26,7 @@ const CELL = 18;
 class MatrixFigure extends FigureElement {
   static props = {
     step: { type: 'number', default: 6, min: 1, max: 6 },
-    pixel: { type: 'number', default: 9 * SIDE + 2, min: 0, max: SIDE * SIDE - 1 },
+    pixel: { type: 'number', default: 2 * SIDE + 9, min: 0, max: SIDE * SIDE - 1 },
   };
 
   static css = `
