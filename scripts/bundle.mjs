@@ -60,6 +60,19 @@ export async function bundle() {
     legalComments: 'eof',
     logLevel: 'warning',
   });
+  // attention-cost's Web Worker: its own file next to the bundle (a
+  // same-origin script, as worker-src under a strict CSP requires).
+  await build({
+    entryPoints: [join(root, 'web/figures/cost.worker.js')],
+    outfile: join(dist, 'cost.worker.js'),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: ['es2022', 'chrome111', 'firefox114', 'safari16.4'],
+    external: ['node:*'],
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
   for (const name of ['attention.simd.wasm', 'attention.wasm']) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }

@@ -13,6 +13,9 @@ export function setWasmBase(url) {
   wasmBase = url;
 }
 
+/** The folder setWasmBase() gave, or null (for workers that load their own engine). */
+export const wasmBaseUrl = () => wasmBase;
+
 /** The shared engine: a promise of the object loadAttention() returns. */
 export function engine() {
   if (!globalThis[KEY]) {
