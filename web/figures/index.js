@@ -20,3 +20,4 @@ import './causal-mask.js';
 import './as-dense.js';
 import './as-conv.js';
 import './cross.js';
+import './cost.js';

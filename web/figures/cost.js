@@ -1,0 +1,183 @@
+// <attention-cost>: time and memory of attention as N grows, measured in the
+// reader's own browser: the plain kernel (N x N weights) against the fused
+// tiled one, SIMD against scalar. The sweep runs in a Web Worker
+// (cost.worker.js) and stops itself within the time budget.
+// Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, s, replace } from './dom.js';
+import { choice, slider } from './controls.js';
+import { wasmBaseUrl } from './engine.js';
+import { mathSpan } from './math.js';
+import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
+
+const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
+const NAME = { simd: 'SIMD', scalar: 'scalar', fused: 'fused', plain: 'plain' };
+const LIMIT = 2 ** 31;
+const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margins
+
+export function bytes(b) {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let k = 0;
+  while (b >= 1024 && k < units.length - 1) { b /= 1024; k++; }
+  return `${b < 10 && k ? b.toFixed(1) : Math.round(b)} ${units[k]}`;
+}
+export const millis = (ms) => (ms < 1 ? `${+ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${+(ms / 1000).toFixed(2)} s`);
+
+class Cost extends FigureElement {
+  static props = {
+    n: { type: 'number', default: 16384, min: 1024, max: 65536 },
+    d: { type: 'enum', values: ['16', '32', '64'], default: '32' },
+    budget: { type: 'number', default: 30, min: 5, max: 120 },
+  };
+
+  static css = `
+  .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 12px; margin: 8px 0; }
+  .plot text { font-size: 10px; fill: var(--attention-muted); }
+  .plot .title { font-size: 12px; fill: var(--attention-fg); font-weight: 600; }
+  .plot .grid { stroke: var(--attention-border); stroke-width: 0.5; }
+  .plot .limit { stroke: var(--attention-negative); stroke-dasharray: 4 3; }
+  .plot polyline { fill: none; stroke-width: 2; }
+  .fused { stroke: var(--attention-head-1); fill: var(--attention-head-1); color: var(--attention-head-1); }
+  .plain { stroke: var(--attention-positive); fill: var(--attention-positive); color: var(--attention-positive); }
+  polyline.scalar { stroke-dasharray: 5 3; }
+  .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; }
+  .legend svg { display: inline-block; vertical-align: middle; }
+  .status { font-weight: 600; min-height: 1.4em; }
+  table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.86em; width: 100%; }
+  th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid var(--attention-border); }
+  th:first-child, td:first-child { text-align: left; }
+  .wrap { overflow-x: auto; }
+  td.skip { color: var(--attention-muted); font-style: italic; }`;
+
+  build() {
+    this.results = [];
+    this.nSlider = slider({
+      label: 'Largest N', min: 1024, max: 65536, log: true, value: this.state.n, format: (v) => String(2 ** Math.round(Math.log2(v))),
+      oninput: (v) => { this.state.n = 2 ** Math.round(Math.log2(v)); },
+    });
+    this.nSlider.el.querySelector('input').addEventListener('change', () => this.run());
+    this.dChoice = choice({ label: 'd', value: this.state.d, options: ['16', '32', '64'].map((v) => ({ value: v, label: v })),
+      onchange: (d) => { this.state.d = d; this.run(); } });
+    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run()) });
+    this.status = h('p', { class: 'status', 'aria-live': 'polite' });
+    this.plots = h('div', { class: 'plots' });
+    this.table = h('div', { class: 'wrap' });
+    const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
+      [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'What attention costs as N grows, measured in your browser'),
+      h('div', { class: 'controls' }, [this.nSlider.el, this.dChoice.el, this.button]),
+      this.status,
+      h('div', { class: 'legend' }, SERIES.map((sr) => h('span', {}, [swatch(sr), ` ${NAME[sr.kernel]}, ${NAME[sr.build]}`]))),
+      this.plots,
+      this.table,
+      h('p', { class: 'note' }, ['Both kernels compute ', mathSpan('\\mathrm{softmax}(QK^T/\\sqrt{d})\\,V'),
+        ' for N queries and N keys. The plain one writes all ', mathSpan('N^2'), ' weights to memory, so its memory grows fourfold each time N doubles and stops fitting in wasm’s 2 GiB near N = 23 000. '
+        + 'The fused one walks over tiles of keys keeping a running maximum and sum per query (the FlashAttention recurrence), so beside Q, K, V and the output it needs one fixed tile: memory grows like N d. '
+        + 'Both still do about 4 N\u00b2 d multiply-adds, so time grows like N\u00b2 for both. Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs. '
+        + 'The sweep runs in a background worker and drops a variant when its next run would pass the time budget.']),
+    ]);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.stop();
+  }
+
+  syncControls() {
+    this.nSlider?.set(this.state.n);
+    this.dChoice?.set(this.state.d);
+  }
+
+  run() {
+    this.stop();
+    this.results = [];
+    this.simd = null;
+    this.started = performance.now();
+    this.worker = new Worker(new URL('./cost.worker.js', import.meta.url), { type: 'module' });
+    this.worker.addEventListener('message', ({ data }) => this.receive(data));
+    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.stop(`The measuring worker failed: ${e.message || 'it could not load'}.`); });
+    const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
+    this.worker.postMessage({ type: 'run', maxN: this.state.n, d: Number(this.state.d), budgetMs: this.state.budget * 1000, wasmBase: String(base) });
+    this.statusText = `Measuring up to N = ${this.state.n}\u2026`;
+    this.invalidate();
+  }
+
+  stop(message) {
+    this.worker?.terminate();
+    this.worker = null;
+    if (message) this.statusText = message;
+    this.invalidate();
+  }
+
+  receive(msg) {
+    if (msg.type === 'start') this.simd = msg.simd;
+    else if (msg.type === 'result') {
+      this.results.push(msg);
+      this.statusText = `Measuring\u2026 last: N = ${msg.n}, ${NAME[msg.kernel]} ${NAME[msg.build]}`;
+    } else if (msg.type === 'done') this.stop(`Done in ${millis(performance.now() - this.started)}${this.simd ? '' : ' (this browser has no wasm SIMD: scalar only)'}.`);
+    else if (msg.type === 'error') this.stop(`Measurement failed: ${msg.message}`);
+    this.invalidate();
+  }
+
+  render() {
+    if (!this.worker && !this.results.length && !this.statusText) return this.run();
+    this.button.textContent = this.worker ? 'Stop' : 'Run again';
+    this.status.textContent = this.statusText ?? '';
+    const done = this.results.filter((r) => !r.skipped);
+    replace(this.plots, [
+      this.plot('Time per call', done, 'ms', millis, 10, null),
+      this.plot('Memory held during the call', done, 'bytes', bytes, 16, LIMIT),
+    ]);
+    this.renderTable();
+    const at = (id) => done.filter((r) => `${r.build}/${r.kernel}` === id).at(-1);
+    const [f, p] = [at('simd/fused') ?? at('scalar/fused'), at('simd/plain') ?? at('scalar/plain')];
+    if (f && p) {
+      this.announce(`Largest measured: fused at N = ${f.n} took ${millis(f.ms)} and ${bytes(f.bytes)}; plain at N = ${p.n} took ${millis(p.ms)} and ${bytes(p.bytes)}.`);
+    }
+  }
+
+  // A log-log plot of rows[key] against N; gridlines at powers of `base`.
+  plot(title, rows, key, fmt, base, limit) {
+    const values = rows.map((r) => r[key]).concat(limit ?? []);
+    const [lo, hi] = values.length ? [Math.min(...values), Math.max(...values)] : [1, base];
+    const logB = (v) => Math.log(v) / Math.log(base);
+    const [y0, y1] = [Math.floor(logB(lo)), Math.ceil(logB(hi)) + (hi === lo ? 1 : 0)];
+    const [x0, x1] = [Math.log2(FIRST_N), Math.log2(Math.max(this.state.n, FIRST_N * 2))];
+    const X = (n) => PL + ((Math.log2(n) - x0) / (x1 - x0)) * (PW - PL - 8);
+    const Y = (v) => 18 + (1 - (logB(v) - y0) / (y1 - y0)) * (PH - PB - 18);
+    const kids = [s('text', { class: 'title', x: PL, y: 11 }, title)];
+    for (let e = y0; e <= y1; e++) {
+      kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 8, y1: Y(base ** e), y2: Y(base ** e) }),
+        s('text', { x: PL - 4, y: Y(base ** e) + 3, 'text-anchor': 'end' }, fmt(base ** e)));
+    }
+    for (let l = x0; l <= x1; l += 2) {
+      kids.push(s('text', { x: X(2 ** l), y: PH - PB + 14, 'text-anchor': 'middle' }, String(2 ** l)));
+    }
+    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, 'N (log scale)'));
+    if (limit) kids.push(s('line', { class: 'limit', x1: PL, x2: PW - 8, y1: Y(limit), y2: Y(limit) }), s('text', { x: PW - 10, y: Y(limit) - 4, 'text-anchor': 'end' }, 'wasm limit'));
+    for (const sr of SERIES) {
+      const pts = rows.filter((r) => r.build === sr.build && r.kernel === sr.kernel);
+      if (!pts.length) continue;
+      kids.push(s('polyline', { class: `${sr.kernel} ${sr.build}`, points: pts.map((r) => `${X(r.n)},${Y(r[key])}`).join(' ') }));
+      kids.push(...pts.map((r) => s('circle', { class: sr.kernel, cx: X(r.n), cy: Y(r[key]), r: sr.build === 'simd' ? 3 : 2.2 })));
+    }
+    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, width: PW, role: 'img', 'aria-label': `${title} against N, log-log; the table below lists the numbers.` }, kids);
+  }
+
+  renderTable() {
+    const ns = [...new Set(this.results.map((r) => r.n))];
+    const cell = (n, sr) => {
+      const r = this.results.find((x) => x.n === n && x.build === sr.build && x.kernel === sr.kernel);
+      if (!r) return h('td', {}, '');
+      return r.skipped ? h('td', { class: 'skip', title: r.skipped }, 'skipped') : h('td', {}, `${millis(r.ms)} \u00b7 ${bytes(r.bytes)}`);
+    };
+    replace(this.table, h('table', {}, [
+      h('caption', { class: 'sr-only' }, 'Time and memory per call'),
+      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...SERIES.map((sr) => h('th', {}, `${NAME[sr.kernel]} ${NAME[sr.build]}`))])),
+      h('tbody', {}, ns.map((n) => h('tr', {}, [h('td', {}, String(n)), ...SERIES.map((sr) => cell(n, sr))]))),
+    ]));
+  }
+}
+
+defineFigure('attention-cost', Cost);
