@@ -21,3 +21,4 @@ import './as-dense.js';
 import './as-conv.js';
 import './cross.js';
 import './cost.js';
+import './heatmap.js';

@@ -1,0 +1,169 @@
+// <attention-heatmap>: a viewer for anyone's attention weights, drawn per
+// layer and head like BertViz, with heads that can be switched off. Without
+// data it shows a small two-layer model computed live by the kernels, where
+// switching a head off recomputes everything after it.
+// Attributes: src="weights.json" (same origin), layer="1..", off="1.2,2.3"
+// (layer.head pairs switched off), token="-1.." (query whose lines show).
+// Property: data = an object or a JSON string in the format of heatmap.model.js.
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, replace } from './dom.js';
+import { palette } from './scale.canvas.js';
+import { parseHeatmap, demoModel, DEMO_HEADS, LIMITS } from './heatmap.model.js';
+import { headView, modelView, headColor, MAX_LINE_TOKENS } from './heatmap.view.js';
+
+const FORMAT = '{"tokens": ["The", "cat", ...], "attention": [[[[...], ...], ...], ...]}   (layers \u00d7 heads \u00d7 tokens \u00d7 tokens)';
+const PYTHON = 'out = model(**inputs, output_attentions=True)\n'
+  + 'json.dump({"tokens": tokenizer.convert_ids_to_tokens(inputs["input_ids"][0]),\n'
+  + '           "attention": [a[0].tolist() for a in out.attentions]}, open("weights.json", "w"))';
+
+class Heatmap extends FigureElement {
+  static props = {
+    src: { type: 'string', default: '' },
+    layer: { type: 'number', default: 1, min: 1, max: 1024 },
+    off: { type: 'string', default: '' },
+    token: { type: 'number', default: -1, min: -1, max: LIMITS.tokens },
+  };
+
+  static css = `
+  .source { margin: 0 0 6px; }
+  .msg { background: var(--attention-panel); border-left: 4px solid var(--attention-negative); padding: 6px 10px; margin: 6px 0; border-radius: 4px; }
+  .msg.warn { border-left-color: var(--attention-key); }
+  .heads { display: flex; flex-wrap: wrap; gap: 4px 14px; }
+  .heads .switch i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; }
+  .main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin-top: 8px; }
+  .headview text { font-size: 12px; dominant-baseline: central; }
+  .headview text.q { cursor: pointer; }
+  .headview text.sel { font-weight: 700; fill: var(--attention-accent); }
+  .grid { display: grid; gap: 4px; }
+  .grid .layer { display: flex; gap: 4px; align-items: center; padding: 2px; border-radius: 6px; }
+  .grid .layer.sel { background: var(--attention-panel); outline: 1px solid var(--attention-accent); }
+  .grid .lab { width: 2.2em; font-size: 0.8em; color: var(--attention-muted); }
+  .grid .cell { padding: 0; min-width: 0; min-height: 0; border: 0; background: none; line-height: 0; }
+  .thumb { width: 56px; height: 56px; image-rendering: pixelated; border: 2px solid; border-radius: 3px; }
+  .thumb.off { opacity: 0.25; }
+  textarea { width: 100%; min-height: 7em; font: 12px/1.4 ui-monospace, monospace; }
+  pre { font-size: 11px; overflow-x: auto; background: var(--attention-panel); padding: 6px; border-radius: 6px; }
+  details { margin-top: 10px; } summary { cursor: pointer; font-weight: 600; }`;
+
+  build() {
+    this.userData = null; // parsed data from src, the data property or the reader
+    this.loadedSrc = '';
+    this.sourceEl = h('p', { class: 'source note' });
+    this.messages = h('div', { 'aria-live': 'polite' });
+    this.layerEl = h('div', { class: 'controls' });
+    this.headsEl = h('div', { class: 'heads' });
+    this.main = h('div', { class: 'main' });
+    this.text = h('textarea', { 'aria-label': 'Attention weights as JSON', spellcheck: 'false', placeholder: FORMAT });
+    const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'Load a JSON file' });
+    file.addEventListener('change', async () => { if (file.files[0]) this.load(await file.files[0].text(), file.files[0].name); });
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'Attention heatmap: look inside any model, head by head'),
+      this.sourceEl, this.messages, this.layerEl, this.headsEl, this.main,
+      h('details', {}, [
+        h('summary', {}, 'Show your own model’s attention'),
+        h('p', {}, ['Paste JSON or choose a file. The format: ', h('code', {}, FORMAT),
+          '. Add "keyTokens" when queries and keys differ (cross-attention). From Hugging Face transformers:']),
+        h('pre', {}, PYTHON),
+        this.text,
+        h('div', { class: 'controls' }, [
+          h('button', { type: 'button', onclick: () => this.load(this.text.value, 'pasted JSON') }, 'Show'), file,
+          h('button', { type: 'button', onclick: () => { this.userData = null; this.set({ src: '', off: '', layer: 1, token: -1 }); } }, 'Back to the demo'),
+        ]),
+      ]),
+      h('p', { class: 'note' }, 'Click a token on the left (or focus it and press Enter) to see only its lines. Switching a head off in the demo removes what it writes, and every later layer is recomputed; for loaded weights it hides the head. Nothing you load leaves your browser.'),
+    ]);
+  }
+
+  /** Viewer data: an object or JSON text (as in heatmap.model.js). */
+  set data(value) {
+    this.pending = value;
+    if (this.attn) this.load(value, 'the data property');
+  }
+
+  get data() {
+    return this.userData;
+  }
+
+  load(input, name) {
+    const r = parseHeatmap(input);
+    if (!r.ok) {
+      this.error = `Could not show ${name}: ${r.error}`;
+    } else {
+      this.error = '';
+      this.userData = { ...r.data, name };
+      Object.assign(this.state, { layer: 1, off: '', token: -1 });
+    }
+    this.invalidate();
+  }
+
+  async fetchSrc(src) {
+    this.loadedSrc = src;
+    try {
+      const res = await fetch(new URL(src, document.baseURI));
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      if (Number(res.headers.get('content-length')) > LIMITS.chars) throw new Error(`the file is larger than ${LIMITS.chars / 1e6} MB`);
+      this.load(await res.text(), src);
+    } catch (err) {
+      this.error = `Could not load ${src}: ${err.message}`;
+      this.invalidate();
+    }
+  }
+
+  offSet() {
+    return new Set(String(this.state.off).split(',').filter(Boolean));
+  }
+
+  toggleHead(l, hd) {
+    const off = this.offSet();
+    const key = `${l + 1}.${hd + 1}`;
+    if (off.has(key)) off.delete(key); else off.add(key);
+    this.set({ off: [...off].sort().join(',') });
+  }
+
+  render() {
+    if (this.pending !== undefined) {
+      const p = this.pending;
+      this.pending = undefined;
+      this.load(p, 'the data property');
+    }
+    if (this.state.src && this.state.src !== this.loadedSrc) this.fetchSrc(this.state.src);
+    this.colors ??= palette(this.shadowRoot);
+    const off = this.offSet();
+    const isOff = (l, hd) => off.has(`${l + 1}.${hd + 1}`);
+    const demo = !this.userData;
+    const data = this.userData ?? demoModel(this.attn, { off: [0, 1].map((l) => [0, 1, 2, 3].map((hd) => isOff(l, hd))) });
+    const L = data.layers.length;
+    const l = Math.min(L, Math.max(1, Math.round(this.state.layer))) - 1;
+    const heads = data.layers[l];
+    const token = this.state.token < data.tokens.length ? Math.round(this.state.token) : -1;
+
+    this.sourceEl.textContent = demo
+      ? 'Showing the demo: a hand-built two-layer, four-head model, computed live by the kernels.'
+      : `Showing ${data.name}: ${data.tokens.length} tokens, ${L} layer${L > 1 ? 's' : ''} \u00d7 ${heads.length} heads.`;
+    replace(this.messages, [
+      this.error ? h('p', { class: 'msg', role: 'alert' }, this.error) : null,
+      ...data.warnings.map((w) => h('p', { class: 'msg warn' }, w)),
+    ]);
+    replace(this.layerEl, L > 1 ? [h('span', {}, 'Layer'), ...data.layers.map((_, k) => h('button', {
+      type: 'button', 'aria-pressed': String(k === l), onclick: () => this.set({ layer: k + 1 }), style: k === l ? 'border-color:var(--attention-accent);font-weight:700' : '',
+    }, String(k + 1)))] : []);
+    replace(this.headsEl, heads.map((_, hd) => {
+      const input = h('input', { type: 'checkbox', role: 'switch', checked: !isOff(l, hd) });
+      input.addEventListener('change', () => this.toggleHead(l, hd));
+      const role = demo ? `: ${DEMO_HEADS[l][hd]}` : '';
+      return h('label', { class: 'switch' }, [input, h('i', { style: `background:${headColor(hd)}` }), `head ${hd + 1}${role}`]);
+    }));
+    const on = heads.map((_, hd) => !isOff(l, hd));
+    const pick = (i) => this.set({ token: i });
+    const big = Math.max(data.tokens.length, data.keyTokens.length) > MAX_LINE_TOKENS && token < 0;
+    replace(this.main, [
+      big ? h('p', { class: 'note' }, `${data.tokens.length} tokens: too many to draw every line. Choose a layer in the grid; lines appear for one token at a time (set the token attribute).`)
+        : headView({ tokens: data.tokens, keyTokens: data.keyTokens, weights: heads, on, token, onpick: pick }),
+      modelView({ layers: data.layers, colors: this.colors, off: isOff, layer: l, onpick: (k) => this.set({ layer: k + 1 }) }),
+    ]);
+    this.announce(`${demo ? 'Demo model' : data.name}, layer ${l + 1}: ${on.filter(Boolean).length} of ${heads.length} heads on`
+      + `${token >= 0 ? `, showing the lines of "${data.tokens[token]}"` : ''}.`);
+  }
+}
+
+defineFigure('attention-heatmap', Heatmap);

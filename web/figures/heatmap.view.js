@@ -1,0 +1,58 @@
+// heatmap.view.js: the drawings of attention-heatmap. Tokens are only ever
+// text nodes (textContent), never markup, whatever a JSON file holds.
+import { h, s } from './dom.js';
+import { paintMatrix } from './scale.canvas.js';
+
+export const ROW = 18;
+export const MAX_LINE_TOKENS = 120;
+const WIDTH = 420;
+export const headColor = (hd) => `var(--attention-head-${hd + 1}, hsl(${(hd * 67) % 360} 55% 45%))`;
+
+/**
+ * BertViz-style head view: queries on the left, keys on the right, a line
+ * per weight (>= 0.01) in the head's colour. `token` >= 0 shows only that
+ * query's lines. onpick(i) when a query token is clicked or chosen by key.
+ */
+export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
+  const n = Math.max(tokens.length, keyTokens.length);
+  const height = n * ROW + 8;
+  const [xl, xr] = [150, WIDTH - 150];
+  const kids = [];
+  weights.forEach((W, hd) => {
+    if (!on[hd]) return;
+    for (let i = 0; i < W.rows; i++) {
+      if (token >= 0 && i !== token) continue;
+      for (let j = 0; j < W.cols; j++) {
+        const w = W.data[i * W.cols + j];
+        if (w < 0.01) continue;
+        kids.push(s('line', { x1: xl + 4, y1: (i + 0.5) * ROW + 4, x2: xr - 4, y2: (j + 0.5) * ROW + 4,
+          style: `stroke:${headColor(hd)};stroke-opacity:${(0.1 + 0.9 * w).toFixed(3)};stroke-width:${(0.5 + 2.5 * w).toFixed(2)}` }));
+      }
+    }
+  });
+  tokens.forEach((t, i) => {
+    const label = s('text', { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button' }, t);
+    label.setAttribute('aria-label', `query ${i + 1}: ${t}`);
+    label.addEventListener('click', () => onpick(i === token ? -1 : i));
+    label.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onpick(i === token ? -1 : i); }
+    });
+    kids.push(label);
+  });
+  keyTokens.forEach((t, j) => kids.push(s('text', { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' }, t)));
+  return s('svg', { class: 'headview', viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, role: 'group',
+    'aria-label': 'Lines from each query token (left) to the key tokens (right), one colour per head; thicker is more weight' }, kids);
+}
+
+/** Model view: every layer x head as a small heatmap; onpick(layer) selects a layer. */
+export function modelView({ layers, colors, off, layer, onpick }) {
+  return h('div', { class: 'grid', role: 'group', 'aria-label': 'All layers and heads' }, layers.map((heads, l) =>
+    h('div', { class: `layer${l === layer ? ' sel' : ''}` }, [
+      h('span', { class: 'lab' }, `L${l + 1}`),
+      ...heads.map((W, hd) => {
+        const canvas = h('canvas', { class: `thumb${off(l, hd) ? ' off' : ''}`, style: `border-color:${headColor(hd)}` });
+        paintMatrix(canvas, W, colors, 1);
+        return h('button', { type: 'button', class: 'cell', 'aria-label': `layer ${l + 1}, head ${hd + 1}`, onclick: () => onpick(l) }, canvas);
+      }),
+    ])));
+}
