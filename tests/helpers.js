@@ -1,0 +1,324 @@
+// helpers.js: what every test file shares.
+//   - `builds`: the API loaded from BOTH wasm builds (SIMD and scalar), and
+//     `forEachBuild` to run a suite once per build;
+//   - seeded random inputs (numpy's MT19937, so a case can be rebuilt in Python);
+//   - comparisons against the float64 reference with tolerances that come from
+//     an error model of float32 arithmetic (below), reported with the seed.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe } from 'node:test';
+
+import { loadAttention } from '../web/attention.js';
+import { RandomState } from './mt19937.js';
+import * as ref from './reference.js';
+
+export { ref, RandomState };
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+// ---- the two builds ------------------------------------------------------
+
+function ensureBuilt() {
+  const wasm = ['attention.simd.wasm', 'attention.wasm'].map((f) => new URL(`../build/${f}`, import.meta.url));
+  if (wasm.every((u) => existsSync(u))) return;
+  execFileSync('bash', ['build.sh'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+ensureBuilt();
+
+/** [{name: 'simd' | 'scalar', simd, attn}], each its own wasm instance. */
+export const builds = await Promise.all(
+  [true, false].map(async (simd) => ({ name: simd ? 'simd' : 'scalar', simd, attn: await loadAttention({ simd }) })),
+);
+export const [simdBuild, scalarBuild] = builds;
+
+/** describe(`${title} [simd]`) and describe(`${title} [scalar]`), fn(attn, build). */
+export function forEachBuild(title, fn) {
+  for (const build of builds) describe(`${title} [${build.name}]`, () => fn(build.attn, build));
+}
+
+// ---- inputs --------------------------------------------------------------
+
+/** A numpy-compatible generator: new RandomState(seed). */
+export const rng = (seed) => new RandomState(seed);
+
+/**
+ * rows x cols float32 matrix, uniform in [lo, hi) (np.random.uniform with the
+ * same seed gives the same numbers before rounding to float32). The reference
+ * gets exactly these float32 values, so input rounding is not part of any error.
+ */
+export function randMatrix(rs, rows, cols, lo = -1, hi = 1) {
+  return { rows, cols, data: Float32Array.from(rs.uniform(lo, hi, rows * cols)) };
+}
+
+export function randVector(rs, n, lo = -1, hi = 1) {
+  return Float32Array.from(rs.uniform(lo, hi, n));
+}
+
+/** {rows, cols, data} -> array of plain arrays (rows). */
+export function toNested(M) {
+  return Array.from({ length: M.rows }, (_, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols)));
+}
+
+/** Copy of M with every value multiplied by s (rounded to float32). */
+export function scaled(M, s) {
+  return { rows: M.rows, cols: M.cols, data: M.data.map((x) => Math.fround(x * s)) };
+}
+
+/** Rows permuted: row i of the result is row perm[i] of M. */
+export function permuteRows(M, perm) {
+  const data = new M.data.constructor(M.data.length);
+  perm.forEach((p, i) => data.set(M.data.subarray(p * M.cols, (p + 1) * M.cols), i * M.cols));
+  return { rows: M.rows, cols: M.cols, data };
+}
+
+/** A random permutation of 0 .. n-1 (Fisher-Yates). */
+export function randPermutation(rs, n) {
+  const p = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = rs.int(i + 1);
+    [p[i], p[j]] = [p[j], p[i]];
+  }
+  return p;
+}
+
+/**
+ * The masks tests use, by kind, for n_q x n_k:
+ *   none | additive (random terms in [-2, 2], about 1 in 7 set to -Infinity)
+ *   | causal | padding (about 1 key in 4, never all) | all (the three at once).
+ */
+export function makeMasks(rs, kind, n_q, n_k) {
+  const additive = () => {
+    const data = Float32Array.from(rs.uniform(-2, 2, n_q * n_k));
+    for (let i = 0; i < data.length; i++) if (rs.randomSample() < 1 / 7) data[i] = -Infinity;
+    return { rows: n_q, cols: n_k, data };
+  };
+  const padding = () => {
+    const flags = Array.from({ length: n_k }, () => (rs.randomSample() < 0.25 ? 1 : 0));
+    if (flags.every((f) => f === 1)) flags[0] = 0;
+    return flags;
+  };
+  switch (kind) {
+    case 'none': return {};
+    case 'additive': return { mask: additive() };
+    case 'causal': return { causal: true };
+    case 'padding': return { keyPaddingMask: padding() };
+    case 'all': return { mask: additive(), causal: true, keyPaddingMask: padding() };
+    default: throw new Error(`unknown mask kind ${kind}`);
+  }
+}
+
+export const MASK_KINDS = ['none', 'additive', 'causal', 'padding', 'all'];
+
+// ---- the error model -------------------------------------------------------
+//
+// u = 2^-24 is float32's unit roundoff: every float32 operation returns the
+// exact result times (1 + e) with |e| <= u (round to nearest). All bounds
+// below are first-order worst cases built from that, per element, from the
+// float64 reference's own quantities, so a correct kernel can never exceed
+// them while a wrong index, a missing term or a wrong scale misses by orders
+// of magnitude. Measured errors sit 2x (sums of a few terms) to 1000x (sums
+// of a thousand) below the bounds; the suite was also run once, by hand, against
+// deliberately broken kernels (a dropped rescale of the running sum, a causal
+// off-by-one, a 3e-5 error in exp's polynomial): each one fails dozens of tests.
+
+export const U = 2 ** -24;
+/** Smallest normal float32: what exp's flush to zero (below e^-87.3) can lose. */
+export const TINY = 2 ** -126;
+/** Smallest subnormal float32: twice what one product can lose to gradual underflow. */
+export const ETA = 2 ** -149;
+
+/** Higham's gamma_k: a float32 sum of k products is off by <= gamma_k sum |terms|. */
+export const gamma = (k) => (k * U) / (1 - k * U);
+
+/** Per element: |fl(A B) - A B| <= gamma_k (|A| |B|) + k ETA (underflow of the k products). */
+export function matmulBound(A, B, { transposeB = false } = {}) {
+  const k = ref.asMatrix(A).cols;
+  const P = ref.matmul(ref.abs(A), ref.abs(B), { transposeB });
+  return P.data.map((x) => gamma(k) * x + k * ETA);
+}
+
+/**
+ * Softmax of a row of n, w_j = e_j / S with e_j = exp((x_j - max) / T):
+ *   (x_j - max) / T   2 roundings: relative 2u, i.e. exp's argument y_j is
+ *                     off by 2u|y_j|, which changes e_j by the factor 2u|y_j|
+ *   exp               the kernel's polynomial is within 2 ulp of libm's expf
+ *                     (src/softmax.c), itself within 1 ulp: 3u
+ *   S = sum of e_j    n - 1 additions of positive terms: (n - 1)u
+ *   1/S, e_j * (1/S)  2u
+ * so |dw_j| <= w_j ((n + 4)u + 2u|y_j|) (+ what exp's flush to zero below
+ * e^-87.3 loses); we allow w_j ((n + 10)u + 2u|y_j|) + TINY.
+ */
+export function softmaxBound(M, want, { temperature = 1 } = {}) {
+  M = ref.asMatrix(M);
+  const bound = new Float64Array(M.data.length);
+  for (let i = 0; i < M.rows; i++) {
+    let max = -Infinity;
+    for (let j = 0; j < M.cols; j++) max = Math.max(max, ref.at(M, i, j));
+    for (let j = 0; j < M.cols; j++) {
+      const idx = i * M.cols + j;
+      const y = max === -Infinity ? 0 : Math.abs(M.data[idx] - max) / temperature;
+      bound[idx] = want.data[idx] * ((M.cols + 10) * U + 2 * U * (Number.isFinite(y) ? y : 0)) + TINY;
+    }
+  }
+  return bound;
+}
+
+/**
+ * Attention, per query row i, from the reference scores S, weights W:
+ *   scores      s_ij = scale q_i.k_j + mask_ij: a dot product of d_k terms,
+ *               then the scale and the mask: |ds_ij| <= (d_k + 2)u scale
+ *               (|Q||K|^T)_ij + 2u|s_ij|; ds_i = the largest over visible j
+ *   weights     a score error moves log w_j by ds_j - sum_l w_l ds_l, at most
+ *               2 ds_i; then the softmax's own rounding as in softmaxBound
+ *               with y_j = s_ij - max_i (n_k terms in the sum). The fused path
+ *               (no weights) also rescales by exp(m_old - m_new) once per key
+ *               tile of 128: 4u more per tile, and one more 1u|y_j| (the
+ *               rescaling argument is never larger than y_j)
+ *   output      out_ic = sum_j w_ij v_jc: n_k terms, so gamma_nk (W|V|)_ic,
+ *               plus sum_j |dw_ij| |v_jc|, plus n_k ETA for products that
+ *               underflow
+ *   underflow   exp flushes results below e^-87.3 to 0: TINY per weight
+ * A fully masked row has W = 0: its bound is only the underflow terms
+ * (~1e-38); properties.test.js checks that such rows are exactly 0.
+ */
+export function attentionBound(Q, K, V, options, want) {
+  [Q, K, V] = [Q, K, V].map(ref.asMatrix);
+  const [n_q, n_k, d_k, d_v] = [Q.rows, K.rows, Q.cols, V.cols];
+  const scale = options.scale ?? 1 / Math.sqrt(d_k);
+  const S = ref.scores(Q, K, options);
+  const Sabs = ref.matmul(ref.abs(Q), ref.abs(K), { transposeB: true });
+  const W = want.weights;
+  const tiles = Math.ceil(n_k / 128);
+  const rel = new Float64Array(n_q * n_k); // relative error bound of w_ij
+  for (let i = 0; i < n_q; i++) {
+    let max = -Infinity;
+    let ds = 0;
+    for (let j = 0; j < n_k; j++) {
+      const s = S.data[i * n_k + j];
+      if (s === -Infinity) continue;
+      max = Math.max(max, s);
+      ds = Math.max(ds, (d_k + 2) * U * scale * Sabs.data[i * n_k + j] + 2 * U * Math.abs(s));
+    }
+    for (let j = 0; j < n_k; j++) {
+      const s = S.data[i * n_k + j];
+      const y = s === -Infinity ? 0 : max - s;
+      rel[i * n_k + j] = 2 * ds + (n_k + 10 + 4 * tiles) * U + 3 * U * y;
+    }
+  }
+  // + TINY: a weight below e^-87.3 (relative to the largest) is flushed to 0.
+  const weights = W.data.map((w, idx) => w * rel[idx] + TINY);
+  const output = new Float64Array(n_q * d_v);
+  for (let i = 0; i < n_q; i++) {
+    for (let c = 0; c < d_v; c++) {
+      let b = 0;
+      for (let j = 0; j < n_k; j++) {
+        const idx = i * n_k + j;
+        b += (weights[idx] + W.data[idx] * gamma(n_k)) * Math.abs(V.data[j * d_v + c]);
+      }
+      output[i * d_v + c] = b + n_k * ETA; // + underflow of the n_k products
+    }
+  }
+  return { output, weights };
+}
+
+/**
+ * A normwise tolerance: every element may be off by rtol times the largest
+ * |value| of its row ('row') or of the whole result ('all'). Used where a
+ * chain of float32 stages (multi-head attention: projection, attention,
+ * output projection) makes the per-element model long; rtol is then stated
+ * at the call.
+ */
+export function relBound(want, rtol, per = 'all') {
+  want = ref.asMatrix(want);
+  const bound = new Float64Array(want.data.length);
+  let all = 0;
+  for (const x of want.data) all = Math.max(all, Math.abs(x));
+  for (let i = 0; i < want.rows; i++) {
+    let m = 0;
+    for (let j = 0; j < want.cols; j++) m = Math.max(m, Math.abs(ref.at(want, i, j)));
+    for (let j = 0; j < want.cols; j++) bound[i * want.cols + j] = rtol * (per === 'row' ? m : all);
+  }
+  return bound;
+}
+
+// ---- comparisons -------------------------------------------------------------
+
+/** Largest |got - want| / bound over all elements (Infinity for NaN). */
+export function errorRatio(got, want, bound) {
+  let worst = 0;
+  for (let idx = 0; idx < want.data.length; idx++) {
+    const b = typeof bound === 'number' ? bound : bound[idx];
+    const err = Math.abs(got.data[idx] - want.data[idx]);
+    const r = err === 0 ? 0 : err / b;
+    worst = Number.isNaN(r) ? Infinity : Math.max(worst, r);
+  }
+  return worst;
+}
+
+/**
+ * Asserts got (an API result) equals want (the reference) within bound: a
+ * number (absolute, every element) or one bound per element. The message
+ * gives `label` (which carries the seed), how many elements failed, and the
+ * worst one.
+ */
+export function assertClose(got, want, bound, label) {
+  assert.ok(got && got.data instanceof Float32Array, `${label}: result data is not a Float32Array`);
+  assert.equal(got.rows, want.rows, `${label}: rows`);
+  assert.equal(got.cols, want.cols, `${label}: cols`);
+  assert.equal(got.data.length, want.rows * want.cols, `${label}: data length`);
+  let bad = 0;
+  let worst = null;
+  for (let idx = 0; idx < want.data.length; idx++) {
+    const b = typeof bound === 'number' ? bound : bound[idx];
+    const [g, w] = [got.data[idx], want.data[idx]];
+    const err = Math.abs(g - w);
+    if (err <= b || g === w) continue; // g === w: equal infinities
+    bad++;
+    const ratio = Number.isNaN(err) ? Infinity : err / b;
+    if (!worst || ratio > worst.ratio) worst = { idx, g, w, err, b, ratio };
+  }
+  if (worst) {
+    const [i, j] = [Math.floor(worst.idx / want.cols), worst.idx % want.cols];
+    assert.fail(
+      `${label}: ${bad} of ${want.data.length} values outside tolerance; worst at [${i}][${j}]: ` +
+        `got ${worst.g}, expected ${worst.w}, |error| ${worst.err.toExponential(3)} > allowed ${worst.b.toExponential(3)}`,
+    );
+  }
+}
+
+/** Every value finite. */
+export function assertFinite(M, label) {
+  const idx = M.data.findIndex((x) => !Number.isFinite(x));
+  if (idx >= 0) {
+    assert.fail(`${label}: non-finite ${M.data[idx]} at [${Math.floor(idx / M.cols)}][${idx % M.cols}]`);
+  }
+}
+
+/** Each row of W sums to 1 within tol (or is all zero, when allowed for that row). */
+export function assertRowsSumToOne(W, tol, label, { zeroRows = [] } = {}) {
+  for (let i = 0; i < W.rows; i++) {
+    let sum = 0;
+    for (let j = 0; j < W.cols; j++) sum += W.data[i * W.cols + j];
+    if (zeroRows.includes(i)) {
+      assert.equal(sum, 0, `${label}: row ${i} should be all zero (fully masked), sums to ${sum}`);
+    } else if (!(Math.abs(sum - 1) <= tol)) {
+      assert.fail(`${label}: row ${i} sums to ${sum}, |sum - 1| = ${Math.abs(sum - 1).toExponential(3)} > ${tol}`);
+    }
+  }
+}
+
+/** A result's data owns a buffer of its own (not a view into wasm memory). */
+export function assertFresh(M, label) {
+  assert.ok(M.data instanceof Float32Array, `${label}: not a Float32Array`);
+  assert.equal(M.data.byteOffset, 0, `${label}: data is a view at an offset`);
+  assert.equal(M.data.buffer.byteLength, M.data.byteLength, `${label}: data is a view into a larger buffer`);
+}
+
+/** Float32 copy of a reference matrix (to feed an API call). */
+export function f32(M) {
+  M = ref.asMatrix(M);
+  return { rows: M.rows, cols: M.cols, data: Float32Array.from(M.data) };
+}

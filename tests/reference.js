@@ -1,0 +1,176 @@
+// reference.js: the float64 specification of every kernel, written as the
+// obvious loops. It is the oracle of the numeric tests: slow, plain, and
+// easy to check against the formulas of DESIGN.md and src/attention.h.
+//
+// Matrices are {rows, cols, data} with data any array-like, row-major; every
+// result is {rows, cols, data: Float64Array}.
+
+export function matrix(rows, cols, data = new Float64Array(rows * cols)) {
+  return { rows, cols, data: Float64Array.from(data) };
+}
+
+/** Nested arrays or {rows, cols, data} -> {rows, cols, data: Float64Array}. */
+export function asMatrix(x) {
+  if (Array.isArray(x)) return matrix(x.length, x[0].length, x.flat());
+  return matrix(x.rows, x.cols, x.data);
+}
+
+export const at = (M, i, j) => M.data[i * M.cols + j];
+
+/** M^T. */
+export function transpose(M) {
+  M = asMatrix(M);
+  const T = matrix(M.cols, M.rows);
+  for (let i = 0; i < M.rows; i++) {
+    for (let j = 0; j < M.cols; j++) T.data[j * M.rows + i] = M.data[i * M.cols + j];
+  }
+  return T;
+}
+
+/** C = A B, or A B^T with transposeB (B is then n x k). */
+export function matmul(A, B, { transposeB = false } = {}) {
+  A = asMatrix(A);
+  B = transposeB ? transpose(B) : asMatrix(B);
+  const [m, k, n] = [A.rows, A.cols, B.cols];
+  const C = matrix(m, n);
+  // C[i][j] = sum_p A[i][p] B[p][j], summed in the order p = 0, 1, ... (the
+  // loop over j is innermost only so that B is read along its rows).
+  const [a, b, c] = [A.data, B.data, C.data];
+  for (let i = 0; i < m; i++) {
+    for (let p = 0; p < k; p++) {
+      const aip = a[i * k + p];
+      for (let j = 0; j < n; j++) c[i * n + j] += aip * b[p * n + j];
+    }
+  }
+  return C;
+}
+
+/** Element-wise |M|, for error bounds. */
+export function abs(M) {
+  M = asMatrix(M);
+  return matrix(M.rows, M.cols, M.data.map(Math.abs));
+}
+
+/**
+ * Row-wise softmax((x - max) / temperature). -Infinity entries get weight 0;
+ * a row that is entirely -Infinity gives zeros (not NaN).
+ */
+export function softmax(M, { temperature = 1 } = {}) {
+  M = asMatrix(M);
+  const out = matrix(M.rows, M.cols);
+  for (let i = 0; i < M.rows; i++) {
+    let max = -Infinity;
+    for (let j = 0; j < M.cols; j++) max = Math.max(max, at(M, i, j));
+    if (max === -Infinity) continue; // every entry blocked: zeros
+    let sum = 0;
+    for (let j = 0; j < M.cols; j++) {
+      const e = Math.exp((at(M, i, j) - max) / temperature);
+      out.data[i * M.cols + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < M.cols; j++) out.data[i * M.cols + j] /= sum;
+  }
+  return out;
+}
+
+/**
+ * The masked, scaled scores of attention (n_q x n_k):
+ *   s_ij = scale * q_i . k_j + mask_ij, or -Infinity when key j is hidden
+ *   from query i (causal: j > i; keyPaddingMask[j] = 1).
+ */
+export function scores(Q, K, { scale, mask, causal = false, keyPaddingMask } = {}) {
+  Q = asMatrix(Q);
+  K = asMatrix(K);
+  const s = scale ?? 1 / Math.sqrt(Q.cols);
+  const M = mask ? asMatrix(mask) : null;
+  const S = matrix(Q.rows, K.rows);
+  for (let i = 0; i < Q.rows; i++) {
+    for (let j = 0; j < K.rows; j++) {
+      let dot = 0;
+      for (let p = 0; p < Q.cols; p++) dot += at(Q, i, p) * at(K, j, p);
+      let v = s * dot + (M ? at(M, i, j) : 0);
+      if (causal && j > i) v = -Infinity;
+      if (keyPaddingMask && Number(keyPaddingMask[j]) === 1) v = -Infinity;
+      S.data[i * K.rows + j] = v;
+    }
+  }
+  return S;
+}
+
+/** softmax(scale Q K^T + masks) V -> {output (n_q x d_v), weights (n_q x n_k)}. */
+export function attention(Q, K, V, options = {}) {
+  const weights = softmax(scores(Q, K, options));
+  return { output: matmul(weights, V), weights };
+}
+
+/** Columns c0 .. c0+width of M. */
+export function columns(M, c0, width) {
+  M = asMatrix(M);
+  const out = matrix(M.rows, width);
+  for (let i = 0; i < M.rows; i++) {
+    for (let c = 0; c < width; c++) out.data[i * width + c] = at(M, i, c0 + c);
+  }
+  return out;
+}
+
+/** X W + b (b broadcast over rows; null = no bias). */
+export function project(X, W, b) {
+  const Y = matmul(X, W);
+  if (b) {
+    for (let i = 0; i < Y.rows; i++) {
+      for (let c = 0; c < Y.cols; c++) Y.data[i * Y.cols + c] += b[c];
+    }
+  }
+  return Y;
+}
+
+/**
+ * Multi-head attention (Xkv null = self-attention):
+ *   Q = Xq Wq + bq, K = Xkv Wk + bk, V = Xkv Wv + bv
+ *   head h: columns h*dh .. (h+1)*dh of Q, K, V, dh = d/heads, scale 1/sqrt(dh)
+ *   Y = Concat(Z_1 .. Z_heads) Wo + bo
+ * Returns {output, weights: [per head], heads: [per head Z_h], Q, K, V, Z}.
+ */
+export function multiHeadAttention(Xq, Xkv, options) {
+  const { heads, Wq, Wk, Wv, Wo, bq, bk, bv, bo, mask, causal, keyPaddingMask } = options;
+  Xq = asMatrix(Xq);
+  Xkv = Xkv ? asMatrix(Xkv) : Xq;
+  const d = Xq.cols;
+  const dh = d / heads;
+  const Q = project(Xq, Wq, bq);
+  const K = project(Xkv, Wk, bk);
+  const V = project(Xkv, Wv, bv);
+  const Z = matrix(Xq.rows, d);
+  const weights = [];
+  const headOutputs = [];
+  for (let h = 0; h < heads; h++) {
+    const r = attention(columns(Q, h * dh, dh), columns(K, h * dh, dh), columns(V, h * dh, dh), {
+      scale: 1 / Math.sqrt(dh),
+      mask,
+      causal,
+      keyPaddingMask,
+    });
+    weights.push(r.weights);
+    headOutputs.push(r.output);
+    for (let i = 0; i < Z.rows; i++) {
+      for (let c = 0; c < dh; c++) Z.data[i * d + h * dh + c] = at(r.output, i, c);
+    }
+  }
+  return { output: project(Z, Wo, bo), weights, heads: headOutputs, Q, K, V, Z };
+}
+
+/**
+ * Sinusoidal positional encoding (n x d): for i = 0, 1, ...
+ *   PE[p][2i] = sin(p / 10000^(2i/d)),  PE[p][2i+1] = cos(p / 10000^(2i/d)).
+ */
+export function positionalEncoding(n, d) {
+  const PE = matrix(n, d);
+  for (let p = 0; p < n; p++) {
+    for (let c = 0; c < d; c++) {
+      const i = Math.floor(c / 2);
+      const angle = p / 10000 ** ((2 * i) / d);
+      PE.data[p * d + c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+    }
+  }
+  return PE;
+}
