@@ -12,6 +12,8 @@ import { baseCss } from './styles.js';
 import { mathStyles } from './math.js';
 import { h } from './dom.js';
 import { attrNumber } from './format.js';
+import { exportButtons } from './export.js';
+import { applyLinkedState, copyLinkButton } from './state-link.js';
 
 function parse(prop, value) {
   if (value === null) return prop.default;
@@ -50,6 +52,7 @@ export class FigureElement extends HTMLElement {
   }
 
   connectedCallback() {
+    applyLinkedState(this);
     if (this.#started || this.#observer) return;
     if (typeof IntersectionObserver !== 'function') return void this.#start();
     this.#observer = new IntersectionObserver((entries) => {
@@ -77,7 +80,8 @@ export class FigureElement extends HTMLElement {
     try {
       this.attn = await engine();
       this.live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-      this.shadowRoot.replaceChildren(this.build(), this.live);
+      const tools = h('div', { class: 'tools' }, [...copyLinkButton(this), ...exportButtons(this)]);
+      this.shadowRoot.replaceChildren(this.build(), tools, this.live);
       this.render();
       this.toggleAttribute('data-ready', true);
     } catch (err) {
