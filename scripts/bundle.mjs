@@ -48,31 +48,24 @@ export const fontCss = ${JSON.stringify(fonts)}.replaceAll('url(fonts/', 'url(' 
 export async function bundle() {
   await rm(dist, { recursive: true, force: true });
   await mkdir(join(dist, 'fonts'), { recursive: true });
-  await build({
-    entryPoints: [join(root, 'web/figures/index.js')],
-    outfile: join(dist, 'attention-figures.js'),
+  const esm = {
     bundle: true,
     format: 'esm',
     minify: true,
     target: ['es2022', 'chrome111', 'firefox113', 'safari16.4'],
     external: ['node:*'],
-    plugins: [katexCssPlugin],
     legalComments: 'eof',
     logLevel: 'warning',
+  };
+  await build({
+    ...esm,
+    entryPoints: [join(root, 'web/figures/index.js')],
+    outfile: join(dist, 'attention-figures.js'),
+    plugins: [katexCssPlugin],
   });
   // attention-cost's Web Worker: its own file next to the bundle (a
   // same-origin script, as worker-src under a strict CSP requires).
-  await build({
-    entryPoints: [join(root, 'web/figures/cost.worker.js')],
-    outfile: join(dist, 'cost.worker.js'),
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    target: ['es2022', 'chrome111', 'firefox114', 'safari16.4'],
-    external: ['node:*'],
-    legalComments: 'eof',
-    logLevel: 'warning',
-  });
+  await build({ ...esm, entryPoints: [join(root, 'web/figures/cost.worker.js')], outfile: join(dist, 'cost.worker.js') });
   for (const name of ['attention.simd.wasm', 'attention.wasm']) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }
