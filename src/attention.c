@@ -49,7 +49,7 @@ static float mask_scores(float *row, int n, int i, int j0, int n_k,
 
 /* softmax(s * row) in place; an all-blocked row becomes 0. */
 static void softmax_row(float *row, int n, float s) {
-  const float m = attn__row_max(row, n);
+  const float m = attn__score_max(row, n);
   if (m == -INFINITY) {
     for (int j = 0; j < n; j++) row[j] = 0.0f;
     return;
@@ -93,7 +93,7 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
       for (int r = 0; r < bq; r++) {
         float *row = S + (size_t)r * BK;
         const float s = mask_scores(row, bk, i0 + r, j0, n_k, scale, mk);
-        const float tile_max = attn__row_max(row, bk);
+        const float tile_max = attn__score_max(row, bk);
         if (tile_max == -INFINITY) { /* nothing visible here: adds nothing */
           for (int j = 0; j < bk; j++) row[j] = 0.0f;
           continue;

@@ -30,6 +30,10 @@ float attn__exp_shifted(float *x, int n, float shift, float scale);
 /* Maximum of x[0..n), -INFINITY for an all -INFINITY row. */
 float attn__row_max(const float *x, int n);
 
+/* attn__row_max for scores: a +INFINITY (a dot product of finite inputs
+ * that overflowed) is first clamped to FLT_MAX in place. */
+float attn__score_max(float *x, int n);
+
 /* x[i] *= s for i < n. */
 void attn__scale_row(float *x, int n, float s);
 

@@ -9,6 +9,7 @@
  * Below about -87.34 the result would be subnormal; it is flushed to 0.
  * Measured error against libm expf: see tests/native (<= 2 ulp).
  */
+#include <float.h>
 #include <math.h>
 
 #include "internal.h"
@@ -79,8 +80,20 @@ float attn__row_max(const float *x, int n) {
   return m;
 }
 
+float attn__score_max(float *x, int n) {
+  const float m = attn__row_max(x, n);
+  if (m != INFINITY) return m;
+  /* Finite inputs whose dot product overflowed: treat +INFINITY as the
+   * largest float, so those keys share the weight instead of giving NaN. */
+  for (int i = 0; i < n; i++)
+    if (x[i] == INFINITY) x[i] = FLT_MAX;
+  return FLT_MAX;
+}
+
 float attn__exp_shifted(float *x, int n, float shift, float scale) {
-  float sum = 0.0f;
+  /* Double for the sequential sum of the scalar path: a float accumulator
+   * over 16k keys drifts by ~1e-6, the SIMD path's 8 partial sums do not. */
+  double sum = 0.0;
   int i = 0;
 #if ATTN_HAVE_SIMD
   if (attn__use_simd()) {
@@ -99,7 +112,7 @@ float attn__exp_shifted(float *x, int n, float shift, float scale) {
     x[i] = attn__expf((x[i] - shift) * scale);
     sum += x[i];
   }
-  return sum;
+  return (float)sum;
 }
 
 void attn__scale_row(float *x, int n, float s) {
