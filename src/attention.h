@@ -45,7 +45,8 @@ void attn_free(void *ptr);
 size_t attn_memory_in_use(void);
 
 /* Index of the first of the n floats at x that is NaN or +-INFINITY
- * (-INFINITY passes with allow_minus_inf, for additive masks); n if none. */
+ * (-INFINITY passes with allow_minus_inf, for additive masks); n if none.
+ * A NULL x returns 0: nothing there can be trusted. */
 size_t attn_first_nonfinite(const float *x, size_t n, int allow_minus_inf);
 
 /* ---- building blocks ---------------------------------------------- */

@@ -140,9 +140,14 @@ int attn_softmax_rows(float *out, const float *in, int rows, int cols,
       for (int j = 0; j < cols; j++) y[j] = 0.0f;
       continue;
     }
-    /* (x - max) / T, not x/T - max/T: a tiny T cannot overflow, and the
-     * division (not a multiply by 1/T) keeps the max entry at exactly 0. */
-    for (int j = 0; j < cols; j++) y[j] = (x[j] - m) / temperature;
+    /* Shift by the max then divide by T, in the order that cannot overflow
+     * where the true weight is not 0: for T < 1, (x - max) / T (x/T alone
+     * could overflow); for T >= 1, x/T - max/T (x - max alone could). The
+     * division, not a multiply by 1/T, keeps the max entry at exactly 0. */
+    if (temperature < 1.0f)
+      for (int j = 0; j < cols; j++) y[j] = (x[j] - m) / temperature;
+    else
+      for (int j = 0; j < cols; j++) y[j] = x[j] / temperature - m / temperature;
     attn__scale_row(y, cols, 1.0f / attn__exp_shifted(y, cols, 0.0f, 1.0f));
   }
   return ATTN_OK;

@@ -608,6 +608,25 @@ static void test_softmax(void) {
     end();
   }
 
+  /* Found by fuzzing: a row spanning more than FLT_MAX with T > 1. Shifting
+   * first (x - max) overflowed to -inf although (x - max) / T is ordinary. */
+  begin("attn_softmax_rows: a row wider than FLT_MAX at T > 1");
+  {
+    const float cases[2][3] = {{FLT_MAX, -FLT_MAX, FLT_MAX}, {2e38f, -2e38f, 1e38f}};
+    for (int c = 0; c < 2; c++) {
+      const float in[2] = {cases[c][0], cases[c][1]};
+      float out[2];
+      expect_status(attn_softmax_rows(out, in, 1, 2, cases[c][2]), ATTN_OK,
+                    "attn_softmax_rows");
+      const double d = (double)in[0] / cases[c][2] - (double)in[1] / cases[c][2];
+      const double want0 = 1.0 / (1.0 + exp(-d));
+      CHECK(fabs(out[0] - want0) <= 16 * U && fabs(out[1] - (1 - want0)) <= 16 * U,
+            "case %d: out = [%.9g, %.9g], want [%.9g, %.9g]", c, (double)out[0],
+            (double)out[1], want0, 1 - want0);
+    }
+  }
+  end();
+
   begin("attn_softmax_rows adding a constant to a row changes nothing");
   {
     float x[2][9], y[2][9];
