@@ -31,10 +31,20 @@ export function simdSupported() {
  * `wasmBinary` (the .wasm bytes themselves, skips fetching).
  */
 export async function loadAttention(options = {}) {
+  if (typeof WebAssembly !== 'object' || WebAssembly === null) {
+    throw new Error('attention-wasm: this browser has no WebAssembly (it may be switched off), so the kernels cannot run');
+  }
   const simd = options.simd ?? simdSupported();
   const name = simd ? 'attention.simd.wasm' : 'attention.wasm';
   const url = options.wasmUrl ?? new URL(`../build/${name}`, import.meta.url);
-  const module = await compile(options.wasmBinary, url);
+  let module;
+  try {
+    module = await compile(options.wasmBinary, url);
+  } catch (err) {
+    if (!(err instanceof WebAssembly.CompileError)) throw err;
+    const what = options.wasmBinary ? 'wasmBinary' : String(url);
+    throw new Error(`attention-wasm: ${what} is not a valid WebAssembly module (damaged, or another file): ${err.message}`, { cause: err });
+  }
   const imports = stubImports(module);
   const instance = await WebAssembly.instantiate(module, imports);
   instance.exports._initialize?.();
@@ -48,7 +58,12 @@ async function compile(binary, url) {
     const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
     return WebAssembly.compile(await readFile(url));
   }
-  const response = await fetch(url);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw new Error(`attention-wasm: could not load ${url} (${err.message})`, { cause: err });
+  }
   if (!response.ok) {
     throw new Error(`attention-wasm: could not load ${url} (HTTP ${response.status})`);
   }
@@ -336,6 +351,17 @@ class Attention {
     return { rows, cols, data };
   }
 
+  // Columns first .. first+cols of a rows x stride matrix at ptr (one head
+  // of Z), copied element by element: no per-row subarray objects.
+  #readColumns(ptr, rows, stride, first, cols) {
+    const src = new Float32Array(this.#ex.memory.buffer, ptr, rows * stride);
+    const data = new Float32Array(rows * cols);
+    for (let i = 0, k = 0; i < rows; i++) {
+      for (let c = i * stride + first, end = c + cols; c < end; c++) data[k++] = src[c];
+    }
+    return { rows, cols, data };
+  }
+
   /** C = A B, or A B^T with {transposeB: true}. */
   matmul(A, B, options) {
     const opts = toOptions(options, 'matmul');
@@ -472,20 +498,11 @@ class Attention {
         y, w, z, xq, xkv, n_q, n_k, d, heads, params, this.#masks(arena, masks), arena.alloc(ws),
       );
       this.#check(status, 'multiHeadAttention');
-      const Z = this.#read(z, n_q, d);
       const weights = wantWeights
         ? Array.from({ length: heads }, (_, h) => this.#read(w + 4 * h * n_q * n_k, n_q, n_k))
         : null;
-      return { output: this.#read(y, n_q, d), weights, heads: splitColumns(Z, heads, dh) };
+      const perHead = Array.from({ length: heads }, (_, h) => this.#readColumns(z, n_q, d, h * dh, dh));
+      return { output: this.#read(y, n_q, d), weights, heads: perHead };
     });
   }
-}
-
-// Z (n x heads*dh) -> heads matrices n x dh.
-function splitColumns(Z, heads, dh) {
-  return Array.from({ length: heads }, (_, h) => {
-    const data = new Float32Array(Z.rows * dh);
-    for (let i = 0; i < Z.rows; i++) data.set(Z.data.subarray(i * Z.cols + h * dh, i * Z.cols + (h + 1) * dh), i * dh);
-    return { rows: Z.rows, cols: dh, data };
-  });
 }
