@@ -23,9 +23,11 @@ export async function start({ csp = false } = {}) {
   const browser = await chromium.launch({ executablePath: EXECUTABLE, args: ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
-  async function open(path, { width = 1100, height = 900, colorScheme = 'light', javaScriptEnabled = true } = {}) {
+  // prepare(page): runs before the page loads (routes, init scripts).
+  async function open(path, { width = 1100, height = 900, colorScheme = 'light', javaScriptEnabled = true, prepare } = {}) {
     const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1, javaScriptEnabled });
     const page = await context.newPage();
+    await prepare?.(page);
     const problems = [];
     const requests = [];
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
