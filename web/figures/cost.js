@@ -13,6 +13,7 @@ import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
 const NAME = { simd: 'SIMD', scalar: 'scalar', fused: 'fused', plain: 'plain' };
 const LIMIT = 2 ** 31;
+const QUICK = 2048; // the sweep that runs by itself when the figure starts: well under a second
 const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margins
 
 export function bytes(b) {
@@ -53,12 +54,11 @@ class Cost extends FigureElement {
     this.results = [];
     this.nSlider = slider({
       label: 'Largest N', min: 1024, max: 65536, log: true, value: this.state.n, format: (v) => String(2 ** Math.round(Math.log2(v))),
-      oninput: (v) => { this.state.n = 2 ** Math.round(Math.log2(v)); },
+      oninput: (v) => this.set({ n: 2 ** Math.round(Math.log2(v)) }),
     });
-    this.nSlider.el.querySelector('input').addEventListener('change', () => this.run());
     this.dChoice = choice({ label: 'd', value: this.state.d, options: ['16', '32', '64'].map((v) => ({ value: v, label: v })),
-      onchange: (d) => { this.state.d = d; this.run(); } });
-    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run()) });
+      onchange: (d) => this.set({ d }) });
+    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run(this.state.n)) });
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
     this.plots = h('div', { class: 'plots' });
     this.table = h('div', { class: 'wrap' });
@@ -89,17 +89,18 @@ class Cost extends FigureElement {
     this.dChoice?.set(this.state.d);
   }
 
-  run() {
+  run(maxN) {
     this.stop();
     this.results = [];
     this.simd = null;
+    this.maxN = maxN;
     this.started = performance.now();
     this.worker = new Worker(new URL('./cost.worker.js', import.meta.url), { type: 'module' });
     this.worker.addEventListener('message', ({ data }) => this.receive(data));
     this.worker.addEventListener('error', (e) => { e.preventDefault(); this.stop(`The measuring worker failed: ${e.message || 'it could not load'}.`); });
     const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
-    this.worker.postMessage({ type: 'run', maxN: this.state.n, d: Number(this.state.d), budgetMs: this.state.budget * 1000, wasmBase: String(base) });
-    this.statusText = `Measuring up to N = ${this.state.n}\u2026`;
+    this.worker.postMessage({ type: 'run', maxN, d: Number(this.state.d), budgetMs: this.state.budget * 1000, wasmBase: String(base) });
+    this.statusText = `Measuring up to N = ${maxN}, d = ${this.state.d}\u2026`;
     this.invalidate();
   }
 
@@ -115,14 +116,19 @@ class Cost extends FigureElement {
     else if (msg.type === 'result') {
       this.results.push(msg);
       this.statusText = `Measuring\u2026 last: N = ${msg.n}, ${NAME[msg.kernel]} ${NAME[msg.build]}`;
-    } else if (msg.type === 'done') this.stop(`Done in ${millis(performance.now() - this.started)}${this.simd ? '' : ' (this browser has no wasm SIMD: scalar only)'}.`);
+    } else if (msg.type === 'done') {
+      const took = millis(performance.now() - this.started);
+      const scalarOnly = this.simd ? '' : ' This browser has no wasm SIMD: scalar only.';
+      this.stop(this.maxN < this.state.n ? `A quick look up to N = ${this.maxN} (${took}). Press the button for the full sweep.${scalarOnly}`
+        : `Done in ${took}.${scalarOnly}`);
+    }
     else if (msg.type === 'error') this.stop(`Measurement failed: ${msg.message}`);
     this.invalidate();
   }
 
   render() {
-    if (!this.worker && !this.results.length && !this.statusText) return this.run();
-    this.button.textContent = this.worker ? 'Stop' : 'Run again';
+    if (!this.worker && !this.results.length && !this.statusText) return this.run(Math.min(QUICK, this.state.n));
+    this.button.textContent = this.worker ? 'Stop' : `Measure up to N = ${this.state.n}`;
     this.status.textContent = this.statusText ?? '';
     const done = this.results.filter((r) => !r.skipped);
     replace(this.plots, [
@@ -143,7 +149,7 @@ class Cost extends FigureElement {
     const [lo, hi] = values.length ? [Math.min(...values), Math.max(...values)] : [1, base];
     const logB = (v) => Math.log(v) / Math.log(base);
     const [y0, y1] = [Math.floor(logB(lo)), Math.ceil(logB(hi)) + (hi === lo ? 1 : 0)];
-    const [x0, x1] = [Math.log2(FIRST_N), Math.log2(Math.max(this.state.n, FIRST_N * 2))];
+    const [x0, x1] = [Math.log2(FIRST_N), Math.log2(Math.max(this.maxN, FIRST_N * 2))];
     const X = (n) => PL + ((Math.log2(n) - x0) / (x1 - x0)) * (PW - PL - 8);
     const Y = (v) => 18 + (1 - (logB(v) - y0) / (y1 - y0)) * (PH - PB - 18);
     const kids = [s('text', { class: 'title', x: PL, y: 11 }, title)];
