@@ -20,7 +20,7 @@ let strict;
 before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
-const shadowText = (el) => el.evaluate((e) => e.shadowRoot.textContent);
+const drawing = (el) => el.evaluate((e) => e.shadowRoot.innerHTML);
 const costSettled = (page) => page.waitForFunction(() => {
   const st = document.querySelector('attention-cost')?.shadowRoot.querySelector('.status')?.textContent ?? '';
   return /quick look|Done|failed|Stopped/.test(st);
@@ -29,11 +29,11 @@ const costSettled = (page) => page.waitForFunction(() => {
 // Act, then the figure's summary and drawing must both have changed.
 async function changes(page, tag, act) {
   const el = await ready(page, tag);
-  const [s0, t0] = [await summary(el), await shadowText(el)];
+  const [s0, t0] = [await summary(el), await drawing(el)];
   await act(el);
   await frames(page);
   await page.waitForTimeout(60);
-  const [s1, t1] = [await summary(el), await shadowText(el)];
+  const [s1, t1] = [await summary(el), await drawing(el)];
   assert.notEqual(s1, s0, `${tag}: summary unchanged`);
   assert.notEqual(t1, t0, `${tag}: drawing unchanged`);
   return s1;
@@ -55,9 +55,9 @@ test('every new figure draws on the article page from the kernels', async () => 
 
 test('controls change what each figure shows, and the claims show', async () => {
   const { page, problems, context } = await server.open('/web/index.html');
-  await changes(page, 'attention-basic', (el) => el.getByText('teal', { exact: true }).click());
+  await changes(page, 'attention-basic', (el) => el.getByRole('radio', { name: 'teal' }).click());
   await changes(page, 'attention-basic', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('Home'); });
-  assert.match(await changes(page, 'attention-tempering', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); }), /^d_k 512/);
+  assert.match(await changes(page, 'attention-tempering', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); }), /^d_k 5\d\d:/);
   const swapped = await changes(page, 'attention-susan-mary', (el) => el.getByRole('button', { name: 'Swap Susan and Mary' }).click());
   assert.match(swapped, /^Mary gave roses to Susan, without .* identical/);
   assert.match(await changes(page, 'attention-susan-mary', (el) => el.getByText('add positional encoding').click()), /with positional encoding: y_gave is different/);
@@ -68,7 +68,7 @@ test('controls change what each figure shows, and the claims show', async () => 
   assert.match(dense, /Dense output \(.*\); the attention version gives the same in every row, largest difference (0|\de-\d)\./);
   const conv = await ready(page, 'attention-as-conv');
   assert.match(await summary(conv), /differs from the convolution by 0\./, 'the default temperature is at the hard limit');
-  assert.match(await changes(page, 'attention-as-conv', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); }), /temperature 10\.0.*by 0\.\d+/);
+  assert.match(await changes(page, 'attention-as-conv', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); }), /temperature (9|10)\.\d+: attention differs from the convolution by (0\.[1-9]|[1-9])/);
   await changes(page, 'attention-as-conv', (el) => el.getByText('5', { exact: true }).click());
   assert.match(await changes(page, 'attention-cross', (el) => el.getByText('English \u2192 German').click()), /German/);
   await changes(page, 'attention-cross', (el) => el.locator('svg.lines text.q, svg.lines text').last().click());
@@ -98,11 +98,12 @@ test('heatmap: reader-supplied tokens are text only; malformed, oversized and mi
   await frames(page);
   const seen = await el.evaluate((e) => ({
     imgs: e.shadowRoot.querySelectorAll('img').length,
-    texts: [...e.shadowRoot.querySelectorAll('svg.headview text')].map((t) => t.textContent),
+    texts: [...e.shadowRoot.querySelectorAll('svg.headview text, svg.headview title')].map((t) => t.firstChild.textContent),
     source: e.shadowRoot.querySelector('.source').textContent,
   }));
   assert.equal(seen.imgs, 0, 'no element was made from a token');
-  assert.ok(seen.texts.includes(XSS), 'the token is shown literally');
+  assert.ok(seen.texts.includes(XSS), 'the token is shown literally (in full in its tooltip)');
+  assert.ok(seen.texts.includes(`${XSS.slice(0, 23)}\u2026`), 'and cut to 24 characters on the page');
   assert.match(seen.source, /3 tokens, 1 layer/);
   await el.screenshot({ path: `${SCREENSHOTS}attention-heatmap-user-json.png` });
   // malformed JSON pasted by the reader
@@ -117,7 +118,7 @@ test('heatmap: reader-supplied tokens are text only; malformed, oversized and mi
   assert.match(await el.locator('.msg[role=alert]').innerText(), /attention\[0\]\[0\]\[1\] must have 2 values/);
   await el.evaluate((e) => { e.data = ' '.repeat(5_000_001); });
   await frames(page);
-  assert.match(await el.locator('.msg[role=alert]').innerText(), /at most 5 MB/);
+  assert.match(await el.locator('.msg[role=alert]').innerText(), /reads at most 5,000,000/);
   await el.screenshot({ path: `${SCREENSHOTS}attention-heatmap-error.png` });
   // src: a same-origin file, then one that is not there
   await el.evaluate((e) => e.setAttribute('src', 'my-model.json'));

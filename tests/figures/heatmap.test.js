@@ -57,7 +57,7 @@ test('malformed input gives a message naming the problem, never an exception', (
 });
 
 test('oversized input is refused before parsing, with a message', () => {
-  assert.match(parseHeatmap(' '.repeat(LIMITS.chars + 1)).error, /at most 5 MB/);
+  assert.match(parseHeatmap(' '.repeat(LIMITS.chars + 1)).error, /5,000,001 characters; the viewer reads at most 5,000,000/);
   const many = Array.from({ length: LIMITS.tokens + 1 }, (_, i) => `t${i}`);
   assert.match(parseHeatmap({ tokens: many, attention: [[1]] }).error, /at most 512/);
   const heads = Array.from({ length: 33 }, () => Array.from({ length: 32 }, () => [[1]]));

@@ -26,7 +26,8 @@ class CausalMask extends FigureElement {
   .tok.now { border-color: var(--attention-accent); border-width: 2px; }
   .mats { display: flex; flex-wrap: wrap; gap: 14px 16px; align-items: flex-end; }
   .mask rect.cell { cursor: pointer; }
-  .warn { color: var(--attention-negative); }`;
+  .warn { color: var(--attention-negative); }
+  .choice .opts { flex-wrap: wrap; }`;
 
   build() {
     this.presetChoice = choice({

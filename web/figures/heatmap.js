@@ -139,7 +139,7 @@ class Heatmap extends FigureElement {
 
     this.sourceEl.textContent = demo
       ? 'Showing the demo: a hand-built two-layer, four-head model, computed live by the kernels.'
-      : `Showing ${data.name}: ${data.tokens.length} tokens, ${L} layer${L > 1 ? 's' : ''} \u00d7 ${heads.length} heads.`;
+      : `Showing ${data.name}: ${data.tokens.length} tokens, ${L} layer${L > 1 ? 's' : ''} \u00d7 ${heads.length} head${heads.length > 1 ? 's' : ''}.`;
     replace(this.messages, [
       this.error ? h('p', { class: 'msg', role: 'alert' }, this.error) : null,
       ...data.warnings.map((w) => h('p', { class: 'msg warn' }, w)),

@@ -47,7 +47,7 @@ function headMatrix(rows, nq, nk, where) {
 export function parseHeatmap(input) {
   let obj = input;
   if (typeof input === 'string') {
-    if (input.length > LIMITS.chars) return fail(`The JSON is ${(input.length / 1e6).toFixed(1)} MB; the viewer reads at most ${LIMITS.chars / 1e6} MB`);
+    if (input.length > LIMITS.chars) return fail(`The JSON has ${input.length.toLocaleString('en-US')} characters; the viewer reads at most ${LIMITS.chars.toLocaleString('en-US')}`);
     try {
       obj = JSON.parse(input);
     } catch (err) {

@@ -5,7 +5,18 @@ import { paintMatrix } from './scale.canvas.js';
 
 export const ROW = 18;
 export const MAX_LINE_TOKENS = 120;
-const WIDTH = 420;
+const CHAR = 7; // px per character of a 12px label
+const SHOWN = 24; // characters of a token shown; the rest is in its tooltip
+const GAP = 130; // room for the lines between the two columns
+
+const shown = (t) => (t.length > SHOWN ? `${t.slice(0, SHOWN - 1)}\u2026` : t);
+const widest = (tokens) => Math.max(...tokens.map((t) => shown(t).length)) * CHAR + 8;
+// A token as SVG text: its characters only ever become a text node.
+function label(t, attrs) {
+  const el = s('text', attrs, shown(t));
+  if (shown(t) !== t) el.append(s('title', {}, t));
+  return el;
+}
 export const headColor = (hd) => `var(--attention-head-${hd + 1}, hsl(${(hd * 67) % 360} 55% 45%))`;
 
 /**
@@ -16,7 +27,9 @@ export const headColor = (hd) => `var(--attention-head-${hd + 1}, hsl(${(hd * 67
 export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
   const n = Math.max(tokens.length, keyTokens.length);
   const height = n * ROW + 8;
-  const [xl, xr] = [150, WIDTH - 150];
+  const xl = widest(tokens);
+  const xr = xl + GAP;
+  const width = xr + widest(keyTokens);
   const kids = [];
   weights.forEach((W, hd) => {
     if (!on[hd]) return;
@@ -31,16 +44,16 @@ export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
     }
   });
   tokens.forEach((t, i) => {
-    const label = s('text', { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button' }, t);
-    label.setAttribute('aria-label', `query ${i + 1}: ${t}`);
-    label.addEventListener('click', () => onpick(i === token ? -1 : i));
-    label.addEventListener('keydown', (e) => {
+    const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button' });
+    q.setAttribute('aria-label', `query ${i + 1}: ${t}`);
+    q.addEventListener('click', () => onpick(i === token ? -1 : i));
+    q.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onpick(i === token ? -1 : i); }
     });
-    kids.push(label);
+    kids.push(q);
   });
-  keyTokens.forEach((t, j) => kids.push(s('text', { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' }, t)));
-  return s('svg', { class: 'headview', viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, role: 'group',
+  keyTokens.forEach((t, j) => kids.push(label(t, { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' })));
+  return s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group',
     'aria-label': 'Lines from each query token (left) to the key tokens (right), one colour per head; thicker is more weight' }, kids);
 }
 
