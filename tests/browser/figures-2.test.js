@@ -188,6 +188,26 @@ test('copy link puts the state in the hash and restores it; SVG and PNG download
   await again.context.close();
 });
 
+test('attributes set the initial state (strict-CSP test page)', async () => {
+  const { page, problems, context } = await strict.open('/web/embed/csp-test.html');
+  const expect = {
+    'attention-tempering': /^d_k 256:/,
+    'attention-susan-mary': /with positional encoding: y_gave is different/,
+    'attention-causal-mask': /^Mask window of 3/,
+    'attention-as-conv': /temperature 0\.500/,
+    'attention-cross': /^English \u2192 German/,
+  };
+  for (const tag of FIGURES_2) {
+    const el = await ready(page, tag);
+    if (expect[tag]) assert.match(await summary(el), expect[tag], tag);
+  }
+  const cost = await ready(page, 'attention-cost');
+  assert.equal(await cost.evaluate((e) => e.n), 4096, 'the property mirrors the attribute');
+  await costSettled(page);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a 360 px phone: every new figure fits the width; dark theme too', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const { page, problems, context } = await server.open('/web/index.html', { width: 360, height: 740, colorScheme });

@@ -54,4 +54,8 @@ test('the sweep stops a variant when its next run is predicted past the cap or b
   assert.equal(predict({ n: 100, ms: 2 }, 200), 8);
   const tight = [...sweep({ simd: fake }, { maxN: 16384, d: 4, budgetMs: 50, runCapMs: 1e9, now: clock })];
   assert.ok(tight.some((r) => r.skipped === 'the time budget is spent'));
+  // past the wasm memory limit the plain kernel is skipped for memory, whatever the time
+  const far = [...sweep({ simd: fake }, { maxN: 32768, d: 4, budgetMs: 1e12, runCapMs: 1e12, now: clock })];
+  assert.match(far.find((r) => r.kernel === 'plain' && r.n === 32768).skipped, /needs 4 GiB for the weights alone/);
+  assert.ok(far.find((r) => r.kernel === 'fused' && r.n === 32768).ms > 0);
 });

@@ -14,6 +14,11 @@ import { normalMatrix } from './random.js';
 export const KERNELS = ['fused', 'plain'];
 export const BUILDS = ['simd', 'scalar'];
 export const FIRST_N = 256;
+/** wasm memory the engine may grow to (build.sh: -sMAXIMUM_MEMORY=2GB). */
+export const WASM_BYTES = 2 ** 31;
+
+/** Whether the plain kernel's N x N weights (and the inputs) can fit at all. */
+export const plainFits = (n, d) => 4 * n * n + 16 * n * d < WASM_BYTES;
 
 /** Sizes from FIRST_N doubling up to maxN. */
 export function sizes(maxN) {
@@ -68,6 +73,11 @@ export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = 30000, runCapM
       for (const kernel of KERNELS) {
         const id = `${build}/${kernel}`;
         if (stopped.has(id)) continue;
+        if (kernel === 'plain' && !plainFits(n, d)) {
+          stopped.add(id);
+          yield { build, kernel, n, d, skipped: `needs ${Math.round((4 * n * n) / 2 ** 30)} GiB for the weights alone; wasm has 2 GiB` };
+          continue;
+        }
         const left = budgetMs - (now() - start);
         const guess = last[id] ? predict(last[id], n) : 0;
         if (guess > Math.min(runCapMs, left)) {
