@@ -21,7 +21,8 @@ class Basic extends FigureElement {
   .flow > .math { align-self: center; }
   .sw { display: inline-block; width: 22px; height: 22px; border-radius: 4px; border: 1px solid var(--attention-border); vertical-align: middle; }
   .swatches { display: grid; padding-top: 15px; }
-  .swatches .sw { width: 18px; height: 18px; border-radius: 3px; margin: 6px 0; }
+  .swatches .sw { width: 17px; height: 17px; border-radius: 3px; margin: 5px 0; }
+  .pair { display: flex; gap: 6px; align-items: flex-start; }
   .sum { display: grid; grid-template-columns: auto auto 1fr auto; gap: 4px 8px; align-items: center; max-width: 440px; font-variant-numeric: tabular-nums; }
   .bar { height: 12px; background: var(--attention-positive); border-radius: 3px; min-width: 1px; }
   .result { display: flex; align-items: center; gap: 8px; margin-top: 6px; font-weight: 600; }
@@ -29,12 +30,12 @@ class Basic extends FigureElement {
   .mat rect.mark { stroke: var(--attention-accent); stroke-width: 3; }`;
 
   build() {
-    const view = (name, opts) => matrixView({ name, cell: 30, values: true, ...opts });
+    const view = (name, opts) => matrixView({ name, cell: 27, values: true, ...opts });
     const pick = (i) => this.set({ pixel: NAMES[i] });
     this.views = {
-      X: view('X', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick }),
+      X: view('X', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick, digits: 1 }),
       W: view('W', { rowLabels: NAMES, colLabels: NAMES, onpick: pick }),
-      Y: view('Y', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick }),
+      Y: view('Y', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick, digits: 1 }),
     };
     this.inSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
     this.outSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
@@ -51,9 +52,9 @@ class Basic extends FigureElement {
     return h('div', {}, [
       h('p', { class: 'title' }, 'Attention with no parameters: four pixels weigh each other'),
       h('div', { class: 'flow' }, [
-        this.inSw, this.views.X.el,
-        mathSpan('\\xrightarrow{\\;\\mathrm{softmax}(XX^T)\\;}'), this.views.W.el,
-        mathSpan('\\xrightarrow{\\;WX\\;}'), this.views.Y.el, this.outSw,
+        h('div', { class: 'pair' }, [this.inSw, this.views.X.el]),
+        mathSpan('\\xrightarrow{\\mathrm{softmax}(XX^T)}'), this.views.W.el,
+        mathSpan('\\xrightarrow{WX}'), h('div', { class: 'pair' }, [this.views.Y.el, this.outSw]),
       ]),
       h('div', { class: 'controls' }, [this.pixelChoice.el]),
       h('div', { class: 'controls' }, this.channels.map((c) => c.el)),
