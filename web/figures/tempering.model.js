@@ -14,7 +14,7 @@ export const MAX_DK = 512;
 export const QUERIES = 256;
 export const SAMPLE_KEYS = 256; // 65536 dot products for the spread
 export const KEYS = 16; // the softmax looks at the first 16 keys
-export const BINS = 41;
+export const BINS = 81;
 
 let base = null; // the same random queries and keys for every d_k: more d_k = more columns
 function sample() {
