@@ -29,6 +29,13 @@ static void pack_panel(float *dst, const float *B, size_t ldb, int trans_b,
       const float *src = B + (size_t)(j0 + j) * ldb + p0;
       for (int p = 0; p < kc; p++) dst[p * NR + j] = src[p];
     }
+  } else if (nr == NR) {
+    /* A fixed-length copy: unrolled in place, where a copy of nr floats
+     * would become a call to memcpy per row. */
+    for (int p = 0; p < kc; p++) {
+      const float *src = B + (size_t)(p0 + p) * ldb + j0;
+      for (int j = 0; j < NR; j++) dst[p * NR + j] = src[j];
+    }
   } else {
     for (int p = 0; p < kc; p++) {
       const float *src = B + (size_t)(p0 + p) * ldb + j0;
