@@ -38,15 +38,16 @@ export async function load({ simd, quick } = {}) {
     },
     prepare(cfg, x, { weights }) {
       if (cfg.kind === 'mha') {
+        // The parameters stay resident, as they do in onnxruntime-web (model
+        // initializers): per call only X goes in and Y comes out.
         const X = (a) => attn.matrix(x.N, x.D, a);
         const W = (a) => attn.matrix(x.D, x.D, a);
-        const [Xq, Xkv] = [X(x.Xq), X(x.Xkv)];
-        const params = {
-          heads: x.heads, weights: false,
-          Wq: W(x.Wq), Wk: W(x.Wk), Wv: W(x.Wv), Wo: W(x.Wo),
-          bq: x.bq, bk: x.bk, bv: x.bv, bo: x.bo,
-        };
-        return () => ({ output: attn.multiHeadAttention(Xq, Xkv, params).output.data });
+        const Xq = X(x.Xq);
+        const Xkv = x.Xkv === x.Xq ? null : X(x.Xkv); // self-attention: X goes in once
+        const layer = attn.multiHeadAttentionLayer({
+          heads: x.heads, Wq: W(x.Wq), Wk: W(x.Wk), Wv: W(x.Wv), Wo: W(x.Wo), bq: x.bq, bk: x.bk, bv: x.bv, bo: x.bo,
+        });
+        return () => ({ output: layer.run(Xq, Xkv, { weights: false }).output.data });
       }
       const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
       return () => {

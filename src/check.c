@@ -18,12 +18,12 @@ size_t attn_first_nonfinite(const float *x, size_t n, int allow_minus_inf) {
   size_t i = 0;
 #if ATTN_HAVE_SIMD
   if (attn__use_simd()) {
-    /* Sum poison over blocks of 64; a NaN sum sends the block to the scalar
+    /* Sum poison over blocks of 256; a NaN sum sends the block to the scalar
      * scan below, which finds the exact index. */
     const vf4 zero = vf4_splat(0.0f), lowest = vf4_splat(-FLT_MAX);
-    for (; i + 64 <= n; i += 64) {
+    for (; i + 256 <= n; i += 256) {
       vf4 acc = zero;
-      for (size_t j = i; j < i + 64; j += 4) {
+      for (size_t j = i; j < i + 256; j += 4) {
         vf4 v = vf4_load(x + j);
         if (allow_minus_inf) v = vf4_max(v, lowest); /* NaN stays NaN */
         acc = vf4_add(acc, vf4_mul(v, zero));

@@ -68,6 +68,27 @@ export interface MultiHeadResult {
   heads: Matrix[];
 }
 
+export interface MultiHeadLayerOptions {
+  heads: number;
+  Wq: MatrixLike;
+  Wk: MatrixLike;
+  Wv: MatrixLike;
+  Wo: MatrixLike;
+  bq?: ArrayLike<number> | null;
+  bk?: ArrayLike<number> | null;
+  bv?: ArrayLike<number> | null;
+  bo?: ArrayLike<number> | null;
+}
+
+/** A multi-head layer whose parameters stay in wasm memory until dispose(). */
+export interface MultiHeadLayer {
+  readonly heads: number;
+  readonly dModel: number;
+  run(Xq: MatrixLike, Xkv?: MatrixLike | null, options?: MaskOptions & { weights?: boolean }): MultiHeadResult;
+  /** Frees the parameters; run() throws afterwards. */
+  dispose(): void;
+}
+
 export interface Attention {
   /** True when the SIMD build runs. */
   readonly simd: boolean;
@@ -78,6 +99,8 @@ export interface Attention {
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
   attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): AttentionResult;
   multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): MultiHeadResult;
+  /** The same computation with Wq..Wo copied into wasm once, for many calls. */
+  multiHeadAttentionLayer(options: MultiHeadLayerOptions): MultiHeadLayer;
   /** Row-wise softmax(M / temperature); -Infinity entries get 0, an all -Infinity row gives zeros. */
   softmax(M: MatrixLike, options?: { temperature?: number }): Matrix;
   matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean }): Matrix;
