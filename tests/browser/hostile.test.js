@@ -135,7 +135,10 @@ test('(a) reader text and tokens are rendered as text only', async () => {
   });
   const heatmap = page.locator('attention-heatmap');
   await ready(page, 'attention-heatmap');
-  const labels = () => heatmap.evaluate((e) => [...e.shadowRoot.querySelectorAll('svg.headview text')].map((t) => t.textContent));
+  // A label shows a long token cut short, with the whole token in its <title>
+  // tooltip: read the tooltip where there is one, the label's text otherwise.
+  const labels = () => heatmap.evaluate((e) => [...e.shadowRoot.querySelectorAll('svg.headview text')]
+    .map((t) => t.querySelector('title')?.textContent ?? t.textContent));
   const showsTokens = async (how) => {
     await frames(page);
     const texts = await labels();
