@@ -37,8 +37,7 @@ export interface AttentionOptions extends MaskOptions {
   weights?: boolean;
 }
 
-export interface MultiHeadOptions extends MaskOptions {
-  /** Number of heads; must divide d_model. */
+export interface MultiHeadLayerOptions {
   heads: number;
   Wq: MatrixLike;
   Wk: MatrixLike;
@@ -48,6 +47,9 @@ export interface MultiHeadOptions extends MaskOptions {
   bk?: ArrayLike<number> | null;
   bv?: ArrayLike<number> | null;
   bo?: ArrayLike<number> | null;
+}
+
+export interface MultiHeadOptions extends MaskOptions, MultiHeadLayerOptions {
   /** Return per-head weights (default true). */
   weights?: boolean;
 }
@@ -66,18 +68,6 @@ export interface MultiHeadResult {
   weights: Matrix[] | null;
   /** Per-head outputs Z_i (n_q x d_model/heads), before Wo */
   heads: Matrix[];
-}
-
-export interface MultiHeadLayerOptions {
-  heads: number;
-  Wq: MatrixLike;
-  Wk: MatrixLike;
-  Wv: MatrixLike;
-  Wo: MatrixLike;
-  bq?: ArrayLike<number> | null;
-  bk?: ArrayLike<number> | null;
-  bv?: ArrayLike<number> | null;
-  bo?: ArrayLike<number> | null;
 }
 
 /** A multi-head layer whose parameters stay in wasm memory until dispose(). */
