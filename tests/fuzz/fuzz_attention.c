@@ -106,9 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < nq_dk; i++) Qd[i] = Q[i];
     for (size_t i = 0; i < nk_dk; i++) Kd[i] = K[i];
     for (size_t i = 0; i < nk_dv; i++) Vd[i] = V[i];
-    const fz_attn_args a = {Qd, Kd, Vd, NULL, NULL, NULL, (size_t)d_k, (size_t)d_k,
-                            (size_t)d_v, n_q, n_k, d_k, d_v, scale, 0, mk};
-    fz_ref_attention(want, eo, (size_t)d_v, ww, ew, cond, vis, &a);
+    const ref_attn_args a = {Qd, Kd, Vd, NULL, NULL, NULL, (size_t)d_k, (size_t)d_k,
+                             (size_t)d_v, n_q, n_k, d_k, d_v, scale, 0, mk};
+    ref_attention(want, eo, (size_t)d_v, ww, ew, vis, cond, &a);
   }
 
   for (int simd = 1; simd >= 0; simd--) {

@@ -10,12 +10,11 @@
  *   scale, a missing workspace) adds its code to a set; the call must return
  *   ATTN_OK when the set is empty and one of its codes otherwise (a call with
  *   two faults may report either).
- * - A float64 reference with the error model of tests/native/test_kernels.c
- *   (u = 2^-24; dot products (n + 1) u sum|ab|; softmax weights relative
- *   err(a_j) + sum_l w_l err(a_l) + 2 E_EXP + (3 n + 4) u), used only where the
- *   scores are well conditioned (error bound < 0.01): there a result outside
- *   4x the bound is a bug, not rounding. Elsewhere only properties are
- *   checked (finite, weights in [0, 1], rows summing to 1, masked = 0).
+ * - The float64 reference of the native tests, tests/native/ref64.h (its
+ *   ref_... functions and error model, u = REF_U = 2^-24), used only where
+ *   the scores are well conditioned (error bound <= 0.01): there a result
+ *   outside 4x the bound is a bug, not rounding. Elsewhere only properties
+ *   are checked (finite, weights in [0, 1], rows summing to 1, masked = 0).
  * A violation prints what was wrong and calls __builtin_trap(), so libFuzzer
  * records the input as a crash.
  */
@@ -35,10 +34,7 @@
 
 #include "attention.h"
 #include "internal.h" /* attn__set_simd: run both paths on every input */
-
-#define FZ_U (0x1p-24)
-#define FZ_E_EXP (8 * 0x1p-24)
-#define FZ_FLOOR (4.0 * FLT_MIN)
+#include "../native/ref64.h" /* ref_...: float64 reference with error bounds */
 
 #define FZ_CHECK(cond, ...)                                                  \
   do {                                                                       \
@@ -250,94 +246,7 @@ static inline int fz_classify_sizes(fz_expect *e, const int *sizes, int count,
   return 0;
 }
 
-/* ---- float64 reference with an error bound ---------------------------------- */
-
-static inline int fz_visible(const attn_masks *mk, int i, int j, int n_k) {
-  if (!mk) return 1;
-  if (mk->causal && j > i) return 0;
-  if (mk->key_padding && mk->key_padding[j]) return 0;
-  if (mk->add && mk->add[(size_t)i * n_k + j] == -INFINITY) return 0;
-  return 1;
-}
-
-typedef struct {
-  const double *Q, *K, *V, *eQ, *eK, *eV; /* eX may be NULL: exact */
-  size_t ldq, ldk, ldv;
-  int n_q, n_k, d_k, d_v;
-  double scale, scale_err;
-  const attn_masks *masks;
-} fz_attn_args;
-
-/* out/eo (stride ldo), w/ew (n_q x n_k). cond[i] = 1 when row i is well
- * conditioned (every key that could matter has a score error < 0.01), so
- * its values may be compared; visible[i] = count of visible keys. */
-static inline void fz_ref_attention(double *out, double *eo, size_t ldo,
-                                    double *w, double *ew, int *cond,
-                                    int *visible, const fz_attn_args *a) {
-  const int n_k = a->n_k;
-  double *s = calloc((size_t)n_k, sizeof(double)), *es = calloc((size_t)n_k, sizeof(double));
-  if (!s || !es) abort();
-  for (int i = 0; i < a->n_q; i++) {
-    const double *q = a->Q + (size_t)i * a->ldq;
-    double m = -INFINITY;
-    int vis = 0;
-    for (int j = 0; j < n_k; j++) {
-      s[j] = -INFINITY, es[j] = 0;
-      if (!fz_visible(a->masks, i, j, n_k)) continue;
-      const double *k = a->K + (size_t)j * a->ldk;
-      double dot = 0, abs_dot = 0, prop = 0;
-      for (int p = 0; p < a->d_k; p++) {
-        dot += q[p] * k[p];
-        abs_dot += fabs(q[p] * k[p]);
-        if (a->eQ) prop += a->eQ[(size_t)i * a->ldq + p] * fabs(k[p]);
-        if (a->eK) prop += fabs(q[p]) * a->eK[(size_t)j * a->ldk + p];
-      }
-      const double add = a->masks && a->masks->add ? a->masks->add[(size_t)i * n_k + j] : 0;
-      s[j] = a->scale * dot + add;
-      es[j] = a->scale * (prop + (a->d_k + 1) * FZ_U * abs_dot) +
-              (FZ_U + a->scale_err) * fabs(a->scale * dot) + FZ_U * fabs(s[j]) +
-              a->scale * (a->d_k + 1) * 0x1p-149;
-      vis++;
-      if (s[j] > m) m = s[j];
-    }
-    visible[i] = vis;
-    double *wi = w + (size_t)i * n_k, *ewi = ew + (size_t)i * n_k;
-    cond[i] = 1;
-    if (!vis) {
-      for (int j = 0; j < n_k; j++) wi[j] = 0, ewi[j] = 0;
-      for (int c = 0; c < a->d_v; c++) out[(size_t)i * ldo + c] = 0, eo[(size_t)i * ldo + c] = 0;
-      continue;
-    }
-    double S = 0, avg = 0;
-    for (int j = 0; j < n_k; j++)
-      if (s[j] != -INFINITY) {
-        S += exp(s[j] - m);
-        if (s[j] + es[j] >= m - 200 && es[j] > 0.01) cond[i] = 0;
-      }
-    for (int j = 0; j < n_k; j++) {
-      wi[j] = s[j] == -INFINITY ? 0 : exp(s[j] - m) / S;
-      avg += wi[j] * es[j];
-    }
-    for (int j = 0; j < n_k; j++)
-      ewi[j] = s[j] == -INFINITY ? 0
-                                 : (es[j] + avg + FZ_U * fabs(s[j] - m) + 2 * FZ_E_EXP +
-                                    (3.0 * vis + 4) * FZ_U) * wi[j] + FZ_FLOOR;
-    for (int c = 0; c < a->d_v; c++) {
-      double o = 0, e = 0, abs_o = 0;
-      for (int j = 0; j < n_k; j++) {
-        if (s[j] == -INFINITY) continue;
-        const double v = a->V[(size_t)j * a->ldv + c];
-        o += wi[j] * v;
-        abs_o += wi[j] * fabs(v);
-        e += ewi[j] * fabs(v) + (a->eV ? wi[j] * a->eV[(size_t)j * a->ldv + c] : 0);
-      }
-      out[(size_t)i * ldo + c] = o;
-      eo[(size_t)i * ldo + c] = e + (vis + 1) * FZ_U * abs_o + FZ_FLOOR;
-    }
-  }
-  free(s);
-  free(es);
-}
+/* ---- comparing with the float64 reference (tests/native/ref64.h) ---------- */
 
 /* |got - want| <= 4 * err: a comparison that only fails on a real bug. */
 static inline void fz_compare(const char *what, const float *got, const double *want,
@@ -373,14 +282,14 @@ static inline void fz_check_weight_rows(const float *W, int n_q, int n_k,
     double sum = 0;
     for (int j = 0; j < n_k; j++) {
       const float w = W[(size_t)i * n_k + j];
-      if (!fz_visible(mk, i, j, n_k))
+      if (!ref_visible(mk, i, j, n_k))
         FZ_CHECK(w == 0.0f, "masked weight [%d][%d] = %g", i, j, (double)w);
       else
         FZ_CHECK(w >= 0.0f && w <= 1.0f, "weight [%d][%d] = %g", i, j, (double)w);
       sum += w;
     }
     if (visible[i])
-      FZ_CHECK(fabs(sum - 1) <= 2 * (visible[i] + 4) * FZ_U, "row %d sums to 1%+g", i,
+      FZ_CHECK(fabs(sum - 1) <= 2 * (visible[i] + 4) * REF_U, "row %d sums to 1%+g", i,
                sum - 1);
     else
       FZ_CHECK(sum == 0, "fully masked row %d has weights", i);

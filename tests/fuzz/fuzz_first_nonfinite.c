@@ -35,9 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     x[i] = b < 24 ? special[b % 8] : fz_float(&f, 0);
   }
   memcpy(x0, x, n * 4);
-  size_t want = n;
-  for (size_t i = 0; i < n && want == n; i++)
-    if (!(isfinite(x[i]) || (allow && x[i] == -INFINITY))) want = i;
+  const size_t want = ref_first_nonfinite(x, n, allow);
   for (int simd = 1; simd >= 0; simd--) {
     attn__set_simd(simd);
     size_t got;

@@ -32,31 +32,6 @@ static int decode_heads(fz_t *f, int d) {
   return bad[b - 240];
 }
 
-/* Y (n x d) = X W + b in float64, with error bounds (X may carry errors). */
-static void ref_project(double *Y, double *EY, const double *X, const double *EX,
-                        const float *W, const float *b, int n, int d) {
-  for (int i = 0; i < n; i++)
-    for (int c = 0; c < d; c++) {
-      double s = 0, abs_s = 0, prop = 0;
-      for (int p = 0; p < d; p++) {
-        const double w = W[(size_t)p * d + c];
-        s += X[(size_t)i * d + p] * w;
-        abs_s += fabs(X[(size_t)i * d + p] * w);
-        if (EX) prop += EX[(size_t)i * d + p] * fabs(w);
-      }
-      const double bias = b ? b[c] : 0;
-      Y[(size_t)i * d + c] = s + bias;
-      EY[(size_t)i * d + c] = prop + (d + 2) * FZ_U * (abs_s + fabs(bias)) + (d + 2) * 0x1p-149;
-    }
-}
-
-static double *to_double(const float *x, size_t count) {
-  double *y = calloc(count ? count : 1, 8);
-  if (!y) abort();
-  for (size_t i = 0; i < count; i++) y[i] = x[i];
-  return y;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_t f = fz_init(data, size);
   const uint8_t flags = fz_u8(&f), mflags = fz_u8(&f), bflags = fz_u8(&f);
@@ -145,29 +120,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   double *Yd = NULL, *eY = NULL, *Zd = NULL, *eZ = NULL, *wd = NULL, *ewd = NULL;
   int *row_ok = NULL, *vis = NULL;
   if (sane && !e.set) {
-    double *Xqd = to_double(Xq, nq_d), *Xkvd = to_double(Xkv, nk_d);
-    double *Qd = calloc(nq_d, 8), *eQ = calloc(nq_d, 8), *Kd = calloc(nk_d, 8),
-           *eK = calloc(nk_d, 8), *Vd = calloc(nk_d, 8), *eV = calloc(nk_d, 8);
     Zd = calloc(nq_d, 8), eZ = calloc(nq_d, 8), Yd = calloc(nq_d, 8), eY = calloc(nq_d, 8);
     wd = calloc(hw, 8), ewd = calloc(hw, 8);
     row_ok = calloc((size_t)n_q * H, sizeof(int)), vis = calloc((size_t)n_q * H, sizeof(int));
-    if (!Qd || !eQ || !Kd || !eK || !Vd || !eV || !Zd || !eZ || !Yd || !eY || !wd || !ewd ||
-        !row_ok || !vis)
-      abort();
-    ref_project(Qd, eQ, Xqd, NULL, Wm[0], bm[0], n_q, d);
-    ref_project(Kd, eK, Xkvd, NULL, Wm[1], bm[1], n_k, d);
-    ref_project(Vd, eV, Xkvd, NULL, Wm[2], bm[2], n_k, d);
-    for (int h = 0; h < H; h++) {
-      const size_t col = (size_t)h * dh;
-      const fz_attn_args a = {Qd + col, Kd + col, Vd + col, eQ + col, eK + col, eV + col,
-                              (size_t)d, (size_t)d, (size_t)d, n_q, n_k, dh, dh,
-                              1.0 / sqrt((double)dh), 2 * FZ_U, mk};
-      fz_ref_attention(Zd + col, eZ + col, (size_t)d, wd + (size_t)h * n_q * n_k,
-                       ewd + (size_t)h * n_q * n_k, row_ok + (size_t)h * n_q,
-                       vis + (size_t)h * n_q, &a);
-    }
-    ref_project(Yd, eY, Zd, eZ, Wm[3], bm[3], n_q, d);
-    free(Xqd), free(Xkvd), free(Qd), free(eQ), free(Kd), free(eK), free(Vd), free(eV);
+    if (!Zd || !eZ || !Yd || !eY || !wd || !ewd || !row_ok || !vis) abort();
+    ref_mha(Yd, eY, Zd, eZ, wd, ewd, vis, row_ok, Xq, Xkv, n_q, n_k, d, H, &P, mk);
   }
 
   for (int simd = 1; simd >= 0; simd--) {

@@ -68,14 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (x[j] == -INFINITY) continue;
         const double a = (double)x[j] / T - m;
         want[(size_t)r * cols + j] = exp(a) / S;
-        avg += want[(size_t)r * cols + j] * 2 * FZ_U * fabs(a);
+        avg += want[(size_t)r * cols + j] * 2 * REF_U * fabs(a);
       }
       for (int j = 0; j < cols; j++) {
         if (x[j] == -INFINITY) continue;
         const double a = (double)x[j] / T - m;
         err[(size_t)r * cols + j] =
-            (2 * FZ_U * fabs(a) + avg + 2 * FZ_E_EXP + (3.0 * vis[r] + 4) * FZ_U) *
-                want[(size_t)r * cols + j] + FZ_FLOOR;
+            (2 * REF_U * fabs(a) + avg + 2 * REF_E_EXP + (3.0 * vis[r] + 4) * REF_U) *
+                want[(size_t)r * cols + j] + REF_FLOOR;
       }
     }
 
@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sum += o[i];
       }
       if (vis[r])
-        FZ_CHECK(fabs(sum - 1) <= 2 * (vis[r] + 4) * FZ_U, "row %d sums to 1%+g", r, sum - 1);
+        FZ_CHECK(fabs(sum - 1) <= 2 * (vis[r] + 4) * REF_U, "row %d sums to 1%+g", r, sum - 1);
       else
         FZ_CHECK(sum == 0, "fully blocked row %d is not all zeros", r);
     }

@@ -11,19 +11,10 @@
  * last "N passed, N failed" (cases). Exit status 1 when anything failed.
  *
  * ---- Tolerances: an error model, not a guess -------------------------------
- * Alongside every reference value the reference computes a bound on the error
- * float32 arithmetic may make, whatever the summation order or vector width
- * (u = 2^-24, the unit roundoff of float32; first-order terms):
- *   dot product of n terms           (n + 1) u  sum |a_p b_p|
- *     plus the propagated input errors sum (|da_p||b_p| + |a_p||db_p|)
- *   adding a bias / mask             u |result|
- *   softmax weight w_j = e^{a_j}/S   relative  err(a_j) + sum_l w_l err(a_l)
- *                                    + u |a_j - max| + 2 E_EXP + (3 n + 4) u
- *     E_EXP = 8 u budgets the kernels' own exp (a polynomial, documented at
- *     <= 2 ulp, checked below); 3 n u covers the sum of n terms plus, in the
- *     fused path, one rescale of the running sum and output per key tile.
- *   attention output sum_j w_j v_j   sum_j (err(w_j)|v_j| + w_j err(v_j))
- *                                    + (n + 1) u sum_j w_j |v_j|
+ * Alongside every reference value the reference (tests/native/ref64.h, shared
+ * with the fuzzers; the error model is spelled out there) computes a bound on
+ * the error float32 arithmetic may make, whatever the summation order or
+ * vector width (u = 2^-24, first-order terms).
  * A value passes when |got - want| <= 2 * bound + floor: the factor 2 covers
  * the dropped second-order terms; the floor (a few FLT_MIN) covers results
  * that float32 flushes to zero or to subnormals (the kernels' exp flushes
@@ -53,6 +44,7 @@
 
 #include "attention.h"
 #include "internal.h" /* attn__set_simd: the only internal used here */
+#include "ref64.h"    /* the float64 reference with error bounds */
 
 /* attn_alloc(SIZE_MAX) must return NULL, not abort inside ASan. */
 const char *__asan_default_options(void);
@@ -61,10 +53,6 @@ const char *__asan_default_options(void) {
 }
 
 /* ==== harness ============================================================ */
-
-static const double U = 0x1p-24;         /* float32 unit roundoff */
-static const double E_EXP = 8 * 0x1p-24; /* error budget of the kernels' exp */
-#define FLOOR (4.0 * FLT_MIN)            /* flushed / subnormal results */
 
 typedef struct {
   long passed, failed;
@@ -223,155 +211,6 @@ static void poison(float *x, size_t count) {
  * and query tiles of the kernels (64, 128 at the time of writing). */
 static const int SIZES[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129};
 enum { N_SIZES = sizeof SIZES / sizeof SIZES[0] };
-
-/* ==== float64 reference ================================================== */
-
-/* C (m x n) = A (m x k) B, B (k x n) or with tb B (n x k) and B^T. */
-static void ref_matmul(double *C, double *E, const float *A, const float *B,
-                       int m, int k, int n, int tb) {
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++) {
-      double s = 0, abs_s = 0;
-      for (int p = 0; p < k; p++) {
-        const double b = tb ? B[(size_t)j * k + p] : B[(size_t)p * n + j];
-        s += (double)A[(size_t)i * k + p] * b;
-        abs_s += fabs((double)A[(size_t)i * k + p] * b);
-      }
-      C[(size_t)i * n + j] = s;
-      /* + one smallest subnormal per operation for gradual underflow */
-      E[(size_t)i * n + j] = (k + 1) * U * abs_s + (k + 1) * 0x1p-149;
-    }
-}
-
-/* Softmax of one row of `n` exponent arguments already divided by T:
- * a[j] = -INFINITY for blocked entries; ea[j] = error bound of a[j]. Writes
- * weights w and their error bounds ew. Returns the number of visible
- * entries (0: the row is all zeros). `rescale_terms` is 3 for the fused path
- * budget, as explained at the top. */
-static int ref_softmax_row(double *w, double *ew, const double *a,
-                           const double *ea, int n) {
-  double m = -INFINITY;
-  int visible = 0;
-  for (int j = 0; j < n; j++)
-    if (a[j] != -INFINITY) {
-      visible++;
-      if (a[j] > m) m = a[j];
-    }
-  if (!visible) {
-    for (int j = 0; j < n; j++) w[j] = 0, ew[j] = 0;
-    return 0;
-  }
-  double S = 0;
-  for (int j = 0; j < n; j++) S += a[j] == -INFINITY ? 0 : exp(a[j] - m);
-  double avg_err = 0;
-  for (int j = 0; j < n; j++) {
-    w[j] = a[j] == -INFINITY ? 0 : exp(a[j] - m) / S;
-    if (w[j] > 0) avg_err += w[j] * ea[j];
-  }
-  for (int j = 0; j < n; j++) {
-    if (a[j] == -INFINITY) {
-      ew[j] = 0; /* a blocked entry must be exactly 0 */
-      continue;
-    }
-    const double rho = ea[j] + avg_err + U * fabs(a[j] - m) + 2 * E_EXP +
-                       (3.0 * visible + 4) * U;
-    ew[j] = rho * w[j] + FLOOR;
-  }
-  return visible;
-}
-
-static int ref_visible(const attn_masks *mk, int i, int j, int n_k) {
-  if (!mk) return 1;
-  if (mk->causal && j > i) return 0;
-  if (mk->key_padding && mk->key_padding[j]) return 0;
-  if (mk->add && mk->add[(size_t)i * n_k + j] == -INFINITY) return 0;
-  return 1;
-}
-
-/* One attention, on double inputs that may carry error bounds (from an MHA
- * projection) or not (eQ, eK, eV NULL). Q, K, V, out have row strides. */
-typedef struct {
-  const double *Q, *K, *V, *eQ, *eK, *eV;
-  size_t ldq, ldk, ldv;
-  int n_q, n_k, d_k, d_v;
-  double scale, scale_err; /* relative error of the float scale used */
-  const attn_masks *masks;
-} ref_attn_args;
-
-/* out/eo (n_q rows, stride ldo); w/ew (n_q x n_k). Returns nothing;
- * visible_rows[i] = number of visible keys of query i. */
-static void ref_attention(double *out, double *eo, size_t ldo, double *w,
-                          double *ew, int *visible_rows,
-                          const ref_attn_args *a) {
-  const int n_k = a->n_k;
-  double *s = dbuf(n_k), *es = dbuf(n_k);
-  for (int i = 0; i < a->n_q; i++) {
-    const double *q = a->Q + (size_t)i * a->ldq;
-    for (int j = 0; j < n_k; j++) {
-      if (!ref_visible(a->masks, i, j, n_k)) {
-        s[j] = -INFINITY, es[j] = 0;
-        continue;
-      }
-      const double *k = a->K + (size_t)j * a->ldk;
-      double dot = 0, abs_dot = 0, prop = 0;
-      for (int p = 0; p < a->d_k; p++) {
-        dot += q[p] * k[p];
-        abs_dot += fabs(q[p] * k[p]);
-        if (a->eQ) prop += a->eQ[(size_t)i * a->ldq + p] * fabs(k[p]);
-        if (a->eK) prop += fabs(q[p]) * a->eK[(size_t)j * a->ldk + p];
-      }
-      const double add =
-          a->masks && a->masks->add ? a->masks->add[(size_t)i * n_k + j] : 0;
-      s[j] = a->scale * dot + add;
-      es[j] = a->scale * (prop + (a->d_k + 1) * U * abs_dot) +
-              (U + a->scale_err) * fabs(a->scale * dot) + U * fabs(s[j]) +
-              a->scale * (a->d_k + 1) * 0x1p-149;
-    }
-    double *wi = w + (size_t)i * n_k, *ewi = ew + (size_t)i * n_k;
-    const int vis = ref_softmax_row(wi, ewi, s, es, n_k);
-    if (visible_rows) visible_rows[i] = vis;
-    for (int c = 0; c < a->d_v; c++) {
-      double o = 0, e = 0, abs_o = 0;
-      for (int j = 0; j < n_k; j++) {
-        if (wi[j] == 0 && ewi[j] == 0) continue; /* blocked */
-        const double v = a->V[(size_t)j * a->ldv + c];
-        o += wi[j] * v;
-        abs_o += wi[j] * fabs(v);
-        e += ewi[j] * fabs(v) + (a->eV ? wi[j] * a->eV[(size_t)j * a->ldv + c] : 0);
-      }
-      out[(size_t)i * ldo + c] = o;
-      eo[(size_t)i * ldo + c] = vis ? e + (vis + 1) * U * abs_o + FLOOR : 0;
-    }
-  }
-  free(s);
-  free(es);
-}
-
-/* Y (n x d) = X W + b in double, with error bounds; X may carry errors. */
-static void ref_project(double *Y, double *EY, const double *X,
-                        const double *EX, const float *W, const float *b,
-                        int n, int d) {
-  for (int i = 0; i < n; i++)
-    for (int c = 0; c < d; c++) {
-      double s = 0, abs_s = 0, prop = 0;
-      for (int p = 0; p < d; p++) {
-        const double wv = W[(size_t)p * d + c];
-        s += X[(size_t)i * d + p] * wv;
-        abs_s += fabs(X[(size_t)i * d + p] * wv);
-        if (EX) prop += EX[(size_t)i * d + p] * fabs(wv);
-      }
-      const double bias = b ? b[c] : 0;
-      Y[(size_t)i * d + c] = s + bias;
-      EY[(size_t)i * d + c] = prop + (d + 2) * U * (abs_s + fabs(bias)) +
-                              (d + 2) * 0x1p-149;
-    }
-}
-
-static double *to_double(const float *x, size_t count) {
-  double *y = dbuf(count);
-  for (size_t i = 0; i < count; i++) y[i] = x[i];
-  return y;
-}
 
 /* ==== status names, SIMD switch, counted memory ========================= */
 
@@ -535,7 +374,7 @@ static void softmax_case(rng_t *r, int rows, int cols, float T, int mode,
         const double x = in0[(size_t)i * cols + j];
         a[j] = x == -INFINITY ? -INFINITY : x / T;
         /* (x - max) rounds once, the division by T once */
-        ea[j] = x == -INFINITY ? 0 : 2 * U * fabs((x - m) / T);
+        ea[j] = x == -INFINITY ? 0 : 2 * REF_U * fabs((x - m) / T);
       }
       const int vis = ref_softmax_row(want + (size_t)i * cols,
                                       err + (size_t)i * cols, a, ea, cols);
@@ -547,8 +386,8 @@ static void softmax_case(rng_t *r, int rows, int cols, float T, int mode,
           CHECK(w == 0.0f, "blocked entry [%d][%d] has weight %g", i, j, (double)w);
       }
       if (vis)
-        CHECK(fabs(sum - 1) <= 2 * (cols + 4) * U,
-              "row %d sums to 1 %+.3g (tol %.3g)", i, sum - 1, 2 * (cols + 4) * U);
+        CHECK(fabs(sum - 1) <= 2 * (cols + 4) * REF_U,
+              "row %d sums to 1 %+.3g (tol %.3g)", i, sum - 1, 2 * (cols + 4) * REF_U);
       else
         CHECK(sum == 0, "fully blocked row %d is not all zeros", i);
     }
@@ -587,7 +426,7 @@ static void test_softmax(void) {
                   "attn_softmax_rows");
     for (int j = 0; j < 10; j++) {
       const double want = (j == 2 || j == 6) ? 0.5 : 0.0;
-      CHECK(fabs(out[j] - want) <= 4 * U, "out[%d] = %.9g, want %g", j,
+      CHECK(fabs(out[j] - want) <= 4 * REF_U, "out[%d] = %.9g, want %g", j,
             (double)out[j], want);
     }
     float in2[5] = {1, 2, 7, 3, -1}, out2[5];
@@ -603,7 +442,7 @@ static void test_softmax(void) {
     expect_status(attn_softmax_rows(out3, in3, 1, 7, big[t]), ATTN_OK,
                   "attn_softmax_rows");
     for (int j = 0; j < 7; j++)
-      CHECK(fabs(out3[j] - 1.0 / 7) <= 32 * U, "out[%d] = %.9g, want 1/7", j,
+      CHECK(fabs(out3[j] - 1.0 / 7) <= 32 * REF_U, "out[%d] = %.9g, want 1/7", j,
             (double)out3[j]);
     end();
   }
@@ -620,7 +459,7 @@ static void test_softmax(void) {
                     "attn_softmax_rows");
       const double d = (double)in[0] / cases[c][2] - (double)in[1] / cases[c][2];
       const double want0 = 1.0 / (1.0 + exp(-d));
-      CHECK(fabs(out[0] - want0) <= 16 * U && fabs(out[1] - (1 - want0)) <= 16 * U,
+      CHECK(fabs(out[0] - want0) <= 16 * REF_U && fabs(out[1] - (1 - want0)) <= 16 * REF_U,
             "case %d: out = [%.9g, %.9g], want [%.9g, %.9g]", c, (double)out[0],
             (double)out[1], want0, 1 - want0);
     }
@@ -635,7 +474,7 @@ static void test_softmax(void) {
                   "attn_softmax_rows");
     /* x + 64 is exact in float for |x| < 1 up to 2^-18 of rounding */
     for (int j = 0; j < 9; j++)
-      CHECK(fabs(y[0][j] - y[1][j]) <= 4 * 0x1p-18 * y[0][j] + 32 * U * y[0][j],
+      CHECK(fabs(y[0][j] - y[1][j]) <= 4 * 0x1p-18 * y[0][j] + 32 * REF_U * y[0][j],
             "column %d: %.9g vs %.9g", j, (double)y[0][j], (double)y[1][j]);
   }
   end();
@@ -653,16 +492,8 @@ static void posenc_case(int n, int d) {
   if (st == ATTN_OK) {
     double *want = dbuf(count), *err = dbuf(count);
     for (int p = 0; p < n; p++)
-      for (int c = 0; c < d; c++) {
-        const int two_i = c - c % 2;
-        const double angle = p / pow(10000.0, (double)two_i / d);
-        want[(size_t)p * d + c] = c % 2 ? cos(angle) : sin(angle);
-        /* a float32 kernel forms the angle with a few roundings (the
-         * frequency itself comes from a pow/exp of up to ln 1e4 ~ 9.2), so
-         * the angle's error grows with p: budget 16 u |angle|, plus 4 u for
-         * sin/cos and the final rounding */
-        err[(size_t)p * d + c] = 16 * U * angle + 4 * U;
-      }
+      for (int c = 0; c < d; c++)
+        want[(size_t)p * d + c] = ref_posenc(p, c, d, &err[(size_t)p * d + c]);
     compare("out", out, want, err, count, (size_t)d, 0);
     for (int c = 0; c < d; c++)
       CHECK(out[c] == (c % 2 ? 1.0f : 0.0f), "row 0 column %d = %g, want %d",
@@ -754,10 +585,11 @@ static void attention_case(rng_t *r, attn_case_t c) {
 
   double *want = dbuf(nq_dv), *eo = dbuf(nq_dv), *ww = dbuf(nq_nk), *ew = dbuf(nq_nk);
   int *vis = xmalloc(sizeof(int) * (size_t)n_q);
-  double *Qd = to_double(Q, nq_dk), *Kd = to_double(K, nk_dk), *Vd = to_double(V, nk_dv);
+  double *Qd = ref_to_double(Q, nq_dk), *Kd = ref_to_double(K, nk_dk),
+         *Vd = ref_to_double(V, nk_dv);
   const ref_attn_args args = {Qd, Kd, Vd, NULL, NULL, NULL, (size_t)d_k, (size_t)d_k,
                               (size_t)d_v, n_q, n_k, d_k, d_v, c.scale, 0, mk};
-  ref_attention(want, eo, (size_t)d_v, ww, ew, vis, &args);
+  ref_attention(want, eo, (size_t)d_v, ww, ew, vis, NULL, &args);
 
   if (st_w == ATTN_OK) {
     check_finite("out (weights path)", out_w, nq_dv);
@@ -773,9 +605,9 @@ static void attention_case(rng_t *r, attn_case_t c) {
           CHECK(w >= 0.0f && w <= 1.0f, "weight [%d][%d] = %g outside [0, 1]", i, j, (double)w);
       }
       if (vis[i])
-        CHECK(fabs(sum - 1) <= 2 * (vis[i] + 4) * U,
+        CHECK(fabs(sum - 1) <= 2 * (vis[i] + 4) * REF_U,
               "weights row %d sums to 1 %+.3g (tol %.3g)", i, sum - 1,
-              2 * (vis[i] + 4) * U);
+              2 * (vis[i] + 4) * REF_U);
       else {
         CHECK(sum == 0, "fully masked row %d: weights not all zero", i);
         for (int cc = 0; cc < d_v; cc++)
@@ -817,7 +649,7 @@ static void attention_case(rng_t *r, attn_case_t c) {
             const double v = V[(size_t)j * d_v + cc];
             lo = fmin(lo, v), hi = fmax(hi, v), mag = fmax(mag, fabs(v));
           }
-        const double slack = 2 * (3.0 * n_k + 8) * U * mag;
+        const double slack = 2 * (3.0 * n_k + 8) * REF_U * mag;
         const float got[2] = {out_w[(size_t)i * d_v + cc], out_f[(size_t)i * d_v + cc]};
         for (int p = 0; p < 2; p++)
           CHECK(got[p] >= lo - slack && got[p] <= hi + slack,
@@ -932,9 +764,9 @@ static void test_attention(void) {
       CHECK(out[c] == 0.0f && out_f[c] == 0.0f, "row 0 out[%d] = %g / %g", c,
             (double)out[c], (double)out_f[c]);
     /* row 1 sees key 1 only: weight exactly 1 up to rounding, out = V row 1 */
-    CHECK(fabs(W[n + 1] - 1.0) <= 4 * U, "row 1 weight on key 1 = %.9g", (double)W[n + 1]);
+    CHECK(fabs(W[n + 1] - 1.0) <= 4 * REF_U, "row 1 weight on key 1 = %.9g", (double)W[n + 1]);
     for (int c = 0; c < d; c++)
-      CHECK(fabs(out_f[d + c] - V[d + c]) <= 8 * U * fabs(V[d + c]),
+      CHECK(fabs(out_f[d + c] - V[d + c]) <= 8 * REF_U * fabs(V[d + c]),
             "row 1 out[%d] = %.9g, want V[1][%d] = %.9g", c, (double)out_f[d + c],
             c, (double)V[d + c]);
     free(ws);
@@ -956,7 +788,7 @@ static void test_attention(void) {
                   ATTN_OK, "attn_attention");
     /* scores ~1 plus a constant up to 12: rounding of the sum, 2^-20 abs */
     for (int i = 0; i < 36; i++)
-      CHECK(fabs(W1[i] - W2[i]) <= 0x1p-19 * W1[i] + 64 * U * W1[i] + FLOOR,
+      CHECK(fabs(W1[i] - W2[i]) <= 0x1p-19 * W1[i] + 64 * REF_U * W1[i] + REF_FLOOR,
             "W[%d]: %.9g vs %.9g", i, (double)W1[i], (double)W2[i]);
   }
   end();
@@ -976,7 +808,7 @@ static void test_attention(void) {
     expect_status(attn_attention(out2, NULL, Q, K2, V2, n_q, n_k, d, d, 0.4f, NULL, ws),
                   ATTN_OK, "attn_attention");
     for (int i = 0; i < 30; i++)
-      CHECK(fabs(out1[i] - out2[i]) <= 64 * U, "out[%d]: %.9g vs %.9g", i,
+      CHECK(fabs(out1[i] - out2[i]) <= 64 * REF_U, "out[%d]: %.9g vs %.9g", i,
             (double)out1[i], (double)out2[i]);
     free(ws);
   }
@@ -1006,7 +838,7 @@ static void mha_case(rng_t *r, mha_case_t c) {
   begin("attn_mha n_q=%d n_k=%d d_model=%d heads=%d %s biases=%d masks=%s |X|=%g",
         c.n_q, c.n_k, c.d, c.heads, c.self ? "self" : "cross", c.biases,
         MK_NAMES[c.mode], (double)c.x_scale);
-  const int n_q = c.n_q, n_k = c.n_k, d = c.d, H = c.heads, dh = d / H;
+  const int n_q = c.n_q, n_k = c.n_k, d = c.d, H = c.heads;
   const size_t dd = (size_t)d * d, nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d,
                hw = (size_t)H * n_q * n_k;
   float *Xq = fbuf(nq_d), *Xkv = c.self ? Xq : fbuf(nk_d);
@@ -1041,23 +873,9 @@ static void mha_case(rng_t *r, mha_case_t c) {
   expect_status(st2, ATTN_OK, "attn_mha without weights and Z");
 
   /* reference: projections, heads, output projection, all with bounds */
-  double *Xqd = to_double(Xq, nq_d), *Xkvd = to_double(Xkv, nk_d);
-  double *Qd = dbuf(nq_d), *eQ = dbuf(nq_d), *Kd = dbuf(nk_d), *eK = dbuf(nk_d),
-         *Vd = dbuf(nk_d), *eV = dbuf(nk_d), *Zd = dbuf(nq_d), *eZ = dbuf(nq_d),
-         *Yd = dbuf(nq_d), *eY = dbuf(nq_d), *wd = dbuf(hw), *ewd = dbuf(hw);
-  int *vis = xmalloc(sizeof(int) * (size_t)n_q);
-  ref_project(Qd, eQ, Xqd, NULL, P.Wq, P.bq, n_q, d);
-  ref_project(Kd, eK, Xkvd, NULL, P.Wk, P.bk, n_k, d);
-  ref_project(Vd, eV, Xkvd, NULL, P.Wv, P.bv, n_k, d);
-  for (int h = 0; h < H; h++) {
-    const size_t col = (size_t)h * dh;
-    const ref_attn_args a = {Qd + col, Kd + col, Vd + col, eQ + col, eK + col, eV + col,
-                             (size_t)d, (size_t)d, (size_t)d, n_q, n_k, dh, dh,
-                             1.0 / sqrt((double)dh), 2 * U, mk};
-    ref_attention(Zd + col, eZ + col, (size_t)d, wd + (size_t)h * n_q * n_k,
-                  ewd + (size_t)h * n_q * n_k, vis, &a);
-  }
-  ref_project(Yd, eY, Zd, eZ, P.Wo, P.bo, n_q, d);
+  double *Zd = dbuf(nq_d), *eZ = dbuf(nq_d), *Yd = dbuf(nq_d), *eY = dbuf(nq_d),
+         *wd = dbuf(hw), *ewd = dbuf(hw);
+  ref_mha(Yd, eY, Zd, eZ, wd, ewd, NULL, NULL, Xq, Xkv, n_q, n_k, d, H, &P, mk);
 
   if (st1 == ATTN_OK) {
     check_finite("Y", Y1, nq_d);
@@ -1084,8 +902,7 @@ static void mha_case(rng_t *r, mha_case_t c) {
   if (!c.self) free(Xkv);
   for (int i = 0; i < 4; i++) free(Wm[i]), free(bm[i]);
   free(add), free(pad), free(Y1), free(Wt), free(Z), free(Y2), free(ws1), free(ws2);
-  free(Xqd), free(Xkvd), free(Qd), free(eQ), free(Kd), free(eK), free(Vd), free(eV);
-  free(Zd), free(eZ), free(Yd), free(eY), free(wd), free(ewd), free(vis);
+  free(Zd), free(eZ), free(Yd), free(eY), free(wd), free(ewd);
   end();
 }
 
@@ -1124,7 +941,7 @@ static void test_mha(void) {
     const attn_mha_params P = {Wm[0], Wm[1], Wm[2], Wm[3], bm[0], bm[1], bm[2], bm[3]};
     void *ws = wsbuf(attn_mha_workspace_size(n, n, d, H, 0));
     expect_status(attn_mha(Y, NULL, NULL, X, X, n, n, d, H, &P, NULL, ws), ATTN_OK, "attn_mha");
-    double *Xd = to_double(X, (size_t)n * d);
+    double *Xd = ref_to_double(X, (size_t)n * d);
     double *Qd = dbuf((size_t)n * d), *Kd = dbuf((size_t)n * d), *Vd = dbuf((size_t)n * d),
            *Zd = dbuf((size_t)n * d), *Yd = dbuf((size_t)n * d), *e = dbuf((size_t)n * d),
            *e2 = dbuf((size_t)n * d), *w = dbuf((size_t)n * n), *ew = dbuf((size_t)n * n);
@@ -1136,7 +953,7 @@ static void test_mha(void) {
       const ref_attn_args a = {Qd + col, Kd + col, Vd + col, NULL, NULL, NULL, (size_t)d,
                                (size_t)d, (size_t)d, n, n, d / H, d / H,
                                1.0 / sqrt(d / H), 0, NULL};
-      ref_attention(Zd + col, e2 + col, (size_t)d, w, ew, NULL, &a);
+      ref_attention(Zd + col, e2 + col, (size_t)d, w, ew, NULL, NULL, &a);
     }
     ref_project(Yd, e, Zd, NULL, P.Wo, P.bo, n, d);
     double worst = 0;
@@ -1166,10 +983,10 @@ static void test_mha(void) {
     expect_status(attn_attention(out, Wa, X, X, X, n, n, d, d, 1.0f / sqrtf(5.0f), &mk, NULL),
                   ATTN_OK, "attn_attention");
     for (int i = 0; i < 35; i++)
-      CHECK(fabs(Y[i] - out[i]) <= 64 * U, "Y[%d] = %.9g, attention %.9g", i,
+      CHECK(fabs(Y[i] - out[i]) <= 64 * REF_U, "Y[%d] = %.9g, attention %.9g", i,
             (double)Y[i], (double)out[i]);
     for (int i = 0; i < 49; i++)
-      CHECK(fabs(Wt[i] - Wa[i]) <= 64 * U, "W[%d] = %.9g, attention %.9g", i,
+      CHECK(fabs(Wt[i] - Wa[i]) <= 64 * REF_U, "W[%d] = %.9g, attention %.9g", i,
             (double)Wt[i], (double)Wa[i]);
     free(ws);
   }
@@ -1177,12 +994,6 @@ static void test_mha(void) {
 }
 
 /* ==== attn_first_nonfinite ============================================== */
-
-static size_t ref_first_nonfinite(const float *x, size_t n, int allow_minus_inf) {
-  for (size_t i = 0; i < n; i++)
-    if (!(isfinite(x[i]) || (allow_minus_inf && x[i] == -INFINITY))) return i;
-  return n;
-}
 
 static void test_first_nonfinite(void) {
   rng_t r = rng_for("first_nonfinite");
