@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { start, ready, summary, frames, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, frames, expectChange, SCREENSHOTS } from './harness.js';
 
 const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
   'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
@@ -26,18 +26,7 @@ const costSettled = (page) => page.waitForFunction(() => {
   return /quick look|Done|failed|Stopped/.test(st);
 }, null, { timeout: 300000 });
 
-// Act, then the figure's summary and drawing must both have changed.
-async function changes(page, tag, act) {
-  const el = await ready(page, tag);
-  const [s0, t0] = [await summary(el), await drawing(el)];
-  await act(el);
-  await frames(page);
-  await page.waitForTimeout(60);
-  const [s1, t1] = [await summary(el), await drawing(el)];
-  assert.notEqual(s1, s0, `${tag}: summary unchanged`);
-  assert.notEqual(t1, t0, `${tag}: drawing unchanged`);
-  return s1;
-}
+const changes = (page, tag, act) => expectChange(page, tag, act, drawing);
 
 test('every new figure draws on the article page from the kernels', async () => {
   const { page, problems, foreign, context } = await server.open('/web/index.html');

@@ -3,7 +3,7 @@
 // outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, SCREENSHOTS, FIGURES } from './harness.js';
+import { start, ready, summary, frames, expectChange, SCREENSHOTS, FIGURES } from './harness.js';
 
 
 let server;
@@ -36,17 +36,7 @@ test('every figure on the article page draws, with one shared wasm instance', as
 test('controls change what each figure shows', async () => {
   const { page, problems, context } = await server.open('/web/index.html');
   // change -> the summary and the drawing both differ afterwards
-  const check = async (tag, act) => {
-    const el = await ready(page, tag);
-    const [s0, t0] = [await summary(el), await shadowText(el)];
-    await act(el);
-    await frames(page);
-    await page.waitForTimeout(50);
-    const [s1, t1] = [await summary(el), await shadowText(el)];
-    assert.notEqual(s1, s0, `${tag}: summary unchanged`);
-    assert.notEqual(t1, t0, `${tag}: drawing unchanged`);
-    return s1;
-  };
+  const check = (tag, act) => expectChange(page, tag, act, shadowText);
   await check('attention-notation', async (el) => { await el.locator('input[type=range]').focus(); await page.keyboard.press('Home'); });
   await check('attention-dot-product', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); });
   await check('attention-qkv', async (el) => {

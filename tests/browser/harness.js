@@ -1,6 +1,7 @@
 // harness.js: what the browser tests share: the repo's static server on a
 // free port, Debian's Chromium through playwright-core, and a page that
 // records console errors, failed requests and requests leaving the origin.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -82,3 +83,17 @@ export const summary = (el) => el.evaluate((e) => e.summary);
 
 /** Wait two frames for a state change to draw. */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Act on a figure, then its summary and its shadow DOM (`read`, by
+ *  default the rendered markup) must both have changed; -> the new summary. */
+export async function expectChange(page, tag, act, read = (el) => el.evaluate((e) => e.shadowRoot.innerHTML)) {
+  const el = await ready(page, tag);
+  const [s0, t0] = [await summary(el), await read(el)];
+  await act(el);
+  await frames(page);
+  await page.waitForTimeout(60);
+  const [s1, t1] = [await summary(el), await read(el)];
+  assert.notEqual(s1, s0, `${tag}: summary unchanged`);
+  assert.notEqual(t1, t0, `${tag}: drawing unchanged`);
+  return s1;
+}
