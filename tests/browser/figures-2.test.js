@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { start, ready, summary, frames, expectChange, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS } from './harness.js';
 
 const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
   'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
@@ -197,23 +197,12 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
   await context.close();
 });
 
-test('a 360 px phone: every new figure fits the width; dark theme too', async () => {
-  for (const colorScheme of ['light', 'dark']) {
-    const { page, problems, context } = await server.open('/web/index.html', { width: 360, height: 740, colorScheme });
-    for (const tag of FIGURES_2) {
-      const el = await ready(page, tag);
-      if (tag === 'attention-cost') await costSettled(page);
-      const width = await el.evaluate((e) => e.getBoundingClientRect().width);
-      assert.ok(width <= 360, `${tag} is ${width}px wide`);
-      const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
-      assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
-      await el.screenshot({ path: `${SCREENSHOTS}${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}.png` });
-    }
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the page scrolls sideways');
-    assert.deepEqual(problems, []);
-    await context.close();
-  }
-});
+test('a 360 px phone: every new figure fits the width; dark theme too', () =>
+  expectPhoneFit(server, FIGURES_2, async (page, el, tag) => {
+    if (tag === 'attention-cost') await costSettled(page);
+    const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
+    assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
+  }));
 
 test('without JavaScript each new figure shows its fallback text', async () => {
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });

@@ -3,7 +3,7 @@
 // outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, expectChange, SCREENSHOTS, FIGURES } from './harness.js';
+import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS, FIGURES } from './harness.js';
 
 
 let server;
@@ -83,21 +83,7 @@ test('attributes set the initial state', async () => {
   await context.close();
 });
 
-test('a 360 px phone: every figure fits the width; dark theme too', async () => {
-  for (const colorScheme of ['light', 'dark']) {
-    const { page, problems, context } = await server.open('/web/index.html', { width: 360, height: 740, colorScheme });
-    for (const tag of FIGURES) {
-      const el = await ready(page, tag);
-      const width = await el.evaluate((e) => e.getBoundingClientRect().width);
-      assert.ok(width <= 360, `${tag} is ${width}px wide`);
-      await el.screenshot({ path: `${SCREENSHOTS}${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}.png` });
-    }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(overflow <= 360, `the page scrolls sideways: ${overflow}px`);
-    assert.deepEqual(problems, []);
-    await context.close();
-  }
-});
+test('a 360 px phone: every figure fits the width; dark theme too', () => expectPhoneFit(server, FIGURES));
 
 test('without JavaScript each figure shows its fallback text', async () => {
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
