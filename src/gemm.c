@@ -5,43 +5,64 @@
  * panels of NR columns, zero-padded past n, so the micro-kernel always reads
  * NR contiguous floats per step whatever B's layout (plain or transposed).
  * Each MR-row strip of A is then swept across every panel of the block while
- * it is hot in L1; the block itself (64 KiB) stays in L2.
+ * it is hot in L1; the block itself (128 KiB) stays in L2.
  */
 #include "internal.h"
 #include "simd.h"
 
+/* Tile shapes, measured under V8 (bench/, tests/ do not depend on them).
+ * SIMD: 2 x 16, eight vector accumulators. V8 keeps 15 xmm registers for
+ * wasm and schedules each step's products ahead of their adds, so larger
+ * tiles spill; 2 x 16 spills least and ran ~3% faster in the fused kernel
+ * than 4 x 8. Scalar: 4 x 8 ran ~10% faster than 2 x 16. */
 enum {
-  MR = 4,   /* rows of C per tile */
-  NR = 8,   /* columns of C per tile: NV vectors */
+#if ATTN_HAVE_SIMD
+  MR = 2,   /* rows of C per tile */
+  NR = 16,  /* columns of C per tile: NV vectors */
+#else
+  MR = 4,
+  NR = 8,
+#endif
   NV = NR / 4,
-  KC = 256, /* depth of a packed block */
+  KC = 512, /* depth of a packed block */
   NC = 64,  /* width of a packed block: NC / NR panels */
 };
 
-/* dst (kc x NR) <- B[p0 .. p0+kc) x [j0 .. j0+nr), zero columns past nr. */
+/* dst (k x NR) <- columns [j0 .. j0+nr) of B (k x n), zero columns past nr. */
 static void pack_panel(float *dst, const float *B, size_t ldb, int trans_b,
-                       int p0, int kc, int j0, int nr) {
+                       int k, int j0, int nr) {
   for (int j = nr; j < NR; j++)
-    for (int p = 0; p < kc; p++) dst[p * NR + j] = 0.0f;
+    for (int p = 0; p < k; p++) dst[p * NR + j] = 0.0f;
   if (trans_b) {
     /* B is n x k: column j of the panel is a contiguous run of row j0+j. */
     for (int j = 0; j < nr; j++) {
-      const float *src = B + (size_t)(j0 + j) * ldb + p0;
-      for (int p = 0; p < kc; p++) dst[p * NR + j] = src[p];
+      const float *src = B + (size_t)(j0 + j) * ldb;
+      for (int p = 0; p < k; p++) dst[p * NR + j] = src[p];
     }
   } else if (nr == NR) {
     /* A fixed-length copy: unrolled in place, where a copy of nr floats
      * would become a call to memcpy per row. */
-    for (int p = 0; p < kc; p++) {
-      const float *src = B + (size_t)(p0 + p) * ldb + j0;
+    for (int p = 0; p < k; p++) {
+      const float *src = B + (size_t)p * ldb + j0;
       for (int j = 0; j < NR; j++) dst[p * NR + j] = src[j];
     }
   } else {
-    for (int p = 0; p < kc; p++) {
-      const float *src = B + (size_t)(p0 + p) * ldb + j0;
+    for (int p = 0; p < k; p++) {
+      const float *src = B + (size_t)p * ldb + j0;
       for (int j = 0; j < nr; j++) dst[p * NR + j] = src[j];
     }
   }
+}
+
+uint64_t attn__packed_size(int k, int n) {
+  return (uint64_t)k * (((uint64_t)n + NR - 1) / NR * NR);
+}
+
+void attn__pack_b(float *dst, const float *B, size_t ldb, int trans_b, int k,
+                  int n) {
+  for (int jp = 0; jp < n; jp += NR)
+    pack_panel(dst + (size_t)jp * k, B, ldb, trans_b, k, jp,
+               n - jp < NR ? n - jp : NR);
 }
 
 /* Write an MR x NR tile (held in t) into C, only its mr x nr valid part. */
@@ -111,36 +132,42 @@ static void tile_simd(float *C, size_t ldc, const float *A, size_t lda,
 }
 #endif
 
-void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
-                const float *B, size_t ldb, int m, int k, int n, int trans_b,
-                int accumulate) {
-  _Alignas(16) float block[KC * NC]; /* NC / NR packed panels, kc x NR each */
+void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
+                       const float *packed, int m, int k, int n,
+                       int accumulate) {
 #if ATTN_HAVE_SIMD
   const int simd = attn__use_simd();
 #endif
+  for (int i0 = 0; i0 < m; i0 += MR) {
+    const int mr = m - i0 < MR ? m - i0 : MR;
+    const float *a = A + (size_t)i0 * lda;
+    for (int jp = 0; jp < n; jp += NR) {
+      const int nr = n - jp < NR ? n - jp : NR;
+      float *c = C + (size_t)i0 * ldc + jp;
+      const float *panel = packed + (size_t)jp * k;
+#if ATTN_HAVE_SIMD
+      if (simd) {
+        tile_simd(c, ldc, a, lda, panel, k, mr, nr, accumulate);
+        continue;
+      }
+#endif
+      tile_scalar(c, ldc, a, lda, panel, k, mr, nr, accumulate);
+    }
+  }
+}
+
+void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
+                const float *B, size_t ldb, int m, int k, int n, int trans_b,
+                int accumulate) {
+  _Alignas(16) float block[KC * NC]; /* B's block, packed */
   for (int j0 = 0; j0 < n; j0 += NC) {
     const int nc = n - j0 < NC ? n - j0 : NC;
     for (int p0 = 0; p0 < k; p0 += KC) {
       const int kc = k - p0 < KC ? k - p0 : KC;
-      const int acc = accumulate || p0 > 0;
-      for (int jp = 0; jp < nc; jp += NR)
-        pack_panel(block + jp * kc, B, ldb, trans_b, p0, kc, j0 + jp,
-                   nc - jp < NR ? nc - jp : NR);
-      for (int i0 = 0; i0 < m; i0 += MR) {
-        const int mr = m - i0 < MR ? m - i0 : MR;
-        const float *a = A + (size_t)i0 * lda + p0;
-        for (int jp = 0; jp < nc; jp += NR) {
-          const int nr = nc - jp < NR ? nc - jp : NR;
-          float *c = C + (size_t)i0 * ldc + j0 + jp;
-#if ATTN_HAVE_SIMD
-          if (simd) {
-            tile_simd(c, ldc, a, lda, block + jp * kc, kc, mr, nr, acc);
-            continue;
-          }
-#endif
-          tile_scalar(c, ldc, a, lda, block + jp * kc, kc, mr, nr, acc);
-        }
-      }
+      const float *b = trans_b ? B + (size_t)j0 * ldb + p0 : B + (size_t)p0 * ldb + j0;
+      attn__pack_b(block, b, ldb, trans_b, kc, nc);
+      attn__gemm_packed(C + j0, ldc, A + p0, lda, block, m, kc, nc,
+                        accumulate || p0 > 0);
     }
   }
 }

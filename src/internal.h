@@ -22,6 +22,17 @@ void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
                 const float *B, size_t ldb, int m, int k, int n, int trans_b,
                 int accumulate);
 
+/* B packed for attn__gemm_packed: panels of a few columns, each k deep and
+ * contiguous, zero past n; attn__packed_size floats. Packing once lets one
+ * B (a tile of keys, say) serve many products. */
+uint64_t attn__packed_size(int k, int n);
+void attn__pack_b(float *dst, const float *B, size_t ldb, int trans_b, int k,
+                  int n);
+/* attn__gemm with B already packed (k x n). */
+void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
+                       const float *packed, int m, int k, int n,
+                       int accumulate);
+
 /* x[i] = exp((x[i] - shift) * scale) for i < n; returns the sum of the new
  * x. Entries equal to -INFINITY become 0. Needs shift finite, >= max(x), and
  * scale > 0. Taking the scale here saves softmax a pass over the scores. */
