@@ -3,19 +3,27 @@
  * Two paths:
  *   with weights   the caller's weights buffer (n_q x n_k) holds the scores,
  *                  softmax runs on it in place, then out = weights V.
- *   without        the fused path: for a block of BQ queries, walk the keys
- *                  in tiles of BK, keep each row's running max m and running
- *                  sum l, and rescale what is already accumulated in out when
- *                  the max grows (the FlashAttention recurrence). Memory is
- *                  one BQ x BK tile, whatever n_k is.
+ *   without        the fused path: walk the keys in tiles of BK; for each
+ *                  block of BQ queries, keep each row's running max m and
+ *                  running sum l, and rescale what is already accumulated in
+ *                  out when the max grows (the FlashAttention recurrence).
+ *                  Memory is a few tiles, whatever n_k is.
+ * The fused path walks the keys once per pass of SQ queries (key tiles
+ * outside, query blocks inside), so each key and value tile is packed for
+ * the GEMMs once per pass instead of once per block; the pass's queries and
+ * outputs (2 x 256 KiB at d = 64) stay in L2. It also multiplies Q by
+ * s log2(e) up front: the scores come out as base-2 logits, and the softmax
+ * needs neither a multiply per score nor exp's two-step range reduction.
  */
+#include <float.h>
 #include <math.h>
 
 #include "internal.h"
 
 enum {
-  BQ = 128, /* queries per block */
-  BK = 128, /* keys per tile: BQ x BK scores = 64 KiB, in L2 */
+  BQ = 128,  /* queries per block */
+  BK = 128,  /* keys per tile: BQ x BK scores = 64 KiB, in L2 */
+  SQ = 1024, /* queries per pass over the keys */
 };
 
 /* Last key (exclusive) that query i may see under the causal flag. */
@@ -23,19 +31,14 @@ static int causal_end(const attn_masks *mk, int i, int n_k) {
   return mk && mk->causal && i + 1 < n_k ? i + 1 : n_k;
 }
 
-/* Masks raw scores Q K^T of query i, keys j0 .. j0+n: masked keys become
- * -INFINITY. Returns the factor that still has to multiply the row inside
- * the exp: the scale itself, or 1 where an additive mask made us apply it
- * here (row = scale * row + add). Deferring the scale to the exp saves a
- * pass over the scores; scale > 0 keeps the row maximum where it is. */
-static float mask_scores(float *row, int n, int i, int j0, int n_k,
-                         float scale, const attn_masks *mk) {
-  if (!mk) return scale;
+/* Masks the scores of query i, keys j0 .. j0+n: hidden keys become
+ * -INFINITY, and the additive mask is added times add_scale. */
+static void mask_row(float *row, int n, int i, int j0, int n_k,
+                     const attn_masks *mk, float add_scale) {
+  if (!mk) return;
   if (mk->add) {
     const float *add = mk->add + (size_t)i * n_k + j0;
-    attn__scale_row(row, n, scale);
-    for (int j = 0; j < n; j++) row[j] += add[j];
-    scale = 1.0f;
+    for (int j = 0; j < n; j++) row[j] += add_scale * add[j];
   }
   if (mk->key_padding) {
     const uint8_t *pad = mk->key_padding + j0;
@@ -44,7 +47,6 @@ static float mask_scores(float *row, int n, int i, int j0, int n_k,
   }
   const int first_hidden = causal_end(mk, i, n_k) - j0;
   for (int j = first_hidden > 0 ? first_hidden : 0; j < n; j++) row[j] = -INFINITY;
-  return scale;
 }
 
 /* softmax(s * row) in place; an all-blocked row becomes 0. */
@@ -63,62 +65,113 @@ static void attention_with_weights(float *out, size_t ldo, float *W,
                                    int n_q, int n_k, int d_k, int d_v,
                                    float scale, const attn_masks *mk) {
   attn__gemm(W, (size_t)n_k, Q, ldq, K, ldk, n_q, d_k, n_k, 1, 0);
+  /* The scale waits for exp (saving a pass over the scores), unless an
+   * additive mask has to be added to scaled scores; scale > 0 keeps the row
+   * maximum where it is. */
+  const int add = mk && mk->add;
   for (int i = 0; i < n_q; i++) {
     float *row = W + (size_t)i * n_k;
-    softmax_row(row, n_k, mask_scores(row, n_k, i, 0, n_k, scale, mk));
+    if (add) attn__scale_row(row, n_k, scale);
+    mask_row(row, n_k, i, 0, n_k, mk, 1.0f);
+    softmax_row(row, n_k, add ? 1.0f : scale);
   }
   attn__gemm(out, ldo, W, (size_t)n_k, V, ldv, n_q, n_k, d_v, 0, 0);
+}
+
+/* The fused path's scratch, carved out of the caller's workspace. */
+typedef struct {
+  float *S;       /* (BQ x BK) scores, then probabilities */
+  float *run_max; /* (SQ) m: largest score so far, per query of the pass */
+  float *run_sum; /* (SQ) l: sum of 2^(score - m) */
+  float *Q;       /* (SQ x d_k) the pass's queries times s log2(e) */
+  float *K;       /* the key tile, packed for Q K^T */
+  float *V;       /* the value tile, packed for P V */
+} scratch;
+
+static uint64_t fused_workspace_floats(int n_q, int d_k, int d_v) {
+  const uint64_t sq = n_q < SQ ? (uint64_t)n_q : SQ;
+  return (uint64_t)BQ * BK + 2 * sq + sq * d_k + attn__packed_size(d_k, BK) +
+         attn__packed_size(BK, d_v);
+}
+
+static scratch carve(float *ws, int n_q, int d_k) {
+  const int sq = n_q < SQ ? n_q : SQ;
+  scratch w;
+  w.S = ws;
+  w.run_max = w.S + BQ * BK;
+  w.run_sum = w.run_max + sq;
+  w.Q = w.run_sum + sq;
+  w.K = w.Q + (size_t)sq * d_k;
+  w.V = w.K + (size_t)attn__packed_size(d_k, BK);
+  return w;
+}
+
+/* Folds one row of a score tile (base 2) into its query's running softmax:
+ * the row becomes 2^(score - m), and the output so far, o, is rescaled when
+ * the max m grows. A row with nothing visible in this tile adds nothing. */
+static void online_softmax_row(float *row, int n, float *run_max,
+                               float *run_sum, float *o, int d_v) {
+  const float tile_max = attn__score_max(row, n);
+  if (tile_max == -INFINITY) {
+    for (int j = 0; j < n; j++) row[j] = 0.0f;
+    return;
+  }
+  const float m = tile_max > *run_max ? tile_max : *run_max;
+  /* Earlier tiles were weighted by 2^(-old max); move them to m. A row with
+   * no visible key yet has o = 0 and l = 0: nothing to move. */
+  if (*run_max != -INFINITY && m != *run_max) {
+    const float alpha = attn__exp2f(*run_max - m);
+    *run_sum *= alpha;
+    attn__scale_row(o, d_v, alpha);
+  }
+  *run_sum += attn__exp2_shifted(row, n, m);
+  *run_max = m;
 }
 
 static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                             const float *K, size_t ldk, const float *V,
                             size_t ldv, int n_q, int n_k, int d_k, int d_v,
                             float scale, const attn_masks *mk, float *ws) {
-  float *S = ws;               /* (BQ x BK) scores, then probabilities */
-  float *run_max = S + BQ * BK; /* (BQ) m: largest (unscaled) score per row */
-  float *run_sum = run_max + BQ; /* (BQ) l: sum of exp(s (score - m)) per row */
-  for (int i0 = 0; i0 < n_q; i0 += BQ) {
-    const int bq = n_q - i0 < BQ ? n_q - i0 : BQ;
-    float *O = out + (size_t)i0 * ldo; /* (bq x d_v), accumulates */
-    for (int r = 0; r < bq; r++) {
-      run_max[r] = -INFINITY, run_sum[r] = 0.0f;
-      for (int c = 0; c < d_v; c++) O[(size_t)r * ldo + c] = 0.0f;
+  const scratch w = carve(ws, n_q, d_k);
+  const float q_scale = scale * ATTN_LOG2E;
+  for (int s0 = 0; s0 < n_q; s0 += SQ) {
+    const int sq = n_q - s0 < SQ ? n_q - s0 : SQ;
+    for (int r = 0; r < sq; r++) {
+      const float *q = Q + (size_t)(s0 + r) * ldq;
+      float *qs = w.Q + (size_t)r * d_k;
+      /* Clamped: a huge scale must not turn finite queries into infinities
+       * (inf * 0 in the dot products would be NaN). */
+      for (int c = 0; c < d_k; c++) qs[c] = fminf(fmaxf(q[c] * q_scale, -FLT_MAX), FLT_MAX);
+      float *o = out + (size_t)(s0 + r) * ldo;
+      for (int c = 0; c < d_v; c++) o[c] = 0.0f;
+      w.run_max[r] = -INFINITY, w.run_sum[r] = 0.0f;
     }
-    /* Causal: tiles past the block's last query are fully masked; skip. */
-    const int k_end = causal_end(mk, i0 + bq - 1, n_k);
+    /* Causal: keys past the pass's last query are hidden from all of it. */
+    const int k_end = causal_end(mk, s0 + sq - 1, n_k);
     for (int j0 = 0; j0 < k_end; j0 += BK) {
       const int bk = k_end - j0 < BK ? k_end - j0 : BK;
-      attn__gemm(S, BK, Q + (size_t)i0 * ldq, ldq, K + (size_t)j0 * ldk, ldk,
-                 bq, d_k, bk, 1, 0);
-      for (int r = 0; r < bq; r++) {
-        float *row = S + (size_t)r * BK;
-        const float s = mask_scores(row, bk, i0 + r, j0, n_k, scale, mk);
-        const float tile_max = attn__score_max(row, bk);
-        if (tile_max == -INFINITY) { /* nothing visible here: adds nothing */
-          for (int j = 0; j < bk; j++) row[j] = 0.0f;
-          continue;
+      attn__pack_b(w.K, K + (size_t)j0 * ldk, ldk, 1, d_k, bk);
+      attn__pack_b(w.V, V + (size_t)j0 * ldv, ldv, 0, bk, d_v);
+      for (int i0 = 0; i0 < sq; i0 += BQ) {
+        const int bq = sq - i0 < BQ ? sq - i0 : BQ;
+        /* Causal: a block whose last query is before j0 sees none of it. */
+        if (j0 >= causal_end(mk, s0 + i0 + bq - 1, n_k)) continue;
+        float *O = out + (size_t)(s0 + i0) * ldo;
+        attn__gemm_packed(w.S, BK, w.Q + (size_t)i0 * d_k, (size_t)d_k, w.K,
+                          bq, d_k, bk, 0);
+        for (int r = 0; r < bq; r++) {
+          float *row = w.S + (size_t)r * BK;
+          mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, ATTN_LOG2E);
+          online_softmax_row(row, bk, w.run_max + i0 + r, w.run_sum + i0 + r,
+                             O + (size_t)r * ldo, d_v);
         }
-        const float m = tile_max > run_max[r] ? tile_max : run_max[r];
-        /* Earlier tiles were weighted by exp(-old max); move them to m.
-         * A row with no visible key yet has O = 0 and l = 0: nothing to move. */
-        if (run_max[r] != -INFINITY && m != run_max[r]) {
-          const float alpha = attn__expf((run_max[r] - m) * s);
-          run_sum[r] *= alpha;
-          attn__scale_row(O + (size_t)r * ldo, d_v, alpha);
-        }
-        run_sum[r] += attn__exp_shifted(row, bk, m, s);
-        run_max[r] = m;
+        attn__gemm_packed(O, ldo, w.S, BK, w.V, bq, bk, d_v, 1);
       }
-      attn__gemm(O, ldo, S, BK, V + (size_t)j0 * ldv, ldv, bq, bk, d_v, 0, 1);
     }
-    for (int r = 0; r < bq; r++) /* guard l = 0: a fully masked row stays 0 */
-      attn__scale_row(O + (size_t)r * ldo, d_v,
-                      run_sum[r] > 0.0f ? 1.0f / run_sum[r] : 0.0f);
+    for (int r = 0; r < sq; r++) /* l = 0: a fully masked row stays 0 */
+      attn__scale_row(out + (size_t)(s0 + r) * ldo, d_v,
+                      w.run_sum[r] > 0.0f ? 1.0f / w.run_sum[r] : 0.0f);
   }
-}
-
-static size_t fused_workspace_bytes(void) {
-  return sizeof(float) * (BQ * BK + 2 * BQ);
 }
 
 static int check_sizes(int n_q, int n_k, int d_k, int d_v, int want_weights) {
@@ -126,14 +179,16 @@ static int check_sizes(int n_q, int n_k, int d_k, int d_v, int want_weights) {
   if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
       !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4))
     return ATTN_E_SIZE;
-  if (want_weights && !attn__fits((uint64_t)n_q * n_k, 4)) return ATTN_E_SIZE;
+  if (want_weights ? !attn__fits((uint64_t)n_q * n_k, 4)
+                   : !attn__fits(fused_workspace_floats(n_q, d_k, d_v), 4))
+    return ATTN_E_SIZE;
   return ATTN_OK;
 }
 
 size_t attn_attention_workspace_size(int n_q, int n_k, int d_k, int d_v,
                                      int want_weights) {
   if (check_sizes(n_q, n_k, d_k, d_v, want_weights) != ATTN_OK) return 0;
-  return want_weights ? 0 : fused_workspace_bytes();
+  return want_weights ? 0 : sizeof(float) * fused_workspace_floats(n_q, d_k, d_v);
 }
 
 int attn__attention_strided(float *out, size_t ldo, float *weights,

@@ -7,6 +7,9 @@
 
 #include "attention.h"
 
+/* log2(e) in float: scores times it are base-2 logits, for exp2. */
+#define ATTN_LOG2E 0x1.715476p+0f
+
 /* 1 = run the SIMD kernels (default where compiled in), 0 = the scalar twins.
  * Exists so that native tests can check both paths in one binary. */
 void attn__set_simd(int on);
@@ -38,6 +41,10 @@ void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
  * scale > 0. Taking the scale here saves softmax a pass over the scores. */
 float attn__exp_shifted(float *x, int n, float shift, float scale);
 
+/* x[i] = 2^(x[i] - shift), the same in base 2, for scores already
+ * multiplied by log2(e) (the fused path folds that into Q). */
+float attn__exp2_shifted(float *x, int n, float shift);
+
 /* Maximum of x[0..n), -INFINITY for an all -INFINITY row. */
 float attn__row_max(const float *x, int n);
 
@@ -48,8 +55,9 @@ float attn__score_max(float *x, int n);
 /* x[i] *= s for i < n. */
 void attn__scale_row(float *x, int n, float s);
 
-/* exp(x) for x <= 0 with the same polynomial the SIMD path uses. */
+/* exp(x) and 2^x for x <= 0 with the polynomials the SIMD path uses. */
 float attn__expf(float x);
+float attn__exp2f(float x);
 
 /* Scaled dot-product attention on strided views (rows of Q, K, V and out
  * are `ld*` floats apart), so that heads can be columns of one matrix. */

@@ -32,8 +32,12 @@ static int check(int n_q, int n_k, int d, int heads, int want_weights) {
     return ATTN_E_SIZE;
   if (want_weights && !attn__fits((uint64_t)heads * n_q * n_k, 4))
     return ATTN_E_SIZE;
-  /* The workspace (Q, K, V, Z) must be addressable too. */
-  if (!attn__fits(2 * ((uint64_t)n_q + n_k) * d, 4)) return ATTN_E_SIZE;
+  /* The workspace (Q, K, V, Z, then the attention's) must be addressable. */
+  const uint64_t attention_ws =
+      attn_attention_workspace_size(n_q, n_k, d / heads, d / heads, want_weights);
+  if (!want_weights && attention_ws == 0) return ATTN_E_SIZE;
+  if (!attn__fits(2 * ((uint64_t)n_q + n_k) * d + attention_ws / 4, 4))
+    return ATTN_E_SIZE;
   return ATTN_OK;
 }
 

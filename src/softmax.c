@@ -8,6 +8,9 @@
  *   exp(x) = 2^n exp(r)             2^n built by shifting n into the exponent
  * Below about -87.34 the result would be subnormal; it is flushed to 0.
  * Measured error against libm expf: see tests/native (<= 2 ulp).
+ *
+ * 2^y, for scores already in base 2 (the fused path), reduces more cheaply:
+ * y = n + t with t = y - n exact, then e^r with r = t ln2, same polynomial.
  */
 #include <float.h>
 #include <math.h>
@@ -18,7 +21,7 @@
 /* 1.5 * 2^23 + 127: adding it rounds x*log2(e) to an integer n held in the
  * low mantissa bits, already biased for the float exponent. */
 static const float MAGIC = 0x1.8000FEp23f;
-static const float LOG2E = 0x1.715476p+0f;
+static const float LOG2E = ATTN_LOG2E, LN2 = 0x1.62E430p-1f;
 static const float MINUS_LN2_HI = -0x1.62E400p-1f;
 static const float MINUS_LN2_LO = -0x1.7F7D1Cp-20f;
 static const float C5 = 0x1.0F9F9Cp-7f, C4 = 0x1.573A1Ap-5f,
@@ -26,39 +29,74 @@ static const float C5 = 0x1.0F9F9Cp-7f, C4 = 0x1.573A1Ap-5f,
                    C1 = 0x1.FFFFF6p-1f;
 static const float CUTOFF = -0x1.5D589Ep6f; /* ~ -87.3365 */
 
-float attn__expf(float x) {
-  if (!(x >= CUTOFF)) return 0.0f; /* also -INFINITY */
-  float n = x * LOG2E + MAGIC;
+/* 2^n from n + MAGIC: the biased exponent sits in the low mantissa bits. */
+static inline float pow2_biased(float n_magic) {
   uint32_t bits;
-  memcpy(&bits, &n, 4);
+  memcpy(&bits, &n_magic, 4);
   bits <<= 23;
   float s;
   memcpy(&s, &bits, 4);
+  return s;
+}
+
+/* s e^r, for s = 2^n and |r| <= ln2/2: the polynomial both exps end in. */
+static inline float exp_poly(float r, float s) {
+  float p = C5 * r + C4;
+  p = p * r + C3;
+  p = p * r + C2;
+  p = p * r + C1;
+  r *= s;
+  return r * p + s;
+}
+
+float attn__expf(float x) {
+  if (!(x >= CUTOFF)) return 0.0f; /* also -INFINITY */
+  float n = x * LOG2E + MAGIC;
+  const float s = pow2_biased(n);
   n -= MAGIC;
-  float t = n * MINUS_LN2_HI + x;
-  t = n * MINUS_LN2_LO + t;
-  float p = C5 * t + C4;
-  p = p * t + C3;
-  p = p * t + C2;
-  p = p * t + C1;
-  t *= s;
-  return t * p + s;
+  float r = n * MINUS_LN2_HI + x;
+  r = n * MINUS_LN2_LO + r;
+  return exp_poly(r, s);
+}
+
+/* 2^y = 2^n 2^t with n = round(y) and t = y - n exact: the range reduction
+ * needs no split constant, one multiply turns t into r = t ln2. At y <= -127
+ * the exponent field is 0, so the result is 0 (for -INFINITY too). */
+float attn__exp2f(float y) {
+  if (!(y > -127.0f)) return 0.0f;
+  float n = y + MAGIC;
+  const float s = pow2_biased(n);
+  n -= MAGIC;
+  return exp_poly((y - n) * LN2, s);
 }
 
 #if ATTN_HAVE_SIMD
+static inline vf4 vf4_exp_poly(vf4 r, vf4 s) {
+  vf4 p = vf4_add(vf4_mul(vf4_splat(C5), r), vf4_splat(C4));
+  p = vf4_add(vf4_mul(p, r), vf4_splat(C3));
+  p = vf4_add(vf4_mul(p, r), vf4_splat(C2));
+  p = vf4_add(vf4_mul(p, r), vf4_splat(C1));
+  r = vf4_mul(r, s);
+  return vf4_add(vf4_mul(r, p), s);
+}
+
 static inline vf4 vf4_exp(vf4 x) {
   vf4 n = vf4_add(vf4_mul(x, vf4_splat(LOG2E)), vf4_splat(MAGIC));
   const vf4 s = vf4_shl23(n);
   n = vf4_sub(n, vf4_splat(MAGIC));
-  vf4 t = vf4_add(vf4_mul(n, vf4_splat(MINUS_LN2_HI)), x);
-  t = vf4_add(vf4_mul(n, vf4_splat(MINUS_LN2_LO)), t);
-  vf4 p = vf4_add(vf4_mul(vf4_splat(C5), t), vf4_splat(C4));
-  p = vf4_add(vf4_mul(p, t), vf4_splat(C3));
-  p = vf4_add(vf4_mul(p, t), vf4_splat(C2));
-  p = vf4_add(vf4_mul(p, t), vf4_splat(C1));
-  t = vf4_mul(t, s);
-  const vf4 f = vf4_add(vf4_mul(t, p), s);
-  return vf4_zero_below(f, x, vf4_splat(CUTOFF));
+  vf4 r = vf4_add(vf4_mul(n, vf4_splat(MINUS_LN2_HI)), x);
+  r = vf4_add(vf4_mul(n, vf4_splat(MINUS_LN2_LO)), r);
+  return vf4_zero_below(vf4_exp_poly(r, s), x, vf4_splat(CUTOFF));
+}
+
+/* Clamping at -127 (one max) replaces a compare and a mask: the exponent
+ * field is then 0, and so is the result. */
+static inline vf4 vf4_exp2(vf4 y) {
+  y = vf4_max(y, vf4_splat(-127.0f));
+  vf4 n = vf4_add(y, vf4_splat(MAGIC));
+  const vf4 s = vf4_shl23(n);
+  n = vf4_sub(n, vf4_splat(MAGIC));
+  return vf4_exp_poly(vf4_mul(vf4_sub(y, n), vf4_splat(LN2)), s);
 }
 #endif
 
@@ -90,9 +128,13 @@ float attn__score_max(float *x, int n) {
   return FLT_MAX;
 }
 
-float attn__exp_shifted(float *x, int n, float shift, float scale) {
-  /* Double for the sequential sum of the scalar path: a float accumulator
-   * over 16k keys drifts by ~1e-6, the SIMD path's 8 partial sums do not. */
+/* x[i] = exp((x[i] - shift) * scale), or 2^(x[i] - shift) with base2 (a
+ * constant in both callers, so each gets its own specialised loop); returns
+ * the sum. Double for the sequential sum of the scalar path: a float
+ * accumulator over 16k keys drifts by ~1e-6, the SIMD path's 8 partial sums
+ * do not. */
+static inline float exp_rows(float *x, int n, float shift, float scale,
+                             int base2) {
   double sum = 0.0;
   int i = 0;
 #if ATTN_HAVE_SIMD
@@ -100,8 +142,10 @@ float attn__exp_shifted(float *x, int n, float shift, float scale) {
     const vf4 vs = vf4_splat(shift), vk = vf4_splat(scale);
     vf4 acc0 = vf4_splat(0), acc1 = acc0; /* two chains, as in row_max */
     for (; i + 8 <= n; i += 8) {
-      const vf4 e0 = vf4_exp(vf4_mul(vf4_sub(vf4_load(x + i), vs), vk));
-      const vf4 e1 = vf4_exp(vf4_mul(vf4_sub(vf4_load(x + i + 4), vs), vk));
+      const vf4 y0 = vf4_sub(vf4_load(x + i), vs);
+      const vf4 y1 = vf4_sub(vf4_load(x + i + 4), vs);
+      const vf4 e0 = base2 ? vf4_exp2(y0) : vf4_exp(vf4_mul(y0, vk));
+      const vf4 e1 = base2 ? vf4_exp2(y1) : vf4_exp(vf4_mul(y1, vk));
       vf4_store(x + i, e0), vf4_store(x + i + 4, e1);
       acc0 = vf4_add(acc0, e0), acc1 = vf4_add(acc1, e1);
     }
@@ -109,10 +153,18 @@ float attn__exp_shifted(float *x, int n, float shift, float scale) {
   }
 #endif
   for (; i < n; i++) {
-    x[i] = attn__expf((x[i] - shift) * scale);
+    x[i] = base2 ? attn__exp2f(x[i] - shift) : attn__expf((x[i] - shift) * scale);
     sum += x[i];
   }
   return (float)sum;
+}
+
+float attn__exp_shifted(float *x, int n, float shift, float scale) {
+  return exp_rows(x, n, shift, scale, 0);
+}
+
+float attn__exp2_shifted(float *x, int n, float shift) {
+  return exp_rows(x, n, shift, 1.0f, 1);
 }
 
 void attn__scale_row(float *x, int n, float s) {

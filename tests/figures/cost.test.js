@@ -13,10 +13,12 @@ test('fused memory per N*d stays flat while plain memory per N^2 stays flat', ()
     const fused = sizes(8192).map((n) => ({ n, ...measure(engines[build], { n, d, kernel: 'fused' }) }));
     const plain = sizes(4096).map((n) => ({ n, ...measure(engines[build], { n, d, kernel: 'plain' }) }));
     // Q, K, V and the output take 16 bytes per element (4 matrices of N x d
-    // float32); all the fused kernel adds is one fixed-size tile workspace
+    // float32); all the fused kernel adds is a workspace of a few tiles and
+    // one pass of at most 1024 queries: the same for every N from 1024 on
     const extra = fused.map((r) => r.bytes - 16 * r.n * d);
-    for (const e of extra) assert.equal(e, extra[0], `${build}: fused extra bytes ${extra}`);
-    assert.ok(extra[0] >= 0 && extra[0] < 256 * 1024, `${build}: workspace ${extra[0]} bytes`);
+    const full = extra.at(-1);
+    fused.forEach((r, i) => assert.ok(r.n >= 1024 ? extra[i] === full : extra[i] <= full, `${build}: fused extra bytes ${extra}`));
+    assert.ok(full >= 0 && full < 256 * 1024, `${build}: workspace ${full} bytes`);
     for (const r of plain) assert.ok(r.bytes >= 4 * r.n * r.n, `${build} plain at ${r.n}: ${r.bytes} bytes`);
     for (let k = 1; k < plain.length; k++) {
       const growth = plain[k].bytes / plain[k - 1].bytes;

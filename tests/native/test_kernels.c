@@ -692,6 +692,12 @@ static void test_attention(void) {
       const int n_q = i == 5 ? 2 : (mode % 3 == 0 ? 130 : 3);
       attention_case(&r, plain(n_q, long_k[i], 8, 5, mode));
     }
+  /* several passes of the fused path's queries (SQ = 1024) over the keys:
+   * causal skips differ per pass and per block */
+  for (int mode = 0; mode < MK_MODES; mode++) {
+    attention_case(&r, plain(2100, 300, 4, 3, mode));
+    attention_case(&r, plain(1025, 1100, 5, 9, mode));
+  }
   /* wide heads: depth past a packed panel; d up to 1024 (issue 5) */
   const int wide_d[] = {255, 256, 257, 513, 1024};
   for (int i = 0; i < 5; i++) {
@@ -1239,6 +1245,36 @@ static void test_exp(void) {
   end();
 }
 
+/* The fused path's base-2 exp, straight: attn__exp2_shifted(x, n, 0) turns
+ * each x into 2^x. Over [-126, 0] (every reduced t in [-1/2, 1/2] and every
+ * exponent down to the smallest normal), against libm's exp2 in double.
+ * As for exp: <= 2 ulp against libm's exp2f, itself within 0.5 ulp, so at
+ * most 2.5 ulp against the exact value. The sum: float partial sums of
+ * N/8 terms on the SIMD path, gamma(N/8 + 3) relative. */
+static void test_exp2(void) {
+  begin("exp2 of the fused path within 2.5 ulp on [-126, 0]");
+  enum { N = 1 << 16 };
+  float *x = fbuf(N), *y = fbuf(N);
+  for (int i = 0; i < N; i++) x[i] = y[i] = -126.0f * (float)i / (N - 1);
+  const float sum = attn__exp2_shifted(y, N, 0.0f);
+  double worst = 0, want_sum = 0;
+  float worst_x = 0;
+  for (int i = 0; i < N; i++) {
+    const double want = exp2((double)x[i]);
+    const double e = ulps(y[i], want);
+    want_sum += want;
+    if (e > worst) worst = e, worst_x = x[i];
+  }
+  CHECK(worst <= 2.5, "worst error %.2f ulp at x = %.9g", worst, (double)worst_x);
+  CHECK(fabs(sum - want_sum) <= (N / 8 + 3) * REF_U * want_sum, "sum %.9g, want %.9g", (double)sum, want_sum);
+  CHECK(attn__exp2f(-INFINITY) == 0.0f && attn__exp2f(-127.0f) == 0.0f && attn__exp2f(0.0f) == 1.0f,
+        "exp2f(-inf), exp2f(-127) must be 0 and exp2f(0) 1");
+  printf("note %s: exp2 worst error %.2f ulp (at x = %.6g)\n", g_group, worst,
+         (double)worst_x);
+  free(x), free(y);
+  end();
+}
+
 /* ==== main =============================================================== */
 
 typedef struct {
@@ -1252,6 +1288,7 @@ static const group_t GROUPS[] = {
     {"memory", test_memory, 0},
     {"status_codes", test_status_codes, 1},
     {"exp", test_exp, 1},
+    {"exp2", test_exp2, 1},
     {"first_nonfinite", test_first_nonfinite, 1},
     {"matmul", test_matmul, 1},
     {"softmax", test_softmax, 1},

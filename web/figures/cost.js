@@ -73,7 +73,7 @@ class Cost extends FigureElement {
       this.table,
       h('p', { class: 'note' }, ['Both kernels compute ', mathSpan('\\mathrm{softmax}(QK^T/\\sqrt{d})\\,V'),
         ' for N queries and N keys. The plain one writes all ', mathSpan('N^2'), ' weights to memory, so its memory grows fourfold each time N doubles and stops fitting in wasm’s 2 GiB near N = 23 000. '
-        + 'The fused one walks over tiles of keys keeping a running maximum and sum per query (the FlashAttention recurrence), so beside Q, K, V and the output it needs one fixed tile: memory grows like N d. '
+        + 'The fused one walks over tiles of keys keeping a running maximum and sum per query (the FlashAttention recurrence), so beside Q, K, V and the output it needs only a fixed workspace (a few tiles, and one pass of at most 1024 queries): memory grows like N d. '
         + 'Both still do about 4 N\u00b2 d multiply-adds, so time grows like N\u00b2 for both. Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs. '
         + 'The sweep runs in a background worker and drops a variant when its next run would pass the time budget.']),
     ]);

@@ -3,7 +3,7 @@
 // Two kernels compute the same softmax(Q K^T / sqrt(d)) V:
 //   plain  materializes the N x N weight matrix (asked for with weights: true)
 //   fused  walks over tiles of keys with a running max and sum and never
-//          holds more than a tile of scores (weights: false)
+//          holds more than a few tiles (weights: false)
 // each in the SIMD and the scalar build. `sweep` doubles N from 256 up to a
 // limit and measures time (performance.now) and peak wasm memory (the
 // engine's memoryPeak(): every byte a call holds, inputs and workspace
