@@ -13,9 +13,8 @@
  * the GEMMs once per pass instead of once per block; the pass's queries and
  * outputs (2 x 256 KiB at d = 64) stay in L2. It also multiplies Q by
  * s log2(e) up front: the scores come out as base-2 logits, and the softmax
- * needs neither a multiply per score nor exp's two-step range reduction.
+ * runs exp2, whose range reduction is cheaper than exp's.
  */
-#include <float.h>
 #include <math.h>
 
 #include "internal.h"
@@ -83,7 +82,7 @@ typedef struct {
   float *S;       /* (BQ x BK) scores, then probabilities */
   float *run_max; /* (SQ) m: largest score so far, per query of the pass */
   float *run_sum; /* (SQ) l: sum of 2^(score - m) */
-  float *Q;       /* (SQ x d_k) the pass's queries times s log2(e) */
+  float *Q;       /* (SQ x d_k) the pass's queries, scaled */
   float *K;       /* the key tile, packed for Q K^T */
   float *V;       /* the value tile, packed for P V */
 } scratch;
@@ -106,10 +105,10 @@ static scratch carve(float *ws, int n_q, int d_k) {
   return w;
 }
 
-/* Folds one row of a score tile (base 2) into its query's running softmax:
- * the row becomes 2^(score - m), and the output so far, o, is rescaled when
- * the max m grows. A row with nothing visible in this tile adds nothing. */
-static void online_softmax_row(float *row, int n, float *run_max,
+/* Folds one row of a score tile into its query's running softmax: the row
+ * becomes 2^(s (score - m)), and the output so far, o, is rescaled when the
+ * max m grows. A row with nothing visible in this tile adds nothing. */
+static void online_softmax_row(float *row, int n, float s, float *run_max,
                                float *run_sum, float *o, int d_v) {
   const float tile_max = attn__score_max(row, n);
   if (tile_max == -INFINITY) {
@@ -120,11 +119,11 @@ static void online_softmax_row(float *row, int n, float *run_max,
   /* Earlier tiles were weighted by 2^(-old max); move them to m. A row with
    * no visible key yet has o = 0 and l = 0: nothing to move. */
   if (*run_max != -INFINITY && m != *run_max) {
-    const float alpha = attn__exp2f(*run_max - m);
+    const float alpha = attn__exp2f((*run_max - m) * s);
     *run_sum *= alpha;
     attn__scale_row(o, d_v, alpha);
   }
-  *run_sum += attn__exp2_shifted(row, n, m);
+  *run_sum += attn__exp2_shifted(row, n, m, s);
   *run_max = m;
 }
 
@@ -133,15 +132,18 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                             size_t ldv, int n_q, int n_k, int d_k, int d_v,
                             float scale, const attn_masks *mk, float *ws) {
   const scratch w = carve(ws, n_q, d_k);
-  const float q_scale = scale * ATTN_LOG2E;
+  /* s log2(e) goes into Q when it is at most 1, so scaled queries cannot
+   * overflow; a larger factor (tiny d_k, or a custom scale) is left for the
+   * exp to apply. */
+  const float base2 = scale * ATTN_LOG2E;
+  const float q_scale = base2 <= 1.0f ? base2 : 1.0f;
+  const float exp_scale = base2 / q_scale;
   for (int s0 = 0; s0 < n_q; s0 += SQ) {
     const int sq = n_q - s0 < SQ ? n_q - s0 : SQ;
     for (int r = 0; r < sq; r++) {
       const float *q = Q + (size_t)(s0 + r) * ldq;
       float *qs = w.Q + (size_t)r * d_k;
-      /* Clamped: a huge scale must not turn finite queries into infinities
-       * (inf * 0 in the dot products would be NaN). */
-      for (int c = 0; c < d_k; c++) qs[c] = fminf(fmaxf(q[c] * q_scale, -FLT_MAX), FLT_MAX);
+      for (int c = 0; c < d_k; c++) qs[c] = q[c] * q_scale;
       float *o = out + (size_t)(s0 + r) * ldo;
       for (int c = 0; c < d_v; c++) o[c] = 0.0f;
       w.run_max[r] = -INFINITY, w.run_sum[r] = 0.0f;
@@ -161,9 +163,9 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                           bq, d_k, bk, 0);
         for (int r = 0; r < bq; r++) {
           float *row = w.S + (size_t)r * BK;
-          mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, ATTN_LOG2E);
-          online_softmax_row(row, bk, w.run_max + i0 + r, w.run_sum + i0 + r,
-                             O + (size_t)r * ldo, d_v);
+          mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, ATTN_LOG2E / exp_scale);
+          online_softmax_row(row, bk, exp_scale, w.run_max + i0 + r,
+                             w.run_sum + i0 + r, O + (size_t)r * ldo, d_v);
         }
         attn__gemm_packed(O, ldo, w.S, BK, w.V, bq, bk, d_v, 1);
       }

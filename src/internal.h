@@ -41,9 +41,9 @@ void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
  * scale > 0. Taking the scale here saves softmax a pass over the scores. */
 float attn__exp_shifted(float *x, int n, float shift, float scale);
 
-/* x[i] = 2^(x[i] - shift), the same in base 2, for scores already
- * multiplied by log2(e) (the fused path folds that into Q). */
-float attn__exp2_shifted(float *x, int n, float shift);
+/* x[i] = 2^((x[i] - shift) * scale), the same in base 2, for scores
+ * already multiplied by log2(e) (the fused path folds that into Q). */
+float attn__exp2_shifted(float *x, int n, float shift, float scale);
 
 /* Maximum of x[0..n), -INFINITY for an all -INFINITY row. */
 float attn__row_max(const float *x, int n);

@@ -128,9 +128,9 @@ float attn__score_max(float *x, int n) {
   return FLT_MAX;
 }
 
-/* x[i] = exp((x[i] - shift) * scale), or 2^(x[i] - shift) with base2 (a
- * constant in both callers, so each gets its own specialised loop); returns
- * the sum. Double for the sequential sum of the scalar path: a float
+/* x[i] = exp((x[i] - shift) * scale), or 2^((x[i] - shift) * scale) with
+ * base2 (a constant in both callers, so each gets its own specialised loop);
+ * returns the sum. Double for the sequential sum of the scalar path: a float
  * accumulator over 16k keys drifts by ~1e-6, the SIMD path's 8 partial sums
  * do not. */
 static inline float exp_rows(float *x, int n, float shift, float scale,
@@ -142,10 +142,10 @@ static inline float exp_rows(float *x, int n, float shift, float scale,
     const vf4 vs = vf4_splat(shift), vk = vf4_splat(scale);
     vf4 acc0 = vf4_splat(0), acc1 = acc0; /* two chains, as in row_max */
     for (; i + 8 <= n; i += 8) {
-      const vf4 y0 = vf4_sub(vf4_load(x + i), vs);
-      const vf4 y1 = vf4_sub(vf4_load(x + i + 4), vs);
-      const vf4 e0 = base2 ? vf4_exp2(y0) : vf4_exp(vf4_mul(y0, vk));
-      const vf4 e1 = base2 ? vf4_exp2(y1) : vf4_exp(vf4_mul(y1, vk));
+      const vf4 y0 = vf4_mul(vf4_sub(vf4_load(x + i), vs), vk);
+      const vf4 y1 = vf4_mul(vf4_sub(vf4_load(x + i + 4), vs), vk);
+      const vf4 e0 = base2 ? vf4_exp2(y0) : vf4_exp(y0);
+      const vf4 e1 = base2 ? vf4_exp2(y1) : vf4_exp(y1);
       vf4_store(x + i, e0), vf4_store(x + i + 4, e1);
       acc0 = vf4_add(acc0, e0), acc1 = vf4_add(acc1, e1);
     }
@@ -153,7 +153,8 @@ static inline float exp_rows(float *x, int n, float shift, float scale,
   }
 #endif
   for (; i < n; i++) {
-    x[i] = base2 ? attn__exp2f(x[i] - shift) : attn__expf((x[i] - shift) * scale);
+    const float y = (x[i] - shift) * scale;
+    x[i] = base2 ? attn__exp2f(y) : attn__expf(y);
     sum += x[i];
   }
   return (float)sum;
@@ -163,8 +164,8 @@ float attn__exp_shifted(float *x, int n, float shift, float scale) {
   return exp_rows(x, n, shift, scale, 0);
 }
 
-float attn__exp2_shifted(float *x, int n, float shift) {
-  return exp_rows(x, n, shift, 1.0f, 1);
+float attn__exp2_shifted(float *x, int n, float shift, float scale) {
+  return exp_rows(x, n, shift, scale, 1);
 }
 
 void attn__scale_row(float *x, int n, float s) {

@@ -731,6 +731,11 @@ static void test_attention(void) {
     c = plain(mode % 2 ? 3 : 70, mode % 2 ? 1000 : 300, 16, 8, mode);
     c.q_scale = mode < 3 ? 30.0f : 1e4f, c.loose = 1;
     attention_case(&r, c);
+    /* a scale near FLT_MAX: had the fused path folded it into Q, the
+     * queries would overflow, and inf - inf in the dot products is NaN */
+    c = plain(9, 40, 8, 4, mode);
+    c.scale = 1e38f, c.loose = 1;
+    attention_case(&r, c);
   }
 
   /* fully masked rows, built on purpose */
@@ -1245,7 +1250,7 @@ static void test_exp(void) {
   end();
 }
 
-/* The fused path's base-2 exp, straight: attn__exp2_shifted(x, n, 0) turns
+/* The fused path's base-2 exp, straight: attn__exp2_shifted(x, n, 0, 1) turns
  * each x into 2^x. Over [-126, 0] (every reduced t in [-1/2, 1/2] and every
  * exponent down to the smallest normal), against libm's exp2 in double.
  * As for exp: <= 2 ulp against libm's exp2f, itself within 0.5 ulp, so at
@@ -1256,7 +1261,7 @@ static void test_exp2(void) {
   enum { N = 1 << 16 };
   float *x = fbuf(N), *y = fbuf(N);
   for (int i = 0; i < N; i++) x[i] = y[i] = -126.0f * (float)i / (N - 1);
-  const float sum = attn__exp2_shifted(y, N, 0.0f);
+  const float sum = attn__exp2_shifted(y, N, 0.0f, 1.0f);
   double worst = 0, want_sum = 0;
   float worst_x = 0;
   for (int i = 0; i < N; i++) {
