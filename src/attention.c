@@ -132,12 +132,14 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                             size_t ldv, int n_q, int n_k, int d_k, int d_v,
                             float scale, const attn_masks *mk, float *ws) {
   const scratch w = carve(ws, n_q, d_k);
-  /* s log2(e) goes into Q when it is at most 1, so scaled queries cannot
-   * overflow; a larger factor (tiny d_k, or a custom scale) is left for the
-   * exp to apply. */
-  const float base2 = scale * ATTN_LOG2E;
-  const float q_scale = base2 <= 1.0f ? base2 : 1.0f;
-  const float exp_scale = base2 / q_scale;
+  /* The scores should be base-2 logits, s log2(e) q.k + log2(e) mask.
+   * Folding s log2(e) into Q costs nothing per score, but only a factor of
+   * at most 1 cannot overflow the queries. A larger one (a tiny d_k, a
+   * custom scale) multiplies each score by s instead, as the weights path
+   * does, and leaves log2(e) to the exp. */
+  const int fold = scale * ATTN_LOG2E <= 1.0f;
+  const float q_scale = fold ? scale * ATTN_LOG2E : 1.0f;
+  const float add_scale = fold ? ATTN_LOG2E : 1.0f, exp_scale = fold ? 1.0f : ATTN_LOG2E;
   for (int s0 = 0; s0 < n_q; s0 += SQ) {
     const int sq = n_q - s0 < SQ ? n_q - s0 : SQ;
     for (int r = 0; r < sq; r++) {
@@ -163,7 +165,8 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
                           bq, d_k, bk, 0);
         for (int r = 0; r < bq; r++) {
           float *row = w.S + (size_t)r * BK;
-          mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, ATTN_LOG2E / exp_scale);
+          if (!fold) attn__scale_row(row, bk, scale);
+          mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, add_scale);
           online_softmax_row(row, bk, exp_scale, w.run_max + i0 + r,
                              w.run_sum + i0 + r, O + (size_t)r * ldo, d_v);
         }

@@ -936,6 +936,10 @@ static void test_mha(void) {
     mha_case(&r, cross);
     mha_case_t huge = {9, 12, 32, 4, mode % 2, 1, mode, 1e4f, 1}; /* issue 5 */
     mha_case(&r, huge);
+    /* d past one packed block of the GEMM (512 deep, 64 wide), not a
+     * multiple of the tile width */
+    mha_case_t wide = {3, 4, 524, 4, mode % 2, 1, mode, 1.0f, 0};
+    mha_case(&r, wide);
   }
 
   /* issue 2's acceptance figure, stated as it is there */
