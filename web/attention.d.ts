@@ -66,8 +66,8 @@ export interface MultiHeadResult {
   output: Matrix;
   /** One n_q x n_k matrix per head, or null with {weights: false} */
   weights: Matrix[] | null;
-  /** Per-head outputs Z_i (n_q x d_model/heads), before Wo */
-  heads: Matrix[];
+  /** Per-head outputs Z_i (n_q x d_model/heads), before Wo; split out of Z on first read */
+  readonly heads: Matrix[];
 }
 
 /** A multi-head layer whose parameters stay in wasm memory until dispose(). */
