@@ -28,11 +28,42 @@ enum {
   NC = 64,  /* width of a packed block: NC / NR panels */
 };
 
+#if ATTN_HAVE_SIMD
+/* The transposed case of pack_panel for a full panel: 4 x 4 blocks of B
+ * (4 of its rows, 4 consecutive values each) become 4 rows of the panel,
+ * transposed in registers; leaves the last k % 4 steps to the caller. */
+static int pack_transposed_simd(float *dst, const float *B, size_t ldb, int k,
+                                int j0) {
+  int p = 0;
+  for (; p + 4 <= k; p += 4)
+    for (int j = 0; j < NR; j += 4) {
+      const float *src = B + (size_t)(j0 + j) * ldb + p;
+      const vf4 r0 = vf4_load(src), r1 = vf4_load(src + ldb),
+                r2 = vf4_load(src + 2 * ldb), r3 = vf4_load(src + 3 * ldb);
+      const vf4 lo01 = vf4_zip_lo(r0, r1), hi01 = vf4_zip_hi(r0, r1),
+                lo23 = vf4_zip_lo(r2, r3), hi23 = vf4_zip_hi(r2, r3);
+      float *d = dst + p * NR + j;
+      vf4_store(d, vf4_cat_lo(lo01, lo23));
+      vf4_store(d + NR, vf4_cat_hi(lo01, lo23));
+      vf4_store(d + 2 * NR, vf4_cat_lo(hi01, hi23));
+      vf4_store(d + 3 * NR, vf4_cat_hi(hi01, hi23));
+    }
+  return p;
+}
+#endif
+
 /* dst (k x NR) <- columns [j0 .. j0+nr) of B (k x n), zero columns past nr. */
 static void pack_panel(float *dst, const float *B, size_t ldb, int trans_b,
                        int k, int j0, int nr) {
   for (int j = nr; j < NR; j++)
     for (int p = 0; p < k; p++) dst[p * NR + j] = 0.0f;
+#if ATTN_HAVE_SIMD
+  if (trans_b && nr == NR && attn__use_simd()) {
+    for (int p = pack_transposed_simd(dst, B, ldb, k, j0); p < k; p++)
+      for (int j = 0; j < NR; j++) dst[p * NR + j] = B[(size_t)(j0 + j) * ldb + p];
+    return;
+  }
+#endif
   if (trans_b) {
     /* B is n x k: column j of the panel is a contiguous run of row j0+j. */
     for (int j = 0; j < nr; j++) {

@@ -33,6 +33,11 @@ static inline vf4 vf4_zero_below(vf4 v, vf4 x, vf4 limit) {
 /* Reinterpret the bits of v as int32 lanes, shift left by 23, back to float:
  * turns a biased exponent held in the low mantissa bits into 2^n. */
 static inline vf4 vf4_shl23(vf4 v) { return wasm_i32x4_shl(v, 23); }
+/* (a0 b0 a1 b1), (a2 b2 a3 b3), (a0 a1 b0 b1), (a2 a3 b2 b3) */
+static inline vf4 vf4_zip_lo(vf4 a, vf4 b) { return wasm_i32x4_shuffle(a, b, 0, 4, 1, 5); }
+static inline vf4 vf4_zip_hi(vf4 a, vf4 b) { return wasm_i32x4_shuffle(a, b, 2, 6, 3, 7); }
+static inline vf4 vf4_cat_lo(vf4 a, vf4 b) { return wasm_i32x4_shuffle(a, b, 0, 1, 4, 5); }
+static inline vf4 vf4_cat_hi(vf4 a, vf4 b) { return wasm_i32x4_shuffle(a, b, 2, 3, 6, 7); }
 static inline float vf4_hsum(vf4 v) {
   v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
   v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
@@ -71,6 +76,10 @@ static inline vf4 vf4_shl23(vf4 v) {
   memcpy(&v, &i, 16);
   return v;
 }
+static inline vf4 vf4_zip_lo(vf4 a, vf4 b) { return __builtin_shufflevector(a, b, 0, 4, 1, 5); }
+static inline vf4 vf4_zip_hi(vf4 a, vf4 b) { return __builtin_shufflevector(a, b, 2, 6, 3, 7); }
+static inline vf4 vf4_cat_lo(vf4 a, vf4 b) { return __builtin_shufflevector(a, b, 0, 1, 4, 5); }
+static inline vf4 vf4_cat_hi(vf4 a, vf4 b) { return __builtin_shufflevector(a, b, 2, 3, 6, 7); }
 static inline float vf4_hsum(vf4 v) { return (v[0] + v[2]) + (v[1] + v[3]); }
 static inline float vf4_hmax(vf4 v) {
   float a = v[0] > v[2] ? v[0] : v[2], b = v[1] > v[3] ? v[1] : v[3];
