@@ -78,8 +78,9 @@ typedef struct attn_masks {
 } attn_masks;
 
 /* Bytes of workspace attn_attention needs (0 when weights are requested:
- * then the weights buffer itself holds the scores). Returns 0 for sizes
- * attn_attention would reject. */
+ * then the weights buffer itself holds the scores). Without weights it grows
+ * with d_k and d_v, never with n_k, and with n_q only up to 1024 queries
+ * (392 KiB at d = 64). Returns 0 for sizes attn_attention would reject. */
 size_t attn_attention_workspace_size(int n_q, int n_k, int d_k, int d_v,
                                      int want_weights);
 
