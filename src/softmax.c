@@ -10,7 +10,8 @@
  * Measured error against libm expf: see tests/native (<= 2 ulp).
  *
  * 2^y, for scores already in base 2 (the fused path), reduces more cheaply:
- * y = n + t with t = y - n exact, then e^r with r = t ln2, same polynomial.
+ * y = n + t with t = y - n exact, then 2^t by the same polynomial rewritten
+ * in t (no multiply by ln2).
  */
 #include <float.h>
 #include <math.h>
@@ -21,13 +22,18 @@
 /* 1.5 * 2^23 + 127: adding it rounds x*log2(e) to an integer n held in the
  * low mantissa bits, already biased for the float exponent. */
 static const float MAGIC = 0x1.8000FEp23f;
-static const float LOG2E = ATTN_LOG2E, LN2 = 0x1.62E430p-1f;
+static const float LOG2E = ATTN_LOG2E;
 static const float MINUS_LN2_HI = -0x1.62E400p-1f;
 static const float MINUS_LN2_LO = -0x1.7F7D1Cp-20f;
-static const float C5 = 0x1.0F9F9Cp-7f, C4 = 0x1.573A1Ap-5f,
-                   C3 = 0x1.555A80p-3f, C2 = 0x1.FFFDC6p-2f,
-                   C1 = 0x1.FFFFF6p-1f;
 static const float CUTOFF = -0x1.5D589Ep6f; /* ~ -87.3365 */
+
+/* e^r ~ 1 + r p(r), p(r) = C[0] + C[1] r + ... + C[4] r^4, for |r| <= ln2/2;
+ * and the same polynomial in t = r / ln2 (coefficients C[k] ln2^(k+1)), so
+ * 2^t needs no multiply by ln2 first. */
+static const float EXP_C[5] = {0x1.FFFFF6p-1f, 0x1.FFFDC6p-2f, 0x1.555A80p-3f,
+                               0x1.573A1Ap-5f, 0x1.0F9F9Cp-7f};
+static const float EXP2_C[5] = {0x1.62E42Ap-1f, 0x1.EBF9BCp-3f, 0x1.C6B770p-5f,
+                                0x1.3CEA52p-7f, 0x1.5BAF14p-10f};
 
 /* 2^n from n + MAGIC: the biased exponent sits in the low mantissa bits. */
 static inline float pow2_biased(float n_magic) {
@@ -39,12 +45,12 @@ static inline float pow2_biased(float n_magic) {
   return s;
 }
 
-/* s e^r, for s = 2^n and |r| <= ln2/2: the polynomial both exps end in. */
-static inline float exp_poly(float r, float s) {
-  float p = C5 * r + C4;
-  p = p * r + C3;
-  p = p * r + C2;
-  p = p * r + C1;
+/* s (1 + r p(r)) for s = 2^n: the polynomial both exps end in. */
+static inline float poly(float r, float s, const float c[5]) {
+  float p = c[4] * r + c[3];
+  p = p * r + c[2];
+  p = p * r + c[1];
+  p = p * r + c[0];
   r *= s;
   return r * p + s;
 }
@@ -56,26 +62,26 @@ float attn__expf(float x) {
   n -= MAGIC;
   float r = n * MINUS_LN2_HI + x;
   r = n * MINUS_LN2_LO + r;
-  return exp_poly(r, s);
+  return poly(r, s, EXP_C);
 }
 
 /* 2^y = 2^n 2^t with n = round(y) and t = y - n exact: the range reduction
- * needs no split constant, one multiply turns t into r = t ln2. At y <= -127
- * the exponent field is 0, so the result is 0 (for -INFINITY too). */
+ * needs no split constant. At y <= -127 the exponent field is 0, so the
+ * result is 0 (for -INFINITY too). */
 float attn__exp2f(float y) {
   if (!(y > -127.0f)) return 0.0f;
   float n = y + MAGIC;
   const float s = pow2_biased(n);
   n -= MAGIC;
-  return exp_poly((y - n) * LN2, s);
+  return poly(y - n, s, EXP2_C);
 }
 
 #if ATTN_HAVE_SIMD
-static inline vf4 vf4_exp_poly(vf4 r, vf4 s) {
-  vf4 p = vf4_add(vf4_mul(vf4_splat(C5), r), vf4_splat(C4));
-  p = vf4_add(vf4_mul(p, r), vf4_splat(C3));
-  p = vf4_add(vf4_mul(p, r), vf4_splat(C2));
-  p = vf4_add(vf4_mul(p, r), vf4_splat(C1));
+static inline vf4 vf4_poly(vf4 r, vf4 s, const float c[5]) {
+  vf4 p = vf4_add(vf4_mul(vf4_splat(c[4]), r), vf4_splat(c[3]));
+  p = vf4_add(vf4_mul(p, r), vf4_splat(c[2]));
+  p = vf4_add(vf4_mul(p, r), vf4_splat(c[1]));
+  p = vf4_add(vf4_mul(p, r), vf4_splat(c[0]));
   r = vf4_mul(r, s);
   return vf4_add(vf4_mul(r, p), s);
 }
@@ -86,7 +92,7 @@ static inline vf4 vf4_exp(vf4 x) {
   n = vf4_sub(n, vf4_splat(MAGIC));
   vf4 r = vf4_add(vf4_mul(n, vf4_splat(MINUS_LN2_HI)), x);
   r = vf4_add(vf4_mul(n, vf4_splat(MINUS_LN2_LO)), r);
-  return vf4_zero_below(vf4_exp_poly(r, s), x, vf4_splat(CUTOFF));
+  return vf4_zero_below(vf4_poly(r, s, EXP_C), x, vf4_splat(CUTOFF));
 }
 
 /* Clamping at -127 (one max) replaces a compare and a mask: the exponent
@@ -96,7 +102,7 @@ static inline vf4 vf4_exp2(vf4 y) {
   vf4 n = vf4_add(y, vf4_splat(MAGIC));
   const vf4 s = vf4_shl23(n);
   n = vf4_sub(n, vf4_splat(MAGIC));
-  return vf4_exp_poly(vf4_mul(vf4_sub(y, n), vf4_splat(LN2)), s);
+  return vf4_poly(vf4_sub(y, n), s, EXP2_C);
 }
 #endif
 
@@ -104,14 +110,17 @@ float attn__row_max(const float *x, int n) {
   float m = -INFINITY;
   int i = 0;
 #if ATTN_HAVE_SIMD
-  if (attn__use_simd() && n >= 8) {
-    /* Two independent chains: max has a latency of several cycles. */
-    vf4 m0 = vf4_splat(-INFINITY), m1 = m0;
-    for (; i + 8 <= n; i += 8) {
+  if (attn__use_simd() && n >= 4) {
+    /* Four independent chains: max has a latency of several cycles. */
+    vf4 m0 = vf4_splat(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
+    for (; i + 16 <= n; i += 16) {
       m0 = vf4_max(vf4_load(x + i), m0);
       m1 = vf4_max(vf4_load(x + i + 4), m1);
+      m2 = vf4_max(vf4_load(x + i + 8), m2);
+      m3 = vf4_max(vf4_load(x + i + 12), m3);
     }
-    m = vf4_hmax(vf4_max(m0, m1));
+    for (; i + 4 <= n; i += 4) m0 = vf4_max(vf4_load(x + i), m0);
+    m = vf4_hmax(vf4_max(vf4_max(m0, m1), vf4_max(m2, m3)));
   }
 #endif
   for (; i < n; i++) m = x[i] > m ? x[i] : m;
@@ -140,7 +149,7 @@ static inline float exp_rows(float *x, int n, float shift, float scale,
 #if ATTN_HAVE_SIMD
   if (attn__use_simd()) {
     const vf4 vs = vf4_splat(shift), vk = vf4_splat(scale);
-    vf4 acc0 = vf4_splat(0), acc1 = acc0; /* two chains, as in row_max */
+    vf4 acc0 = vf4_splat(0), acc1 = acc0; /* two chains for the adds' latency */
     for (; i + 8 <= n; i += 8) {
       const vf4 y0 = vf4_mul(vf4_sub(vf4_load(x + i), vs), vk);
       const vf4 y1 = vf4_mul(vf4_sub(vf4_load(x + i + 4), vs), vk);
@@ -165,7 +174,10 @@ float attn__exp_shifted(float *x, int n, float shift, float scale) {
 }
 
 float attn__exp2_shifted(float *x, int n, float shift, float scale) {
-  return exp_rows(x, n, shift, scale, 1);
+  /* The fused path's scores come pre-scaled (scale 1): a loop of its own
+   * without the multiply. */
+  return scale == 1.0f ? exp_rows(x, n, shift, 1.0f, 1)
+                       : exp_rows(x, n, shift, scale, 1);
 }
 
 void attn__scale_row(float *x, int n, float s) {
