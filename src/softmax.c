@@ -138,12 +138,13 @@ float attn__score_max(float *x, int n) {
 }
 
 /* x[i] = exp((x[i] - shift) * scale), or 2^((x[i] - shift) * scale) with
- * base2 (a constant in both callers, so each gets its own specialised loop);
- * returns the sum. Double for the sequential sum of the scalar path: a float
+ * base2; without `scaled` the multiply is left out (scale 1). Both flags are
+ * constants at every call, so each caller gets its own specialised loop.
+ * Returns the sum. Double for the sequential sum of the scalar path: a float
  * accumulator over 16k keys drifts by ~1e-6, the SIMD path's 8 partial sums
  * do not. */
 static inline float exp_rows(float *x, int n, float shift, float scale,
-                             int base2) {
+                             int base2, int scaled) {
   double sum = 0.0;
   int i = 0;
 #if ATTN_HAVE_SIMD
@@ -151,8 +152,8 @@ static inline float exp_rows(float *x, int n, float shift, float scale,
     const vf4 vs = vf4_splat(shift), vk = vf4_splat(scale);
     vf4 acc0 = vf4_splat(0), acc1 = acc0; /* two chains for the adds' latency */
     for (; i + 8 <= n; i += 8) {
-      const vf4 y0 = vf4_mul(vf4_sub(vf4_load(x + i), vs), vk);
-      const vf4 y1 = vf4_mul(vf4_sub(vf4_load(x + i + 4), vs), vk);
+      vf4 y0 = vf4_sub(vf4_load(x + i), vs), y1 = vf4_sub(vf4_load(x + i + 4), vs);
+      if (scaled) y0 = vf4_mul(y0, vk), y1 = vf4_mul(y1, vk);
       const vf4 e0 = base2 ? vf4_exp2(y0) : vf4_exp(y0);
       const vf4 e1 = base2 ? vf4_exp2(y1) : vf4_exp(y1);
       vf4_store(x + i, e0), vf4_store(x + i + 4, e1);
@@ -162,7 +163,7 @@ static inline float exp_rows(float *x, int n, float shift, float scale,
   }
 #endif
   for (; i < n; i++) {
-    const float y = (x[i] - shift) * scale;
+    const float y = scaled ? (x[i] - shift) * scale : x[i] - shift;
     x[i] = base2 ? attn__exp2f(y) : attn__expf(y);
     sum += x[i];
   }
@@ -170,14 +171,14 @@ static inline float exp_rows(float *x, int n, float shift, float scale,
 }
 
 float attn__exp_shifted(float *x, int n, float shift, float scale) {
-  return exp_rows(x, n, shift, scale, 0);
+  return exp_rows(x, n, shift, scale, 0, 1);
 }
 
 float attn__exp2_shifted(float *x, int n, float shift, float scale) {
-  /* The fused path's scores come pre-scaled (scale 1): a loop of its own
-   * without the multiply. */
-  return scale == 1.0f ? exp_rows(x, n, shift, 1.0f, 1)
-                       : exp_rows(x, n, shift, scale, 1);
+  /* The fused path's scores mostly come pre-scaled (scale 1): a loop of
+   * their own, one multiply per vector shorter. */
+  return scale == 1.0f ? exp_rows(x, n, shift, scale, 1, 0)
+                       : exp_rows(x, n, shift, scale, 1, 1);
 }
 
 void attn__scale_row(float *x, int n, float s) {
