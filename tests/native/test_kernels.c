@@ -674,6 +674,19 @@ static attn_case_t plain(int n_q, int n_k, int d_k, int d_v, int mode) {
   return c;
 }
 
+/* The same masked attention (d_k = d_v = d, scale 0.5) through both paths:
+ * with weights into out and W, fused into out_f. */
+static void both_paths(float *out, float *W, float *out_f, const float *Q,
+                       const float *K, const float *V, int n_q, int n_k, int d,
+                       const attn_masks *mk) {
+  void *ws = wsbuf(attn_attention_workspace_size(n_q, n_k, d, d, 0));
+  expect_status(attn_attention(out, W, Q, K, V, n_q, n_k, d, d, 0.5f, mk, NULL),
+                ATTN_OK, "attn_attention");
+  expect_status(attn_attention(out_f, NULL, Q, K, V, n_q, n_k, d, d, 0.5f, mk, ws),
+                ATTN_OK, "attn_attention fused");
+  free(ws);
+}
+
 static void test_attention(void) {
   rng_t r = rng_for("attention");
   /* every (n_q, n_k) of the sweep with every mask; d_k and d_v rotate */
@@ -746,16 +759,11 @@ static void test_attention(void) {
     fill(&r, Q, 12, 1), fill(&r, K, 20, 1), fill(&r, V, 20, 1);
     uint8_t pad[5] = {1, 1, 1, 1, 1};
     const attn_masks mk = {NULL, pad, 0};
-    void *ws = wsbuf(attn_attention_workspace_size(n_q, n_k, d, d, 0));
-    expect_status(attn_attention(out, W, Q, K, V, n_q, n_k, d, d, 0.5f, &mk, NULL),
-                  ATTN_OK, "attn_attention");
-    expect_status(attn_attention(out_f, NULL, Q, K, V, n_q, n_k, d, d, 0.5f, &mk, ws),
-                  ATTN_OK, "attn_attention fused");
+    both_paths(out, W, out_f, Q, K, V, n_q, n_k, d, &mk);
     for (int i = 0; i < 15; i++) CHECK(W[i] == 0.0f, "W[%d] = %g", i, (double)W[i]);
     for (int i = 0; i < 12; i++)
       CHECK(out[i] == 0.0f && out_f[i] == 0.0f, "out[%d] = %g / %g", i,
             (double)out[i], (double)out_f[i]);
-    free(ws);
   }
   end();
 
@@ -766,11 +774,7 @@ static void test_attention(void) {
     fill(&r, Q, 18, 1), fill(&r, K, 18, 1), fill(&r, V, 18, 1);
     uint8_t pad[6] = {1, 0, 0, 0, 0, 0};
     const attn_masks mk = {NULL, pad, 1};
-    void *ws = wsbuf(attn_attention_workspace_size(n, n, d, d, 0));
-    expect_status(attn_attention(out, W, Q, K, V, n, n, d, d, 0.5f, &mk, NULL),
-                  ATTN_OK, "attn_attention");
-    expect_status(attn_attention(out_f, NULL, Q, K, V, n, n, d, d, 0.5f, &mk, ws),
-                  ATTN_OK, "attn_attention fused");
+    both_paths(out, W, out_f, Q, K, V, n, n, d, &mk);
     for (int c = 0; c < d; c++)
       CHECK(out[c] == 0.0f && out_f[c] == 0.0f, "row 0 out[%d] = %g / %g", c,
             (double)out[c], (double)out_f[c]);
@@ -780,7 +784,6 @@ static void test_attention(void) {
       CHECK(fabs(out_f[d + c] - V[d + c]) <= 8 * REF_U * fabs(V[d + c]),
             "row 1 out[%d] = %.9g, want V[1][%d] = %.9g", c, (double)out_f[d + c],
             c, (double)V[d + c]);
-    free(ws);
   }
   end();
 
