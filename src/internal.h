@@ -59,6 +59,16 @@ void attn__scale_row(float *x, int n, float s);
 float attn__expf(float x);
 float attn__exp2f(float x);
 
+/* 1 when the structural masks (causal) hide every key j0 .. j1-1 from every
+ * query i0 .. i1-1, so that a tile of scores need not be computed at all. */
+int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1);
+
+/* Masks the scores of query i for keys j0 .. j0+n-1 (of n_k): hidden keys
+ * become -INFINITY, and the additive mask is added times add_scale. A NULL
+ * mk changes nothing. */
+void attn__mask_row(float *row, int n, int i, int j0, int n_k,
+                    const attn_masks *mk, float add_scale);
+
 /* Scaled dot-product attention on strided views (rows of Q, K, V and out
  * are `ld*` floats apart), so that heads can be columns of one matrix. */
 int attn__attention_strided(float *out, size_t ldo, float *weights,
