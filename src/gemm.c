@@ -187,9 +187,28 @@ void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
   }
 }
 
-void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
-                const float *B, size_t ldb, int m, int k, int n, int trans_b,
-                int accumulate) {
+ATTN_NOINLINE void attn__gemm_packed_at(float *C, size_t ldc, const float *A, size_t lda,
+                          const float *packed, int m, int k, int n,
+                          int accumulate) {
+  /* MR columns of A at a time, gathered into rows (once, then swept across
+   * every panel from L1 like a plain strip of A). */
+  _Alignas(16) float strip[MR * KC];
+  for (int i0 = 0; i0 < m; i0 += MR) {
+    const int mr = m - i0 < MR ? m - i0 : MR;
+    for (int p = 0; p < k; p++) {
+      const float *a = A + (size_t)p * lda + i0;
+      for (int i = 0; i < mr; i++) strip[i * k + p] = a[i];
+    }
+    attn__gemm_packed(C + (size_t)i0 * ldc, ldc, strip, (size_t)k, packed, mr,
+                      k, n, accumulate);
+  }
+}
+
+/* Both blocked products: B packed one KC x NC block at a time (on the
+ * stack), then the plain or the A^T micro-kernel loop over it. */
+static void gemm_blocked(float *C, size_t ldc, const float *A, size_t lda,
+                         const float *B, size_t ldb, int m, int k, int n,
+                         int trans_a, int trans_b, int accumulate) {
   _Alignas(16) float block[KC * NC]; /* B's block, packed */
   for (int j0 = 0; j0 < n; j0 += NC) {
     const int nc = n - j0 < NC ? n - j0 : NC;
@@ -197,10 +216,26 @@ void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
       const int kc = k - p0 < KC ? k - p0 : KC;
       const float *b = trans_b ? B + (size_t)j0 * ldb + p0 : B + (size_t)p0 * ldb + j0;
       attn__pack_b(block, b, ldb, trans_b, kc, nc);
-      attn__gemm_packed(C + j0, ldc, A + p0, lda, block, m, kc, nc,
-                        accumulate || p0 > 0);
+      if (trans_a)
+        attn__gemm_packed_at(C + j0, ldc, A + (size_t)p0 * lda, lda, block, m,
+                             kc, nc, accumulate || p0 > 0);
+      else
+        attn__gemm_packed(C + j0, ldc, A + p0, lda, block, m, kc, nc,
+                          accumulate || p0 > 0);
     }
   }
+}
+
+void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
+                const float *B, size_t ldb, int m, int k, int n, int trans_b,
+                int accumulate) {
+  gemm_blocked(C, ldc, A, lda, B, ldb, m, k, n, 0, trans_b, accumulate);
+}
+
+void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
+                   const float *B, size_t ldb, int m, int k, int n,
+                   int accumulate) {
+  gemm_blocked(C, ldc, A, lda, B, ldb, m, k, n, 1, 0, accumulate);
 }
 
 int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,
