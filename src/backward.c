@@ -69,11 +69,14 @@ int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
     return ATTN_E_SIZE;
   if (!(temperature > 0.0f) || isinf(temperature)) return ATTN_E_TEMP;
   /* In the forward pass this was y = softmax(x / T), so
-   * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. */
+   * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. A division, not a multiply by
+   * 1/T: that overflows for T < 2^-128 and loses bits for T > 2^126. */
   for (int r = 0; r < rows; r++) {
-    const size_t at = (size_t)r * cols;
-    const float D = attn__dot(Y + at, dY + at, cols);
-    attn__softmax_grad_row(dX + at, Y + at, dY + at, cols, D, 1.0f / temperature);
+    float *dx = dX + (size_t)r * cols;
+    const float D = attn__dot(Y + (size_t)r * cols, dY + (size_t)r * cols, cols);
+    attn__softmax_grad_row(dx, Y + (size_t)r * cols, dY + (size_t)r * cols, cols, D, 1.0f);
+    if (temperature != 1.0f)
+      for (int j = 0; j < cols; j++) dx[j] /= temperature;
   }
   return ATTN_OK;
 }
@@ -167,6 +170,7 @@ ATTN_SMALL int attn__attention_backward_strided(
     return ATTN_E_NULL;
   const int status = check_sizes(n_q, n_k, d_k, d_v);
   if (status != ATTN_OK) return status;
+  if (weights && !attn__fits((uint64_t)n_q * n_k, 4)) return ATTN_E_SIZE;
   if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
   if (!workspace) return ATTN_E_WORKSPACE;
   const scratch w = carve(workspace, n_q, n_k, d_k, d_v);
