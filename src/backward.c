@@ -22,6 +22,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "internal.h"
 #include "simd.h"
@@ -86,7 +87,7 @@ int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
 /* The scratch of one backward call, carved out of the caller's workspace.
  * T and G rows are `ldt` = min(n_k, BK) floats apart. */
 typedef struct {
-  float *T;  /* (BQ x ldt) scores, then P (fused path only) */
+  float *T;  /* (BQ x ldt) P: copied from the weights, or scores then P */
   float *G;  /* (BQ x ldt) dP, then dS */
   float *D;  /* (n_q) dO_i . O_i */
   float *Kt; /* the key tile packed for Q K^T (d_k x bk) */
@@ -191,10 +192,12 @@ ATTN_SMALL int attn__attention_backward_strided(
     for (int i0 = 0; i0 < n_q; i0 += BQ) {
       const int bq = n_q - i0 < BQ ? n_q - i0 : BQ;
       if (attn__tile_hidden(mk, i0, i0 + bq, j0, j0 + bk)) continue;
-      /* P: the forward's weights, or recomputed into T. */
-      const float *P = weights ? weights + (size_t)i0 * n_k + j0 : w.T;
-      const size_t ldp = weights ? (size_t)n_k : (size_t)ldt;
-      if (!weights) {
+      /* T = P: the forward's weights (copied: the products below read
+       * their columns, which are n_k apart in weights), or recomputed. */
+      if (weights) {
+        for (int r = 0; r < bq; r++)
+          memcpy(w.T + (size_t)r * ldt, weights + (size_t)(i0 + r) * n_k + j0, sizeof(float) * bk);
+      } else {
         attn__gemm_packed(w.T, ldt, Q + (size_t)i0 * ldq, ldq, w.Kt, bq, d_k, bk, 0);
         recompute_weights(w.T, ldt, bq, bk, i0, j0, n_k, lse, scale, mk);
       }
@@ -202,11 +205,11 @@ ATTN_SMALL int attn__attention_backward_strided(
       attn__gemm_packed(w.G, ldt, dout + (size_t)i0 * lddo, lddo, w.Vt, bq, d_v, bk, 0);
       for (int r = 0; r < bq; r++) {
         float *g = w.G + (size_t)r * ldt;
-        attn__softmax_grad_row(g, P + (size_t)r * ldp, g, bk, w.D[i0 + r], scale);
+        attn__softmax_grad_row(g, w.T + (size_t)r * ldt, g, bk, w.D[i0 + r], scale);
       }
       /* dV_tile += P^T dO_block, dK_tile += dS^T Q_block, dQ_block += dS K_tile */
       attn__pack_b(w.Op, dout + (size_t)i0 * lddo, lddo, 0, bq, d_v);
-      attn__gemm_packed_at(dV + (size_t)j0 * lddv, lddv, P, ldp, w.Op, bk, bq, d_v, 1);
+      attn__gemm_packed_at(dV + (size_t)j0 * lddv, lddv, w.T, ldt, w.Op, bk, bq, d_v, 1);
       attn__pack_b(w.Qp, Q + (size_t)i0 * ldq, ldq, 0, bq, d_k);
       attn__gemm_packed_at(dK + (size_t)j0 * lddk, lddk, w.G, ldt, w.Qp, bk, bq, d_k, 1);
       attn__gemm_packed(dQ + (size_t)i0 * lddq, lddq, w.G, ldt, w.Kn, bq, bk, d_k, 1);
