@@ -63,7 +63,7 @@ ATTN_NOINLINE float attn__dot(const float *a, const float *b, int n) {
   return sum;
 }
 
-int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
+ATTN_SMALL int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
                           int cols, float temperature) {
   if (!dX || !Y || !dY) return ATTN_E_NULL;
   if (rows <= 0 || cols <= 0 || !attn__fits((uint64_t)rows * cols, 4))
@@ -100,14 +100,14 @@ typedef struct {
 static uint64_t tile_rows(int n_q) { return n_q < BQ ? (uint64_t)n_q : BQ; }
 static uint64_t tile_cols(int n_k) { return n_k < BK ? (uint64_t)n_k : BK; }
 
-static uint64_t backward_floats(int n_q, int n_k, int d_k, int d_v) {
+ATTN_SMALL static uint64_t backward_floats(int n_q, int n_k, int d_k, int d_v) {
   const uint64_t bq = tile_rows(n_q), bk = tile_cols(n_k);
   return 2 * bq * bk + (uint64_t)n_q + attn__packed_size(d_k, (int)bk) +
          attn__packed_size((int)bk, d_k) + attn__packed_size(d_v, (int)bk) +
          attn__packed_size((int)bq, d_k) + attn__packed_size((int)bq, d_v);
 }
 
-static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
+ATTN_SMALL static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
   const int bq = (int)tile_rows(n_q), bk = (int)tile_cols(n_k);
   scratch w;
   w.T = ws;
@@ -121,7 +121,7 @@ static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
   return w;
 }
 
-static int check_sizes(int n_q, int n_k, int d_k, int d_v) {
+ATTN_SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v) {
   if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0) return ATTN_E_SIZE;
   if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
       !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
