@@ -104,10 +104,11 @@ static void online_softmax_row(float *row, int n, float s, float *run_max,
   *run_max = m;
 }
 
-static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
-                            const float *K, size_t ldk, const float *V,
-                            size_t ldv, int n_q, int n_k, int d_k, int d_v,
-                            float scale, const attn_masks *mk, float *ws) {
+static void attention_fused(float *out, size_t ldo, float *lse,
+                            const float *Q, size_t ldq, const float *K,
+                            size_t ldk, const float *V, size_t ldv, int n_q,
+                            int n_k, int d_k, int d_v, float scale,
+                            const attn_masks *mk, float *ws) {
   const scratch w = carve(ws, n_q, d_k);
   /* The scores should be base-2 logits, s log2(e) q.k + log2(e) mask.
    * Folding s log2(e) into Q costs nothing per score, but only a factor of
@@ -152,6 +153,13 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
     for (int r = 0; r < sq; r++) /* l = 0: a fully masked row stays 0 */
       attn__scale_row(out + (size_t)(s0 + r) * ldo, d_v,
                       w.run_sum[r] > 0.0f ? 1.0f / w.run_sum[r] : 0.0f);
+    /* log sum_j e^(s_ij) = m + ln l, with m in the units of the row (base-2
+     * logits when folded); -INFINITY for a fully masked row. */
+    if (lse)
+      for (int r = 0; r < sq; r++)
+        lse[s0 + r] = w.run_sum[r] > 0.0f
+                          ? w.run_max[r] * (fold ? ATTN_LN2 : 1.0f) + logf(w.run_sum[r])
+                          : -INFINITY;
   }
 }
 
@@ -187,9 +195,33 @@ int attn__attention_strided(float *out, size_t ldo, float *weights,
     return ATTN_OK;
   }
   if (!workspace) return ATTN_E_WORKSPACE;
-  attention_fused(out, ldo, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v, scale,
-                  masks, workspace);
+  attention_fused(out, ldo, NULL, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
+                  scale, masks, workspace);
   return ATTN_OK;
+}
+
+int attn__attention_lse_strided(float *out, size_t ldo, float *lse,
+                                const float *Q, size_t ldq, const float *K,
+                                size_t ldk, const float *V, size_t ldv,
+                                int n_q, int n_k, int d_k, int d_v,
+                                float scale, const attn_masks *masks,
+                                void *workspace) {
+  if (!out || !lse || !Q || !K || !V) return ATTN_E_NULL;
+  const int status = check_sizes(n_q, n_k, d_k, d_v, 0);
+  if (status != ATTN_OK) return status;
+  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  attention_fused(out, ldo, lse, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
+                  scale, masks, workspace);
+  return ATTN_OK;
+}
+
+int attn_attention_lse(float *out, float *lse, const float *Q, const float *K,
+                       const float *V, int n_q, int n_k, int d_k, int d_v,
+                       float scale, const attn_masks *masks, void *workspace) {
+  return attn__attention_lse_strided(out, (size_t)d_v, lse, Q, (size_t)d_k, K,
+                                     (size_t)d_k, V, (size_t)d_v, n_q, n_k,
+                                     d_k, d_v, scale, masks, workspace);
 }
 
 int attn_attention(float *out, float *weights, const float *Q, const float *K,
