@@ -28,6 +28,8 @@ typedef enum attn_status {
   ATTN_E_HEADS = -3,     /* heads <= 0 or heads does not divide d_model */
   ATTN_E_TEMP = -4,      /* temperature or scale is not finite and > 0 */
   ATTN_E_WORKSPACE = -5, /* workspace is NULL but the call needs one */
+  ATTN_E_MASK = -6,      /* window < 0, or global positions not ascending,
+                            repeated or out of range */
 } attn_status;
 
 /* Short English name of a status code ("ok", "null pointer", ...). */
@@ -69,12 +71,28 @@ int attn_positional_encoding(float *out, int n, int d);
 
 /* ---- scaled dot-product attention ---------------------------------- */
 
-/* Masks shared by attention and multi-head attention. All optional. */
+/* Masks shared by attention and multi-head attention. All optional; a key
+ * is visible to a query only when every rule given allows it. A zeroed
+ * struct masks nothing.
+ *
+ * The sliding window (Longformer's local attention) with global positions:
+ * with has_window, query i sees key j when |i - j| <= window, or when i or j
+ * is global (a global query sees every key, a global key is seen by every
+ * query). Causal, padding and the additive mask still apply on top. The
+ * fused path skips the key tiles outside the band, so its time grows like
+ * n_q (2 window + 1) d instead of n_q n_k d; each global query row or key
+ * costs one tile row or column of the full product. */
 typedef struct attn_masks {
   const float *add;           /* (n_q x n_k) added to the scaled scores;
                                  -INFINITY blocks a key; NULL = none */
   const uint8_t *key_padding; /* (n_k) 1 = padding, ignored; NULL = none */
   int causal;                 /* 1: query i sees keys j <= i only */
+  int has_window;             /* 1: the window below applies */
+  int window;                 /* >= 0: keys at most this far from i */
+  const int32_t *global;      /* (n_global) global positions, ascending and
+                                 distinct, each < max(n_q, n_k); only read
+                                 with has_window; NULL when n_global = 0 */
+  int n_global;
 } attn_masks;
 
 /* Bytes of workspace attn_attention needs (0 when weights are requested:
