@@ -64,7 +64,7 @@ const seeds = {
   },
   attention: {
     // [flags: null(3) | ws_null<<3 | weights<<4 | extreme<<5,
-    //  masks: causal | padding<<1 | additive<<2 | none<<3, n_q, n_k, d_k, d_v, scale, data]
+    //  masks: causal | padding<<1 | additive<<2 | none<<3 | window<<5, n_q, n_k, d_k, d_v, scale, data]
     'weights-no-masks': [16, 8, size(3), size(5), size(4), size(2), SCALE.sqrt, ...floats([1, -1, 0.5, 2, 0, 1])],
     'fused-all-masks-129-keys': [0, 7, size(9), size(129), size(8), size(5), SCALE.sqrt],
     'weights-causal-padding': [16, 3, size(7), size(7), size(4), size(4), SCALE.half],
@@ -73,6 +73,15 @@ const seeds = {
     'bad-scale': [16, 8, size(2), size(3), size(4), size(4), SCALE.zero],
     'bad-size': [0, 8, size(2), size('0'), size(4), size(4), SCALE.one],
     'extreme-data': [48, 4, size(4), size(8), size(4), size(4), SCALE.max, 210, 211, 212, 213, 214, 215, 216],
+    // masks bit 5: a window, then its global positions (fz_window): window
+    // byte (< 224: w = b % 16), count, positions (< 200: ascending steps)
+    'window-1-globals-0-3': [16, 32, size(5), size(5), size(1), size(1), SCALE.one,
+      ...floats([1, -1, 0.5, 2, 0, 1, 0, -2, 1, 0.5, 3, 1, -1, 2, 0]), 1, 2, 0, 2],
+    'fused-window-causal-padding-300': [0, 32 | 3, size(130), size(300), size(8), size(4), SCALE.sqrt],
+    'window-global-repeated': [16, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 2, 2, 1, 210],
+    'window-negative': [0, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 229, 0],
   },
   first_nonfinite: {
     // [flags: allow_minus_inf | null<<1, n (2 bytes, little endian), elements:
@@ -85,7 +94,7 @@ const seeds = {
   },
   mha: {
     // [flags: null(4) | ws_null<<4 | weights<<5 | Z<<6 | extreme<<7,
-    //  masks (bits 0-3) | self<<4, biases bq bk bv bo (bits 0-3),
+    //  masks (bits 0-3) | self<<4 | window<<5, biases bq bk bv bo (bits 0-3),
     //  n_q, n_k, d_model, heads (< 192: a divisor of d_model by index)]
     'self-8x8-2heads-causal': [96, 17, 15, size(8), size(8), size(8), 1],
     'cross-3x5-d12-3heads': [32, 8, 0, size(3), size(5), size(12), 2],
@@ -95,6 +104,7 @@ const seeds = {
     'heads-not-dividing': [0, 8, 0, size(2), size(3), size(8), 194],
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-Wo': [8, 8, 0, size(2), size(3), size(4), 0],
+    'self-window-globals-d8': [32, 16 | 32 | 1, 0, size(20), size(20), size(8), 1],
   },
 };
 

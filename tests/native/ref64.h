@@ -126,9 +126,19 @@ static inline int ref_softmax_row(double *w, double *ew, const double *a,
   return visible;
 }
 
+/* 1 when position p is in the global list (a plain scan: the reference). */
+static inline int ref_is_global(const attn_masks *mk, int p) {
+  for (int g = 0; g < mk->n_global; g++)
+    if (mk->global[g] == p) return 1;
+  return 0;
+}
+
 static inline int ref_visible(const attn_masks *mk, int i, int j, int n_k) {
   if (!mk) return 1;
   if (mk->causal && j > i) return 0;
+  if (mk->has_window && abs(i - j) > mk->window && !ref_is_global(mk, i) &&
+      !ref_is_global(mk, j))
+    return 0;
   if (mk->key_padding && mk->key_padding[j]) return 0;
   if (mk->add && mk->add[(size_t)i * n_k + j] == -INFINITY) return 0;
   return 1;

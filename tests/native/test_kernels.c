@@ -217,7 +217,7 @@ enum { N_SIZES = sizeof SIZES / sizeof SIZES[0] };
 static void test_status_names(void) {
   begin("attn_status_name");
   const int codes[] = {ATTN_OK, ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS,
-                       ATTN_E_TEMP, ATTN_E_WORKSPACE};
+                       ATTN_E_TEMP, ATTN_E_WORKSPACE, ATTN_E_MASK};
   const int n = sizeof codes / sizeof codes[0];
   for (int i = 0; i < n; i++) {
     const char *s = attn_status_name(codes[i]);
@@ -516,9 +516,34 @@ static void test_posenc(void) {
 
 /* ==== attn_attention ===================================================== */
 
-enum { MK_NONE, MK_EMPTY, MK_CAUSAL, MK_PADDING, MK_ADD, MK_ALL, MK_MODES };
-static const char *MK_NAMES[] = {"none", "empty struct", "causal",
-                                 "key padding", "additive", "all three"};
+enum { MK_NONE, MK_EMPTY, MK_CAUSAL, MK_PADDING, MK_ADD, MK_ALL, MK_WINDOW,
+       MK_WINDOW_ALL, MK_MODES };
+static const char *MK_NAMES[] = {"none", "empty struct", "causal", "key padding",
+                                 "additive", "all three", "window + global",
+                                 "window + global + all three"};
+
+/* Up to 3 global positions, ascending: the struct points here. */
+static int32_t g_global[3];
+
+/* A sliding window of 0, 1, 3, 64 or 130 keys each side, and 0 to 3 global
+ * positions anywhere in 0 .. max(n_q, n_k) - 1. */
+static void make_window(attn_masks *mk, rng_t *r, int n_q, int n_k) {
+  static const int widths[5] = {0, 1, 3, 64, 130};
+  const int n = n_q > n_k ? n_q : n_k;
+  mk->has_window = 1;
+  mk->window = widths[rng_next(r) % 5];
+  mk->n_global = 0;
+  const int want = (int)(rng_next(r) % 4);
+  for (int g = 0; g < want; g++) {
+    const int p = (int)(rng_next(r) % (uint64_t)n);
+    int at = mk->n_global;
+    while (at > 0 && g_global[at - 1] > p) at--;
+    if (at > 0 && g_global[at - 1] == p) continue; /* drawn twice */
+    memmove(g_global + at + 1, g_global + at, sizeof(int32_t) * (size_t)(mk->n_global - at));
+    g_global[at] = p, mk->n_global++;
+  }
+  mk->global = mk->n_global ? g_global : NULL;
+}
 
 /* Masks of one mode; the buffers are exact-size and owned by the caller
  * (free(*add), free(*pad)). The additive one holds finite values and about
@@ -528,13 +553,15 @@ static const attn_masks *make_masks(attn_masks *mk, float **add, uint8_t **pad,
   *add = NULL, *pad = NULL;
   memset(mk, 0, sizeof *mk);
   if (mode == MK_NONE) return NULL;
-  if (mode == MK_CAUSAL || mode == MK_ALL) mk->causal = 1;
-  if (mode == MK_PADDING || mode == MK_ALL) {
+  const int all = mode == MK_ALL || mode == MK_WINDOW_ALL;
+  if (mode == MK_WINDOW || mode == MK_WINDOW_ALL) make_window(mk, r, n_q, n_k);
+  if (mode == MK_CAUSAL || all) mk->causal = 1;
+  if (mode == MK_PADDING || all) {
     *pad = xmalloc((size_t)n_k);
     for (int j = 0; j < n_k; j++) (*pad)[j] = rng_unit(r) < 0.3;
     mk->key_padding = *pad;
   }
-  if (mode == MK_ADD || mode == MK_ALL) {
+  if (mode == MK_ADD || all) {
     *add = fbuf((size_t)n_q * n_k);
     for (size_t i = 0; i < (size_t)n_q * n_k; i++)
       (*add)[i] = rng_unit(r) < 0.25 ? -INFINITY : 3.0f * rng_sym(r);
@@ -758,7 +785,7 @@ static void test_attention(void) {
     float Q[12], K[20], V[20], out[12], W[15], out_f[12];
     fill(&r, Q, 12, 1), fill(&r, K, 20, 1), fill(&r, V, 20, 1);
     uint8_t pad[5] = {1, 1, 1, 1, 1};
-    const attn_masks mk = {NULL, pad, 0};
+    const attn_masks mk = {.key_padding = pad};
     both_paths(out, W, out_f, Q, K, V, n_q, n_k, d, &mk);
     for (int i = 0; i < 15; i++) CHECK(W[i] == 0.0f, "W[%d] = %g", i, (double)W[i]);
     for (int i = 0; i < 12; i++)
@@ -773,7 +800,7 @@ static void test_attention(void) {
     float Q[18], K[18], V[18], out[18], W[36], out_f[18];
     fill(&r, Q, 18, 1), fill(&r, K, 18, 1), fill(&r, V, 18, 1);
     uint8_t pad[6] = {1, 0, 0, 0, 0, 0};
-    const attn_masks mk = {NULL, pad, 1};
+    const attn_masks mk = {.key_padding = pad, .causal = 1};
     both_paths(out, W, out_f, Q, K, V, n, n, d, &mk);
     for (int c = 0; c < d; c++)
       CHECK(out[c] == 0.0f && out_f[c] == 0.0f, "row 0 out[%d] = %g / %g", c,
@@ -793,7 +820,7 @@ static void test_attention(void) {
     float Q[20], K[45], V[45], add[36], out1[20], out2[20], W1[36], W2[36];
     fill(&r, Q, 20, 1), fill(&r, K, 45, 1), fill(&r, V, 45, 1);
     for (int i = 0; i < 36; i++) add[i] = 0;
-    const attn_masks none = {add, NULL, 0};
+    const attn_masks none = {.add = add};
     expect_status(attn_attention(out1, W1, Q, K, V, n_q, n_k, d, d, 0.4f, &none, NULL),
                   ATTN_OK, "attn_attention");
     for (int i = 0; i < n_q; i++)
@@ -995,7 +1022,7 @@ static void test_mha(void) {
     fill(&r, X, 35, 1);
     for (int i = 0; i < 25; i++) I[i] = i % 6 == 0;
     const attn_mha_params P = {I, I, I, I, NULL, NULL, NULL, NULL};
-    const attn_masks mk = {NULL, NULL, 1};
+    const attn_masks mk = {.causal = 1};
     void *ws = wsbuf(attn_mha_workspace_size(n, n, d, 1, 1));
     expect_status(attn_mha(Y, Wt, NULL, X, X, n, n, d, 1, &P, &mk, ws), ATTN_OK, "attn_mha");
     expect_status(attn_attention(out, Wa, X, X, X, n, n, d, d, 1.0f / sqrtf(5.0f), &mk, NULL),
@@ -1118,7 +1145,7 @@ static void test_status_codes(void) {
   {
     float out[64], W[64];
     void *ws = wsbuf(attn_attention_workspace_size(2, 3, 4, 5, 0));
-    const attn_masks mk = {NULL, NULL, 1};
+    const attn_masks mk = {.causal = 1};
 #define ATT(o, w, q, k, v, nq, nk, dk, dv, s, m, x) \
   attn_attention(o, w, q, k, v, nq, nk, dk, dv, s, m, x)
     expect_status(ATT(out, W, a, b, c, 2, 3, 4, 5, 0.5f, &mk, ws), ATTN_OK, "attention(valid)");
@@ -1156,6 +1183,28 @@ static void test_status_codes(void) {
                      ATTN_E_WORKSPACE, "attention(Q=NULL, workspace=NULL)");
     expect_status_in(ATT(out, W, a, b, c, 2, 0, 4, 5, NAN, NULL, ws), ATTN_E_SIZE, ATTN_E_TEMP,
                      "attention(n_k=0, scale=NaN)");
+    /* windows: 2 queries, 3 keys, so global positions may be 0 .. 2 */
+    const int32_t g_ok[] = {0, 2}, g_down[] = {2, 0}, g_twice[] = {1, 1}, g_far[] = {3},
+                  g_neg[] = {-1};
+    const struct { attn_masks mk; int want; const char *what; } wins[] = {
+        {{.has_window = 1, .window = 0}, ATTN_OK, "window 0"},
+        {{.has_window = 1, .window = INT_MAX, .global = g_ok, .n_global = 2}, ATTN_OK, "window INT_MAX, globals 0 2"},
+        {{.has_window = 0, .window = -5, .global = g_down, .n_global = 2}, ATTN_OK, "no window: the rest unread"},
+        {{.has_window = 1, .window = -1}, ATTN_E_MASK, "window -1"},
+        {{.has_window = 1, .window = INT_MIN}, ATTN_E_MASK, "window INT_MIN"},
+        {{.has_window = 1, .window = 1, .global = g_down, .n_global = 2}, ATTN_E_MASK, "globals descending"},
+        {{.has_window = 1, .window = 1, .global = g_twice, .n_global = 2}, ATTN_E_MASK, "a global twice"},
+        {{.has_window = 1, .window = 1, .global = g_far, .n_global = 1}, ATTN_E_MASK, "a global past max(n_q, n_k)"},
+        {{.has_window = 1, .window = 1, .global = g_neg, .n_global = 1}, ATTN_E_MASK, "a global < 0"},
+        {{.has_window = 1, .window = 1, .global = g_ok, .n_global = -1}, ATTN_E_MASK, "n_global < 0"},
+        {{.has_window = 1, .window = 1, .global = NULL, .n_global = 1}, ATTN_E_NULL, "global NULL, n_global 1"},
+    };
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+      char what[96];
+      snprintf(what, sizeof what, "attention(%s)", wins[i].what);
+      expect_status(ATT(out, W, a, b, c, 2, 3, 4, 5, 0.5f, &wins[i].mk, NULL), wins[i].want, what);
+      expect_status(ATT(out, NULL, a, b, c, 2, 3, 4, 5, 0.5f, &wins[i].mk, ws), wins[i].want, what);
+    }
 #undef ATT
     free(ws);
   }
@@ -1211,6 +1260,12 @@ static void test_status_codes(void) {
                      ATTN_E_HEADS, "mha(params=NULL, heads=0)");
     expect_status_in(attn_mha(Y, Wt, Z, X, X, 2, 3, 4, 3, &P, NULL, NULL), ATTN_E_HEADS,
                      ATTN_E_WORKSPACE, "mha(heads=3, workspace=NULL)");
+    const int32_t twice[] = {1, 1};
+    const attn_masks bad_window = {.has_window = 1, .window = -1},
+                     bad_global = {.has_window = 1, .window = 1, .global = twice, .n_global = 2};
+    expect_status(attn_mha(Y, Wt, Z, X, X, 2, 3, 4, 2, &P, &bad_window, ws), ATTN_E_MASK, "mha(window -1)");
+    expect_status(attn_mha(Y, NULL, Z, X, X, 2, 3, 4, 2, &P, &bad_global, ws), ATTN_E_MASK,
+                  "mha(a global twice)");
     free(ws);
   }
   end();
