@@ -141,6 +141,50 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
              const attn_mha_params *params, const attn_masks *masks,
              void *workspace);
 
+/* ---- linear attention (Performer FAVOR+) ----------------------------- */
+
+/* omega (m x d): orthogonal random features for attn_linear_attention, the
+ * same bits for a seed in every build (wasm SIMD, wasm scalar, native).
+ * Rows come in blocks of d that are mutually orthogonal; each row has the
+ * length of an independent N(0, I_d) vector, so each row alone is N(0, I_d)
+ * (Performer's "positive orthogonal random features"). The numbers are
+ * splitmix64 from state = seed, uniforms in (-1, 1) from its top 53 bits,
+ * normals by Marsaglia's polar method with a series logarithm, Gram-Schmidt
+ * in double: only integer ops and correctly rounded float ops, no libm. */
+int attn_random_features(float *omega, int m, int d, uint32_t seed);
+
+/* Bytes of workspace attn_linear_attention needs: grows with m (d_k + d_v +
+ * 128) floats, never with n_q or n_k (40 KiB + m KiB at d = 64). 0 for sizes
+ * it would reject. */
+size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, int m);
+
+/* out (n_q x d_v) ~ softmax(scale Q K^T) V, estimated with m random features
+ * in O((n_q + n_k) m (d_k + d_v)) time (FAVOR+). The estimator: for x in
+ * R^d_k let x' = sqrt(scale) x and
+ *     phi(x)_r = exp(w_r . x' - |x'|^2 / 2) / sqrt(m),   r = 1 .. m,
+ * w_r the rows of omega. For w_r ~ N(0, I), E[phi(q) . phi(k)] =
+ * exp(scale q.k), every term positive, so
+ *     out_i = sum_j phi(q_i).phi(k_j) v_j / sum_j phi(q_i).phi(k_j)
+ *           = phi(q_i)^T S / phi(q_i)^T z,  S = sum_j phi(k_j) v_j^T, z = sum_j phi(k_j).
+ * With causal, query i sums keys j <= i only (prefix sums, in chunks of 64
+ * queries and keys: memory stays the workspace's).
+ * Stabilised so that no feature exceeds 1: a query's features are computed
+ * as exp(w_r.q' - max_r w_r.q') (a factor per query row, which cancels in
+ * the ratio, as do |q'|^2/2 and 1/sqrt(m)); a key's as exp(w_r.k' -
+ * |k'|^2/2 - M), M the largest exponent over the keys so far, with S and z
+ * rescaled by exp(M_old - M_new) when M grows (a factor common to all keys,
+ * which cancels too). A row whose sum underflows to 0 (its query's and the
+ * keys' features do not overlap within float range) gets a zero output row.
+ * Finite inputs give finite outputs while every |w_r . x'| and |x'|^2 stays
+ * below ~1e37.
+ *   Q (n_q x d_k), K (n_k x d_k), V (n_k x d_v), omega (m x d_k)
+ *   scale  > 0 and finite (usually 1/sqrt(d_k))
+ *   causal 1: query i sees keys j <= i
+ *   workspace attn_linear_attention_workspace_size(...) bytes, 16-byte aligned */
+int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
+                          const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
+                          float scale, int causal, void *workspace);
+
 #ifdef __cplusplus
 }
 #endif

@@ -154,6 +154,28 @@ const THROWS = [
   ['attention', 'options an array (a mask in its place)', (a) => a.attention(I2, I2, I2, [[0, 0], [0, 0]]), TypeError, /\battention options must be an object/],
   ['attention', 'options null', (a) => a.attention(I2, I2, I2, null), TypeError, /\battention options must be an object/],
 
+  // ---- linearAttention(Q, K, V, {features, seed, causal, scale}), randomFeatures(m, d, {seed})
+  ['linearAttention', 'Q missing', (a) => a.linearAttention(), TypeError, /\bQ must be a matrix/],
+  ['linearAttention', 'V with fewer rows than K', (a) => a.linearAttention(I2, I2, [[1, 0]]), RangeError, /\bV is 1x2, expected 2x2/],
+  ['linearAttention', 'K NaN', (a) => a.linearAttention(I2, [[1, NaN], [0, 1]], I2), RangeError, /\bK has NaN at row 0, column 1/],
+  ['linearAttention', 'features 0', (a) => a.linearAttention(I2, I2, I2, { features: 0 }), RangeError, /\bfeatures must be a positive integer, got 0/],
+  ['linearAttention', 'features negative', (a) => a.linearAttention(I2, I2, I2, { features: -8 }), RangeError, /\bfeatures must be a positive integer, got -8/],
+  ['linearAttention', 'features fractional', (a) => a.linearAttention(I2, I2, I2, { features: 2.5 }), RangeError, /\bfeatures must be a positive integer, got 2\.5/],
+  ['linearAttention', 'features a string', (a) => a.linearAttention(I2, I2, I2, { features: '64' }), TypeError, /\bfeatures must be a number/],
+  ['linearAttention', 'features too many for wasm memory', (a) => a.linearAttention(I2, I2, I2, { features: 1e9 }), RangeError, /\blinearAttention with 1000000000 features needs/],
+  ['linearAttention', 'seed negative', (a) => a.linearAttention(I2, I2, I2, { seed: -1 }), RangeError, /\bseed must be an integer in 0 \.\. 2\^32 - 1, got -1/],
+  ['linearAttention', 'seed 2^32', (a) => a.linearAttention(I2, I2, I2, { seed: 2 ** 32 }), RangeError, /\bseed must be an integer/],
+  ['linearAttention', 'seed fractional', (a) => a.linearAttention(I2, I2, I2, { seed: 0.5 }), RangeError, /\bseed must be an integer/],
+  ['linearAttention', 'seed a string', (a) => a.linearAttention(I2, I2, I2, { seed: '1' }), TypeError, /\bseed must be a number/],
+  ['linearAttention', 'causal 1', (a) => a.linearAttention(I2, I2, I2, { causal: 1 }), TypeError, /\bcausal must be true or false, got 1/],
+  ['linearAttention', 'scale 0', (a) => a.linearAttention(I2, I2, I2, { scale: 0 }), RangeError, /\bscale must be finite and > 0, got 0/],
+  ['linearAttention', 'a mask (not supported)', (a) => a.linearAttention(I2, I2, I2, { mask: [[0, 0], [0, 0]] }), TypeError, /\blinearAttention takes no mask/],
+  ['linearAttention', 'a window (not supported)', (a) => a.linearAttention(I2, I2, I2, { window: 1 }), TypeError, /\blinearAttention takes no window/],
+  ['linearAttention', 'options a number', (a) => a.linearAttention(I2, I2, I2, 64), TypeError, /\blinearAttention options must be an object/],
+  ['randomFeatures', 'm 0', (a) => a.randomFeatures(0, 2), RangeError, /\bfeatures must be a positive integer, got 0/],
+  ['randomFeatures', 'd missing', (a) => a.randomFeatures(4), TypeError, /\bd must be a number/],
+  ['randomFeatures', 'seed negative', (a) => a.randomFeatures(4, 2, { seed: -3 }), RangeError, /\bseed must be an integer/],
+
   // ---- multiHeadAttention(Xq, Xkv, options)
   ['multiHeadAttention', 'Xq missing', (a) => a.multiHeadAttention(undefined, null, MHA), TypeError, /\bXq must be a matrix/],
   ['multiHeadAttention', 'Xq NaN', (a) => mha(a, {}, [[1, 2, 3, NaN]]), RangeError, /\bXq has NaN at row 0, column 3/],

@@ -225,6 +225,72 @@ export function attentionBound(Q, K, V, options, want) {
 }
 
 /**
+ * linearAttention (FAVOR+) against ref.linearAttention with the same
+ * features omega, per element. The kernel computes each feature as exp of
+ * an exponent e = w.x' - |x'|^2/2 - (a stabiliser); a float32 error de in e
+ * is a relative error de in the feature:
+ *   w.x'        d_k products and sums, and x' = sqrt(s) x and sqrt(s) w
+ *               rounded: (d_k + 3)u sum_c |w_c x'_c|
+ *   |x'|^2/2    (d_k + 3)u |x'|^2/2
+ *   stabiliser  query rows subtract their own max (its error as above, once
+ *               more); keys subtract the running max M, u|M| and the
+ *               subtraction's u|e|, plus, for every chunk of 64 keys that
+ *               raised M, one rescale exp(M_old - M_new): u|M| + 3u each
+ *   exp         3u (the kernels' polynomial, 2 ulp, and its rounding)
+ * Each product phi(q).phi(k) then errs by eq + ek; the sums over m features
+ * and n_k keys add (m + n_k + 4)u. The output is a ratio N/D of sums of
+ * positive terms: |d out_c| <= (sum_j w_j |v_jc| + |out_c|) E + u|out_c|
+ * with E = eq + ek + (m + n_k + 4)u. Allowed: twice that, plus TINY.
+ */
+export function linearBound(Q, K, V, omega, { scale, causal = false } = {}, want) {
+  [Q, K, V, omega] = [Q, K, V, omega].map(ref.asMatrix);
+  const [n_q, n_k, d, d_v, m] = [Q.rows, K.rows, Q.cols, V.cols, omega.rows];
+  const root = Math.sqrt(scale ?? 1 / Math.sqrt(d));
+  // Per row of X: [max_r sum_c |w_rc x'_c|, |x'|^2/2, max_r |w_r.x'|, the exponents w_r.x' - |x'|^2/2].
+  const stats = (X, i) => {
+    let h = 0, pa = 0, pmax = 0;
+    const e = [];
+    for (let c = 0; c < d; c++) h += (root * ref.at(X, i, c)) ** 2;
+    for (let r = 0; r < m; r++) {
+      let p = 0, a = 0;
+      for (let c = 0; c < d; c++) {
+        const t = ref.at(omega, r, c) * root * ref.at(X, i, c);
+        p += t;
+        a += Math.abs(t);
+      }
+      pa = Math.max(pa, a);
+      pmax = Math.max(pmax, Math.abs(p));
+      e.push(p - h / 2);
+    }
+    return { pa, h: h / 2, pmax, e };
+  };
+  const keys = Array.from({ length: n_k }, (_, j) => stats(K, j));
+  let M = -Infinity;
+  for (const k of keys) for (const e of k.e) M = Math.max(M, e);
+  const chunks = Math.ceil(n_k / 64);
+  let ek = 0;
+  for (const k of keys) {
+    const spread = Math.max(...k.e.map((e) => Math.abs(e - M)));
+    ek = Math.max(ek, (d + 3) * U * (k.pa + k.h) + U * spread);
+  }
+  ek += (chunks + 2) * (U * Math.abs(M) + 3 * U);
+  const W = want.weights;
+  const bound = new Float64Array(n_q * d_v);
+  for (let i = 0; i < n_q; i++) {
+    const q = stats(Q, i);
+    const eq = 2 * (d + 3) * U * q.pa + U * 2 * q.pmax + 3 * U;
+    const E = eq + ek + (m + n_k + 4) * U;
+    for (let c = 0; c < d_v; c++) {
+      let wv = 0;
+      for (let j = 0; j < (causal ? Math.min(i + 1, n_k) : n_k); j++) wv += W.data[i * n_k + j] * Math.abs(V.data[j * d_v + c]);
+      const out = Math.abs(want.output.data[i * d_v + c]);
+      bound[i * d_v + c] = 2 * ((wv + out) * E + U * out) + TINY;
+    }
+  }
+  return bound;
+}
+
+/**
  * A normwise tolerance: every element may be off by rtol times the largest
  * |value| of its row ('row') or of the whole result ('all'). Used where a
  * chain of float32 stages (multi-head attention: projection, attention,

@@ -44,6 +44,14 @@ function makeCalls(rs) {
       const opts = { heads, Wq: mat(d, d), Wk: mat(d, d), Wv: mat(d, d), Wo: mat(d, d), bq: randVector(rs, d), bo: randVector(rs, d) };
       return a.multiHeadAttention(mat(n(), d), rs.randomSample() < 0.5 ? null : mat(n(), d), { ...opts, weights: rs.randomSample() < 0.5 });
     }],
+    ['attention, window and global tokens', (a) => {
+      const [q, d] = [n(), n()];
+      return a.attention(mat(q, d), mat(q, d), mat(q, 2), { weights: rs.randomSample() < 0.5, window: rs.int(3), globalTokens: [rs.int(q)], causal: rs.randomSample() < 0.5 });
+    }],
+    ['linearAttention', (a) => {
+      const [q, k, d] = [n(), n(), n()];
+      return a.linearAttention(mat(q, d), mat(k, d), mat(k, n()), { features: n(), seed: rs.int(100), causal: rs.randomSample() < 0.5 });
+    }],
     // Throwing calls.
     ['throws: shape mismatch', (a) => a.matmul(mat(2, 3), mat(2, 3))],
     ['throws: heads', (a) => a.multiHeadAttention(mat(2, 4), null, { heads: 3, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
@@ -56,6 +64,8 @@ function makeCalls(rs) {
     ['throws: bad padding flag', (a) => a.attention(mat(2, 2), mat(2, 2), mat(2, 2), { keyPaddingMask: [0, 2] })],
     ['throws: too large', (a) => a.matmul({ rows: 65536, cols: 1, data: new Float32Array(65536) }, { rows: 1, cols: 65536, data: new Float32Array(65536) })],
     ['throws: positionalEncoding size', (a) => a.positionalEncoding(0, 3)],
+    ['throws: a global token twice', (a) => a.attention(mat(3, 2), mat(3, 2), mat(3, 2), { window: 1, globalTokens: [1, 1] })],
+    ['throws: NaN in V of linearAttention (after Q and K are copied in)', (a) => a.linearAttention(mat(3, 2), mat(4, 2), withNaN(mat(4, 2)))],
   ];
 }
 

@@ -11,6 +11,7 @@ import { instantiate, simdSupported } from './api/load.js';
 import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
+import { linearAttention, randomFeatures } from './api/linear.js';
 
 export { simdSupported };
 
@@ -58,4 +59,6 @@ class Attention {
   attention(Q, K, V, options) { return attention(this.#k, Q, K, V, options); }
   multiHeadAttention(Xq, Xkv, options) { return multiHeadAttention(this.#k, Xq, Xkv, options); }
   multiHeadAttentionLayer(options) { return multiHeadAttentionLayer(this.#k, options); }
+  linearAttention(Q, K, V, options) { return linearAttention(this.#k, Q, K, V, options); }
+  randomFeatures(m, d, options) { return randomFeatures(this.#k, m, d, options); }
 }

@@ -1,0 +1,328 @@
+/* linear.c: Performer's linear attention (FAVOR+, Choromanski et al. 2021)
+ * and the orthogonal random features it needs.
+ *
+ * softmax(s Q K^T) V has weights exp(s q.k) / sum_k exp(s q.k). Positive
+ * random features phi with E[phi(q) . phi(k)] = exp(s q.k) (attention.h
+ * states the estimator) turn the n_q x n_k products into two passes over the
+ * keys' features: out_i = phi(q_i)^T S / phi(q_i)^T z with S = sum_j
+ * phi(k_j) v_j^T (m x d_v) and z = sum_j phi(k_j) (m). The causal form keeps
+ * S and z as prefix sums, chunk by chunk, with the chunk's own keys added
+ * through a small masked product, so memory stays a few chunks whatever N.
+ *
+ * Layout: key features are computed transposed, F (m x keys of a chunk), so
+ * that S += F V_chunk and the causal chunk product PQ F are plain GEMMs.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The features are drawn once per call (m d min(m, d) flops): compiled for
+ * size, not speed, which keeps the .wasm files small. Only clang knows it. */
+#if defined(__clang__)
+#define SMALL __attribute__((minsize))
+#else
+#define SMALL
+#endif
+
+enum { CH = 64 }; /* queries and keys per chunk */
+
+/* ---- random features ---------------------------------------------------- */
+
+/* splitmix64 (Steele, Lea and Flood 2014): 64 bits of state, integer ops
+ * only, so every build draws the same numbers for a seed. */
+SMALL static uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in (-1, 1), 53 bits. */
+SMALL static double uniform_pm1(uint64_t *state) {
+  return (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+}
+
+/* ln(x) for 0 < x < 1 from +, -, *, / alone (no libm, whose last bits differ
+ * between the wasm and native C libraries): x = f 2^-e with f in
+ * [sqrt(1/2), sqrt(2)), ln f = 2 atanh(t), t = (f - 1)/(f + 1), |t| < 0.172;
+ * the odd series to t^39 is exact to double rounding. */
+SMALL static double ln_unit(double x) {
+  int e = 0;
+  while (x < 0.70710678118654752) x *= 2.0, e++;
+  const double t = (x - 1.0) / (x + 1.0), t2 = t * t;
+  double sum = 0.0; /* Horner from t^25: later terms are below 2^-64 */
+  for (int k = 25; k >= 1; k -= 2) sum = sum * t2 + 1.0 / k;
+  return 2.0 * t * sum - e * 0.69314718055994531;
+}
+
+/* Two independent standard normal numbers (Marsaglia's polar method: only
+ * ln and sqrt, both exactly reproducible here). */
+SMALL static void gaussian_pair(uint64_t *state, double *a, double *b) {
+  double u, v, s;
+  do {
+    u = uniform_pm1(state), v = uniform_pm1(state);
+    s = u * u + v * v;
+  } while (s >= 1.0 || s == 0.0);
+  const double f = sqrt(-2.0 * ln_unit(s) / s);
+  *a = u * f, *b = v * f;
+}
+
+/* x (n) filled with standard normal numbers. */
+SMALL static void gaussian_row(float *x, int n, uint64_t *state) {
+  for (int c = 0; c < n; c += 2) {
+    double a, b;
+    gaussian_pair(state, &a, &b);
+    x[c] = (float)a;
+    if (c + 1 < n) x[c + 1] = (float)b;
+  }
+}
+
+/* sum of x_c y_c in double, in index order (the same in every build). */
+SMALL static double dot64(const float *x, const float *y, int n) {
+  double s = 0.0;
+  for (int c = 0; c < n; c++) s += (double)x[c] * y[c];
+  return s;
+}
+
+SMALL int attn_random_features(float *omega, int m, int d, uint32_t seed) {
+  if (!omega) return ATTN_E_NULL;
+  if (m <= 0 || d <= 0 || !attn__fits((uint64_t)m * d, 4)) return ATTN_E_SIZE;
+  uint64_t state = seed;
+  /* Blocks of d rows: Gaussian rows made orthonormal to the block's earlier
+   * rows (Gram-Schmidt, dot products in double), each then given
+   * the length of an independent Gaussian vector, so every row on its own
+   * is still N(0, I_d). A row that projection leaves at length 0 (never seen
+   * in practice) is drawn again. */
+  for (int r0 = 0; r0 < m; r0 += d) {
+    const int rows = m - r0 < d ? m - r0 : d;
+    float *block = omega + (size_t)r0 * d;
+    for (int r = 0; r < rows; r++) {
+      float *w = block + (size_t)r * d;
+      double norm2;
+      do {
+        gaussian_row(w, d, &state);
+        /* Twice: the second pass removes what float rounding of the first
+         * left (cosines ~1e-5 after one pass, ~1e-7 after two). */
+        for (int pass = 0; pass < 2; pass++)
+          for (int p = 0; p < r; p++) {
+            const float *q = block + (size_t)p * d;
+            const double proj = dot64(w, q, d);
+            for (int c = 0; c < d; c++) w[c] = (float)((double)w[c] - proj * q[c]);
+          }
+        norm2 = dot64(w, w, d);
+      } while (!(norm2 > 0.0));
+      const double inv = 1.0 / sqrt(norm2);
+      for (int c = 0; c < d; c++) w[c] = (float)(w[c] * inv);
+    }
+    /* Lengths last: the projections above need unit rows. The Gaussian
+     * vector is drawn in d steps of two, in a row of the block's scratch
+     * that is overwritten at once (the next row, or this row's length). */
+    for (int r = 0; r < rows; r++) {
+      double len2 = 0.0;
+      for (int c = 0; c < d; c += 2) {
+        double a, b;
+        gaussian_pair(&state, &a, &b);
+        len2 += a * a + (c + 1 < d ? b * b : 0.0);
+      }
+      const double len = sqrt(len2);
+      float *w = block + (size_t)r * d;
+      for (int c = 0; c < d; c++) w[c] = (float)(w[c] * len);
+    }
+  }
+  return ATTN_OK;
+}
+
+/* ---- the estimator ------------------------------------------------------- */
+
+typedef struct {
+  float *W;   /* (m x d_k) the features times sqrt(scale) */
+  float *S;   /* (m x d_v) sum of phi(k_j) v_j^T over the keys so far */
+  float *z;   /* (m) sum of phi(k_j) */
+  float *F;   /* (m x CH) a chunk's key features, transposed */
+  float *PQ;  /* (CH x m) a chunk's query features */
+  float *A;   /* (CH x CH) causal: query-key products inside a chunk */
+  float *den; /* (CH) each query's phi(q)^T z */
+  float *h;   /* (CH) each key's |sqrt(s) k|^2 / 2 */
+} lin_scratch;
+
+/* Floats of each region, rounded up to 4 (16-byte aligned regions). */
+static uint64_t up4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
+
+static uint64_t lin_workspace_floats(int d_k, int d_v, int m) {
+  const uint64_t M = (uint64_t)m;
+  return up4(M * d_k) + up4(M * d_v) + up4(M) + 2 * up4(M * CH) +
+         up4((uint64_t)CH * CH) + 2 * up4(CH);
+}
+
+static lin_scratch lin_carve(float *ws, int d_k, int d_v, int m) {
+  lin_scratch w;
+  w.W = ws;
+  w.S = w.W + up4((uint64_t)m * d_k);
+  w.z = w.S + up4((uint64_t)m * d_v);
+  w.F = w.z + up4((uint64_t)m);
+  w.PQ = w.F + up4((uint64_t)m * CH);
+  w.A = w.PQ + up4((uint64_t)m * CH);
+  w.den = w.A + up4((uint64_t)CH * CH);
+  w.h = w.den + up4(CH);
+  return w;
+}
+
+/* +inf (a projection that overflowed) becomes FLT_MAX, so that subtracting
+ * a norm that overflowed too gives -inf (feature 0), not NaN. */
+static void clamp_inf(float *x, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (x[i] == INFINITY) x[i] = FLT_MAX;
+}
+
+/* Key features of the bc keys at K into w->F (m x bc), against the running
+ * maximum *M of their exponents: F[r][j] = exp(w_r.k_j - |k_j|^2/2 - M) with
+ * k_j scaled by root = sqrt(scale), all <= 1. A chunk that raises M first
+ * moves S and z to the new M (the fused softmax's rescaling). */
+static void key_features(const lin_scratch *w, float *M, const float *K, int bc,
+                         int d_k, int d_v, int m, float root) {
+  attn__gemm(w->F, (size_t)bc, w->W, (size_t)d_k, K, (size_t)d_k, m, d_k, bc, 1, 0);
+  for (int j = 0; j < bc; j++) {
+    float h = 0.0f;
+    for (int c = 0; c < d_k; c++) {
+      const float x = root * K[(size_t)j * d_k + c];
+      h += x * x;
+    }
+    w->h[j] = 0.5f * h;
+  }
+  const size_t n = (size_t)m * bc;
+  clamp_inf(w->F, n);
+  for (int r = 0; r < m; r++) {
+    float *f = w->F + (size_t)r * bc;
+    for (int j = 0; j < bc; j++) f[j] -= w->h[j];
+  }
+  const float chunk_max = attn__row_max(w->F, (int)n);
+  if (chunk_max == -INFINITY) { /* every feature underflows: adds nothing */
+    for (size_t i = 0; i < n; i++) w->F[i] = 0.0f;
+    return;
+  }
+  if (chunk_max > *M) {
+    if (*M != -INFINITY) {
+      const float alpha = attn__expf(*M - chunk_max);
+      attn__scale_row(w->S, m * d_v, alpha);
+      attn__scale_row(w->z, m, alpha);
+    }
+    *M = chunk_max;
+  }
+  attn__exp_shifted(w->F, (int)n, *M, 1.0f);
+}
+
+/* Query features of the bq queries at Q into w->PQ (bq x m): each row
+ * exp(w_r.q - max_r w_r.q). The row's own constant (the max, |q|^2/2, and
+ * 1/sqrt(m)) cancels between numerator and denominator. */
+static void query_features(const lin_scratch *w, const float *Q, int bq, int d_k, int m) {
+  attn__gemm(w->PQ, (size_t)m, Q, (size_t)d_k, w->W, (size_t)d_k, bq, d_k, m, 1, 0);
+  for (int i = 0; i < bq; i++) {
+    float *row = w->PQ + (size_t)i * m;
+    attn__exp_shifted(row, m, attn__score_max(row, m), 1.0f);
+  }
+}
+
+/* S += F V (the chunk's bc keys), z += row sums of F. */
+static void add_keys(const lin_scratch *w, const float *V, int bc, int d_v, int m) {
+  attn__gemm(w->S, (size_t)d_v, w->F, (size_t)bc, V, (size_t)d_v, m, bc, d_v, 0, 1);
+  for (int r = 0; r < m; r++) {
+    const float *f = w->F + (size_t)r * bc;
+    float sum = 0.0f;
+    for (int j = 0; j < bc; j++) sum += f[j];
+    w->z[r] += sum;
+  }
+}
+
+/* out (bq x d_v) = PQ S, den = PQ z: what the keys summed so far give. */
+static void apply_sums(const lin_scratch *w, float *out, int bq, int d_v, int m) {
+  attn__gemm(out, (size_t)d_v, w->PQ, (size_t)m, w->S, (size_t)d_v, bq, m, d_v, 0, 0);
+  for (int i = 0; i < bq; i++) {
+    const float *p = w->PQ + (size_t)i * m;
+    float sum = 0.0f;
+    for (int r = 0; r < m; r++) sum += p[r] * w->z[r];
+    w->den[i] = sum;
+  }
+}
+
+/* Causal: query i of the chunk (at c0 + i) also sees the chunk's keys
+ * c0 .. c0 + i: out += tril(PQ F) V, den += its row sums. */
+static void add_chunk_keys(const lin_scratch *w, float *out, const float *V, int bq,
+                           int bc, int d_v, int m) {
+  attn__gemm(w->A, (size_t)bc, w->PQ, (size_t)m, w->F, (size_t)bc, bq, m, bc, 0, 0);
+  for (int i = 0; i < bq; i++) {
+    float *a = w->A + (size_t)i * bc;
+    float sum = 0.0f;
+    for (int j = 0; j < bc; j++) {
+      if (j > i) a[j] = 0.0f;
+      sum += a[j];
+    }
+    w->den[i] += sum;
+  }
+  attn__gemm(out, (size_t)d_v, w->A, (size_t)bc, V, (size_t)d_v, bq, bc, d_v, 0, 1);
+}
+
+/* out rows divided by den; a row whose den underflowed to 0 becomes 0. */
+static void normalize(const lin_scratch *w, float *out, int bq, int d_v) {
+  for (int i = 0; i < bq; i++)
+    attn__scale_row(out + (size_t)i * d_v, d_v, w->den[i] > 0.0f ? 1.0f / w->den[i] : 0.0f);
+}
+
+static int check_sizes(int n_q, int n_k, int d_k, int d_v, int m) {
+  if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0 || m <= 0) return ATTN_E_SIZE;
+  if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
+      !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
+      !attn__fits(lin_workspace_floats(d_k, d_v, m), 4))
+    return ATTN_E_SIZE;
+  /* Row lengths m * d_v and m * CH go through int loops. */
+  const uint64_t widest = (uint64_t)m * (d_k > d_v ? (d_k > CH ? d_k : CH) : (d_v > CH ? d_v : CH));
+  if (widest > INT32_MAX) return ATTN_E_SIZE;
+  return ATTN_OK;
+}
+
+size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, int m) {
+  if (check_sizes(n_q, n_k, d_k, d_v, m) != ATTN_OK) return 0;
+  return sizeof(float) * lin_workspace_floats(d_k, d_v, m);
+}
+
+int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
+                          const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
+                          float scale, int causal, void *workspace) {
+  if (!out || !Q || !K || !V || !omega) return ATTN_E_NULL;
+  const int status = check_sizes(n_q, n_k, d_k, d_v, m);
+  if (status != ATTN_OK) return status;
+  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  lin_scratch w = lin_carve(workspace, d_k, d_v, m);
+  /* sqrt(s) on both sides: phi(sqrt(s) q) . phi(sqrt(s) k) estimates
+   * exp(s q.k). It goes into the features once (m x d_k products). */
+  const float root = sqrtf(scale);
+  memcpy(w.W, omega, sizeof(float) * m * d_k);
+  attn__scale_row(w.W, m * d_k, root);
+  memset(w.S, 0, sizeof(float) * m * d_v);
+  memset(w.z, 0, sizeof(float) * m);
+  float M = -INFINITY; /* the largest key exponent so far */
+  if (!causal) {
+    for (int j0 = 0; j0 < n_k; j0 += CH) {
+      const int bc = n_k - j0 < CH ? n_k - j0 : CH;
+      key_features(&w, &M, K + (size_t)j0 * d_k, bc, d_k, d_v, m, root);
+      add_keys(&w, V + (size_t)j0 * d_v, bc, d_v, m);
+    }
+  }
+  for (int i0 = 0; i0 < n_q; i0 += CH) {
+    const int bq = n_q - i0 < CH ? n_q - i0 : CH;
+    float *o = out + (size_t)i0 * d_v;
+    /* causal: this chunk's keys (query i sees keys j <= i; none past n_k) */
+    const int bc = !causal || i0 >= n_k ? 0 : (n_k - i0 < bq ? n_k - i0 : bq);
+    if (bc) key_features(&w, &M, K + (size_t)i0 * d_k, bc, d_k, d_v, m, root);
+    query_features(&w, Q + (size_t)i0 * d_k, bq, d_k, m);
+    apply_sums(&w, o, bq, d_v, m);
+    if (bc) {
+      add_chunk_keys(&w, o, V + (size_t)i0 * d_v, bq, bc, d_v, m);
+      add_keys(&w, V + (size_t)i0 * d_v, bc, d_v, m);
+    }
+    normalize(&w, o, bq, d_v);
+  }
+  return ATTN_OK;
+}
