@@ -7,6 +7,16 @@
 
 #include "attention.h"
 
+/* Compile a function for size, not speed, and keep it out of its callers:
+ * for code off the hot loops (set-up, masks' edge cases), which keeps the
+ * .wasm files small. Only clang (emcc) has minsize; elsewhere it means
+ * nothing. */
+#if defined(__clang__)
+#define ATTN_SMALL __attribute__((minsize, noinline))
+#else
+#define ATTN_SMALL
+#endif
+
 /* log2(e) in float: scores times it are base-2 logits, for exp2. */
 #define ATTN_LOG2E 0x1.715476p+0f
 

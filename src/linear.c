@@ -10,21 +10,20 @@
  * through a small masked product, so memory stays a few chunks whatever N.
  *
  * Layout: key features are computed transposed, F (m x keys of a chunk), so
- * that S += F V_chunk and the causal chunk product PQ F are plain GEMMs.
+ * that S += F V_chunk and the causal chunk product PQ F are plain GEMMs. A
+ * key row goes into the product as [sqrt(s) k, -|sqrt(s) k|^2/2] against
+ * feature rows [w, 1], so the GEMM gives each key exponent whole; every
+ * other step is a call to the softmax's vectorised helpers or a GEMM, which
+ * keeps this file small in the .wasm.
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "internal.h"
 
-/* The features are drawn once per call (m d min(m, d) flops): compiled for
- * size, not speed, which keeps the .wasm files small. Only clang knows it. */
-#if defined(__clang__)
-#define SMALL __attribute__((minsize))
-#else
-#define SMALL
-#endif
+/* Every loop of this file is off the hot path (the GEMMs and the exps are
+ * gemm.c's and softmax.c's), so all of it is compiled for size: SMALL. */
+#define SMALL ATTN_SMALL
 
 enum { CH = 64 }; /* queries and keys per chunk */
 
@@ -137,71 +136,57 @@ SMALL int attn_random_features(float *omega, int m, int d, uint32_t seed) {
 /* ---- the estimator ------------------------------------------------------- */
 
 typedef struct {
-  float *W;   /* (m x d_k) the features times sqrt(scale) */
-  float *S;   /* (m x d_v) sum of phi(k_j) v_j^T over the keys so far */
-  float *z;   /* (m) sum of phi(k_j) */
-  float *F;   /* (m x CH) a chunk's key features, transposed */
-  float *PQ;  /* (CH x m) a chunk's query features */
-  float *A;   /* (CH x CH) causal: query-key products inside a chunk */
-  float *den; /* (CH) each query's phi(q)^T z */
-  float *h;   /* (CH) each key's |sqrt(s) k|^2 / 2 */
+  float *W;    /* (m x (d_k + 1)) rows [w_r, 1] */
+  float *Kc;   /* (CH x (d_k + 1)) a chunk's keys as [sqrt(s) k, -|sqrt(s) k|^2/2] */
+  float *S;    /* (m x d_v) sum of phi(k_j) v_j^T over the keys so far */
+  float *z;    /* (m) sum of phi(k_j) */
+  float *zc;   /* (m) the same over one chunk's keys */
+  float *F;    /* (m x CH) a chunk's key features, transposed */
+  float *PQ;   /* (CH x m) a chunk's query features */
+  float *A;    /* (CH x CH) causal: query-key products inside a chunk */
+  float *den;  /* (CH) each query's phi(q)^T z (and the chunk's part) */
+  float *ones; /* (CH) 1s: row sums as products */
 } lin_scratch;
 
 /* Floats of each region, rounded up to 4 (16-byte aligned regions). */
 static uint64_t up4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
 
-static uint64_t lin_workspace_floats(int d_k, int d_v, int m) {
-  const uint64_t M = (uint64_t)m;
-  return up4(M * d_k) + up4(M * d_v) + up4(M) + 2 * up4(M * CH) +
+SMALL static uint64_t lin_workspace_floats(int d_k, int d_v, int m) {
+  const uint64_t M = (uint64_t)m, d1 = (uint64_t)d_k + 1;
+  return up4(M * d1) + up4(CH * d1) + up4(M * d_v) + 2 * up4(M) + 2 * up4(M * CH) +
          up4((uint64_t)CH * CH) + 2 * up4(CH);
 }
 
-static lin_scratch lin_carve(float *ws, int d_k, int d_v, int m) {
+SMALL static lin_scratch lin_carve(float *ws, int d_k, int d_v, int m) {
+  const uint64_t d1 = (uint64_t)d_k + 1;
   lin_scratch w;
   w.W = ws;
-  w.S = w.W + up4((uint64_t)m * d_k);
+  w.Kc = w.W + up4(m * d1);
+  w.S = w.Kc + up4(CH * d1);
   w.z = w.S + up4((uint64_t)m * d_v);
-  w.F = w.z + up4((uint64_t)m);
+  w.zc = w.z + up4((uint64_t)m);
+  w.F = w.zc + up4((uint64_t)m);
   w.PQ = w.F + up4((uint64_t)m * CH);
   w.A = w.PQ + up4((uint64_t)m * CH);
   w.den = w.A + up4((uint64_t)CH * CH);
-  w.h = w.den + up4(CH);
+  w.ones = w.den + up4(CH);
   return w;
 }
 
-/* +inf (a projection that overflowed) becomes FLT_MAX, so that subtracting
- * a norm that overflowed too gives -inf (feature 0), not NaN. */
-static void clamp_inf(float *x, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (x[i] == INFINITY) x[i] = FLT_MAX;
-}
-
-/* Key features of the bc keys at K into w->F (m x bc), against the running
- * maximum *M of their exponents: F[r][j] = exp(w_r.k_j - |k_j|^2/2 - M) with
- * k_j scaled by root = sqrt(scale), all <= 1. A chunk that raises M first
+/* Features of the bc keys at K into w->F (m x bc), against the running
+ * maximum *M of their exponents: F[r][j] = exp(w_r.k'_j - |k'_j|^2/2 - M),
+ * all <= 1, and their row sums into zc. A chunk that raises M first
  * moves S and z to the new M (the fused softmax's rescaling). */
-static void key_features(const lin_scratch *w, float *M, const float *K, int bc,
+SMALL static void key_features(const lin_scratch *w, float *M, const float *K, int bc,
                          int d_k, int d_v, int m, float root) {
-  attn__gemm(w->F, (size_t)bc, w->W, (size_t)d_k, K, (size_t)d_k, m, d_k, bc, 1, 0);
+  const int d1 = d_k + 1;
   for (int j = 0; j < bc; j++) {
-    float h = 0.0f;
-    for (int c = 0; c < d_k; c++) {
-      const float x = root * K[(size_t)j * d_k + c];
-      h += x * x;
-    }
-    w->h[j] = 0.5f * h;
+    float *kc = w->Kc + (size_t)j * d1, h = 0.0f;
+    for (int c = 0; c < d_k; c++) kc[c] = root * K[(size_t)j * d_k + c], h += kc[c] * kc[c];
+    kc[d_k] = -0.5f * h;
   }
-  const size_t n = (size_t)m * bc;
-  clamp_inf(w->F, n);
-  for (int r = 0; r < m; r++) {
-    float *f = w->F + (size_t)r * bc;
-    for (int j = 0; j < bc; j++) f[j] -= w->h[j];
-  }
-  const float chunk_max = attn__row_max(w->F, (int)n);
-  if (chunk_max == -INFINITY) { /* every feature underflows: adds nothing */
-    for (size_t i = 0; i < n; i++) w->F[i] = 0.0f;
-    return;
-  }
+  attn__gemm(w->F, (size_t)bc, w->W, (size_t)d1, w->Kc, (size_t)d1, m, d1, bc, 1, 0);
+  const float chunk_max = attn__score_max(w->F, m * bc); /* +inf -> FLT_MAX */
   if (chunk_max > *M) {
     if (*M != -INFINITY) {
       const float alpha = attn__expf(*M - chunk_max);
@@ -210,83 +195,46 @@ static void key_features(const lin_scratch *w, float *M, const float *K, int bc,
     }
     *M = chunk_max;
   }
-  attn__exp_shifted(w->F, (int)n, *M, 1.0f);
+  for (int r = 0; r < m; r++) /* -inf (an overflowed norm) becomes 0 */
+    w->zc[r] = *M == -INFINITY ? 0.0f : attn__exp_shifted(w->F + (size_t)r * bc, bc, *M, 1.0f);
 }
 
-/* Query features of the bq queries at Q into w->PQ (bq x m): each row
- * exp(w_r.q - max_r w_r.q). The row's own constant (the max, |q|^2/2, and
+/* S += F V (a chunk's bc keys and values), z += zc. */
+SMALL static void add_keys(const lin_scratch *w, const float *V, int bc, int d_v, int m) {
+  attn__gemm(w->S, (size_t)d_v, w->F, (size_t)bc, V, (size_t)d_v, m, bc, d_v, 0, 1);
+  for (int r = 0; r < m; r++) w->z[r] += w->zc[r];
+}
+
+/* Features of the bq queries at Q into w->PQ (bq x m): each row
+ * exp(w_r.q' - max_r w_r.q'). The row's own constant (its max, |q'|^2/2,
  * 1/sqrt(m)) cancels between numerator and denominator. */
-static void query_features(const lin_scratch *w, const float *Q, int bq, int d_k, int m) {
-  attn__gemm(w->PQ, (size_t)m, Q, (size_t)d_k, w->W, (size_t)d_k, bq, d_k, m, 1, 0);
+SMALL static void query_features(const lin_scratch *w, const float *Q, int bq, int d_k, int m,
+                           float root) {
+  attn__gemm(w->PQ, (size_t)m, Q, (size_t)d_k, w->W, (size_t)d_k + 1, bq, d_k, m, 1, 0);
   for (int i = 0; i < bq; i++) {
     float *row = w->PQ + (size_t)i * m;
-    attn__exp_shifted(row, m, attn__score_max(row, m), 1.0f);
+    attn__exp_shifted(row, m, attn__score_max(row, m), root);
   }
 }
 
-/* S += F V (the chunk's bc keys), z += row sums of F. */
-static void add_keys(const lin_scratch *w, const float *V, int bc, int d_v, int m) {
-  attn__gemm(w->S, (size_t)d_v, w->F, (size_t)bc, V, (size_t)d_v, m, bc, d_v, 0, 1);
-  for (int r = 0; r < m; r++) {
-    const float *f = w->F + (size_t)r * bc;
-    float sum = 0.0f;
-    for (int j = 0; j < bc; j++) sum += f[j];
-    w->z[r] += sum;
-  }
-}
-
-/* out (bq x d_v) = PQ S, den = PQ z: what the keys summed so far give. */
-static void apply_sums(const lin_scratch *w, float *out, int bq, int d_v, int m) {
-  attn__gemm(out, (size_t)d_v, w->PQ, (size_t)m, w->S, (size_t)d_v, bq, m, d_v, 0, 0);
-  for (int i = 0; i < bq; i++) {
-    const float *p = w->PQ + (size_t)i * m;
-    float sum = 0.0f;
-    for (int r = 0; r < m; r++) sum += p[r] * w->z[r];
-    w->den[i] = sum;
-  }
-}
-
-/* Causal: query i of the chunk (at c0 + i) also sees the chunk's keys
- * c0 .. c0 + i: out += tril(PQ F) V, den += its row sums. */
-static void add_chunk_keys(const lin_scratch *w, float *out, const float *V, int bq,
-                           int bc, int d_v, int m) {
-  attn__gemm(w->A, (size_t)bc, w->PQ, (size_t)m, w->F, (size_t)bc, bq, m, bc, 0, 0);
-  for (int i = 0; i < bq; i++) {
-    float *a = w->A + (size_t)i * bc;
-    float sum = 0.0f;
-    for (int j = 0; j < bc; j++) {
-      if (j > i) a[j] = 0.0f;
-      sum += a[j];
-    }
-    w->den[i] += sum;
-  }
-  attn__gemm(out, (size_t)d_v, w->A, (size_t)bc, V, (size_t)d_v, bq, bc, d_v, 0, 1);
-}
-
-/* out rows divided by den; a row whose den underflowed to 0 becomes 0. */
-static void normalize(const lin_scratch *w, float *out, int bq, int d_v) {
-  for (int i = 0; i < bq; i++)
-    attn__scale_row(out + (size_t)i * d_v, d_v, w->den[i] > 0.0f ? 1.0f / w->den[i] : 0.0f);
-}
-
-static int check_sizes(int n_q, int n_k, int d_k, int d_v, int m) {
+SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v, int m) {
   if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0 || m <= 0) return ATTN_E_SIZE;
   if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
       !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
       !attn__fits(lin_workspace_floats(d_k, d_v, m), 4))
     return ATTN_E_SIZE;
-  /* Row lengths m * d_v and m * CH go through int loops. */
-  const uint64_t widest = (uint64_t)m * (d_k > d_v ? (d_k > CH ? d_k : CH) : (d_v > CH ? d_v : CH));
-  if (widest > INT32_MAX) return ATTN_E_SIZE;
+  /* m * d_v, m * CH and m * (d_k + 1) floats are indexed with int. */
+  const int wide = d_k + 1 > d_v ? (d_k + 1 > CH ? d_k + 1 : CH) : (d_v > CH ? d_v : CH);
+  if ((uint64_t)m * wide > INT32_MAX) return ATTN_E_SIZE;
   return ATTN_OK;
 }
 
-size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, int m) {
+SMALL size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, int m) {
   if (check_sizes(n_q, n_k, d_k, d_v, m) != ATTN_OK) return 0;
   return sizeof(float) * lin_workspace_floats(d_k, d_v, m);
 }
 
-int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
+SMALL int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
                           const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
                           float scale, int causal, void *workspace) {
   if (!out || !Q || !K || !V || !omega) return ATTN_E_NULL;
@@ -294,35 +242,46 @@ int attn_linear_attention(float *out, const float *Q, const float *K, const floa
   if (status != ATTN_OK) return status;
   if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
   if (!workspace) return ATTN_E_WORKSPACE;
-  lin_scratch w = lin_carve(workspace, d_k, d_v, m);
+  const lin_scratch w = lin_carve(workspace, d_k, d_v, m);
   /* sqrt(s) on both sides: phi(sqrt(s) q) . phi(sqrt(s) k) estimates
-   * exp(s q.k). It goes into the features once (m x d_k products). */
+   * exp(s q.k). Keys are scaled as they are copied; queries in their exp. */
   const float root = sqrtf(scale);
-  memcpy(w.W, omega, sizeof(float) * m * d_k);
-  attn__scale_row(w.W, m * d_k, root);
+  for (int r = 0; r < m; r++) {
+    memcpy(w.W + (size_t)r * (d_k + 1), omega + (size_t)r * d_k, sizeof(float) * d_k);
+    w.W[(size_t)r * (d_k + 1) + d_k] = 1.0f;
+  }
   memset(w.S, 0, sizeof(float) * m * d_v);
   memset(w.z, 0, sizeof(float) * m);
+  for (int c = 0; c < CH; c++) w.ones[c] = 1.0f;
   float M = -INFINITY; /* the largest key exponent so far */
-  if (!causal) {
-    for (int j0 = 0; j0 < n_k; j0 += CH) {
-      const int bc = n_k - j0 < CH ? n_k - j0 : CH;
-      key_features(&w, &M, K + (size_t)j0 * d_k, bc, d_k, d_v, m, root);
-      add_keys(&w, V + (size_t)j0 * d_v, bc, d_v, m);
-    }
+  for (int j0 = 0; j0 < n_k && !causal; j0 += CH) {
+    const int bc = n_k - j0 < CH ? n_k - j0 : CH;
+    key_features(&w, &M, K + (size_t)j0 * d_k, bc, d_k, d_v, m, root);
+    add_keys(&w, V + (size_t)j0 * d_v, bc, d_v, m);
   }
   for (int i0 = 0; i0 < n_q; i0 += CH) {
     const int bq = n_q - i0 < CH ? n_q - i0 : CH;
     float *o = out + (size_t)i0 * d_v;
-    /* causal: this chunk's keys (query i sees keys j <= i; none past n_k) */
+    const float *Vc = V + (size_t)i0 * d_v;
+    /* causal: the keys of this chunk, at the queries' positions (none past n_k) */
     const int bc = !causal || i0 >= n_k ? 0 : (n_k - i0 < bq ? n_k - i0 : bq);
     if (bc) key_features(&w, &M, K + (size_t)i0 * d_k, bc, d_k, d_v, m, root);
-    query_features(&w, Q + (size_t)i0 * d_k, bq, d_k, m);
-    apply_sums(&w, o, bq, d_v, m);
+    query_features(&w, Q + (size_t)i0 * d_k, bq, d_k, m, root);
+    /* the keys before the chunk (all of them without causal): out = PQ S, den = PQ z */
+    attn__gemm(o, (size_t)d_v, w.PQ, (size_t)m, w.S, (size_t)d_v, bq, m, d_v, 0, 0);
+    attn__gemm(w.den, 1, w.PQ, (size_t)m, w.z, 1, bq, m, 1, 0, 0);
     if (bc) {
-      add_chunk_keys(&w, o, V + (size_t)i0 * d_v, bq, bc, d_v, m);
-      add_keys(&w, V + (size_t)i0 * d_v, bc, d_v, m);
+      /* query i of the chunk also sees its keys 0 .. i: A = tril(PQ F) */
+      attn__gemm(w.A, (size_t)bc, w.PQ, (size_t)m, w.F, (size_t)bc, bq, m, bc, 0, 0);
+      for (int i = 0; i + 1 < bc && i < bq; i++)
+        memset(w.A + (size_t)i * bc + i + 1, 0, sizeof(float) * (bc - i - 1));
+      attn__gemm(o, (size_t)d_v, w.A, (size_t)bc, Vc, (size_t)d_v, bq, bc, d_v, 0, 1);
+      attn__gemm(w.den, 1, w.A, (size_t)bc, w.ones, 1, bq, bc, 1, 0, 1);
+      add_keys(&w, Vc, bc, d_v, m);
     }
-    normalize(&w, o, bq, d_v);
+    /* out / den; a row whose den underflowed to 0 becomes 0 */
+    for (int i = 0; i < bq; i++)
+      attn__scale_row(o + (size_t)i * d_v, d_v, w.den[i] > 0.0f ? 1.0f / w.den[i] : 0.0f);
   }
   return ATTN_OK;
 }

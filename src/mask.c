@@ -12,7 +12,7 @@
 
 #include "internal.h"
 
-int attn__check_masks(const attn_masks *mk, int n_q, int n_k) {
+ATTN_SMALL int attn__check_masks(const attn_masks *mk, int n_q, int n_k) {
   if (!mk || !mk->has_window) return ATTN_OK;
   if (mk->window < 0 || mk->n_global < 0) return ATTN_E_MASK;
   if (mk->n_global > 0 && !mk->global) return ATTN_E_NULL;
@@ -26,7 +26,7 @@ int attn__check_masks(const attn_masks *mk, int n_q, int n_k) {
 
 /* Index of the first global position >= x (n_global when none is): a
  * binary search, so a tile test costs O(log n_global). */
-static int first_global_from(const attn_masks *mk, int64_t x) {
+ATTN_SMALL static int first_global_from(const attn_masks *mk, int64_t x) {
   int lo = 0, hi = mk->n_global;
   while (lo < hi) {
     const int mid = lo + (hi - lo) / 2;
@@ -37,7 +37,7 @@ static int first_global_from(const attn_masks *mk, int64_t x) {
 }
 
 /* 1 when a global position lies in [a, b). */
-static int any_global(const attn_masks *mk, int64_t a, int64_t b) {
+ATTN_SMALL static int any_global(const attn_masks *mk, int64_t a, int64_t b) {
   const int g = first_global_from(mk, a);
   return g < mk->n_global && mk->global[g] < b;
 }
@@ -58,7 +58,7 @@ int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1) {
 }
 
 /* row[j - j0] = -INFINITY for the keys j in [a, b) that are not global. */
-static void hide_except_global(float *row, int j0, int64_t a, int64_t b,
+ATTN_SMALL static void hide_except_global(float *row, int j0, int64_t a, int64_t b,
                                const attn_masks *mk) {
   int g = first_global_from(mk, a);
   for (int64_t j = a; j < b; j++) {
@@ -68,6 +68,17 @@ static void hide_except_global(float *row, int j0, int64_t a, int64_t b,
     }
     row[j - j0] = -INFINITY;
   }
+}
+
+/* Query i's keys j0 .. j0+n-1 left of i - w and right of i + w, except the
+ * global ones; nothing for a global query. */
+ATTN_SMALL static void hide_outside_window(float *row, int n, int i, int j0,
+                                           const attn_masks *mk) {
+  if (any_global(mk, i, (int64_t)i + 1)) return;
+  const int64_t lo = (int64_t)i - mk->window, hi = (int64_t)i + mk->window + 1;
+  const int64_t end = (int64_t)j0 + n;
+  hide_except_global(row, j0, j0, lo < end ? lo : end, mk);
+  hide_except_global(row, j0, hi > j0 ? hi : j0, end, mk);
 }
 
 void attn__mask_row(float *row, int n, int i, int j0, int n_k,
@@ -84,11 +95,8 @@ void attn__mask_row(float *row, int n, int i, int j0, int n_k,
   }
   if (mk->causal) /* keys after i, from the first one in this row on */
     for (int j = i + 1 - j0 > 0 ? i + 1 - j0 : 0; j < n; j++) row[j] = -INFINITY;
-  if (mk->has_window && !any_global(mk, i, (int64_t)i + 1)) {
-    /* The keys of this row left of i - w and right of i + w. */
-    const int64_t lo = (int64_t)i - mk->window, hi = (int64_t)i + mk->window + 1;
-    const int64_t end = (int64_t)j0 + n;
-    hide_except_global(row, j0, j0, lo < end ? lo : end, mk);
-    hide_except_global(row, j0, hi > j0 ? hi : j0, end, mk);
-  }
+  /* Most rows of a band's tiles lie inside i - w .. i + w: one test each. */
+  if (mk->has_window && ((int64_t)j0 < (int64_t)i - mk->window ||
+                         (int64_t)j0 + n - 1 > (int64_t)i + mk->window))
+    hide_outside_window(row, n, i, j0, mk);
 }
