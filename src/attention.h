@@ -153,9 +153,9 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
  * in double: only integer ops and correctly rounded float ops, no libm. */
 int attn_random_features(float *omega, int m, int d, uint32_t seed);
 
-/* Bytes of workspace attn_linear_attention needs: grows with m (d_k + d_v +
- * 128) floats, never with n_q or n_k (40 KiB + m KiB at d = 64). 0 for sizes
- * it would reject. */
+/* Bytes of workspace attn_linear_attention needs: about m (3 d_k + d_v + 200)
+ * floats, never more with n_q or n_k (450 KiB for m = 256, d = 64). 0 for
+ * sizes it would reject. */
 size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, int m);
 
 /* out (n_q x d_v) ~ softmax(scale Q K^T) V, estimated with m random features
@@ -168,13 +168,19 @@ size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, 
  *           = phi(q_i)^T S / phi(q_i)^T z,  S = sum_j phi(k_j) v_j^T, z = sum_j phi(k_j).
  * With causal, query i sums keys j <= i only (prefix sums, in chunks of 64
  * queries and keys: memory stays the workspace's).
- * Stabilised so that no feature exceeds 1: a query's features are computed
- * as exp(w_r.q' - max_r w_r.q') (a factor per query row, which cancels in
- * the ratio, as do |q'|^2/2 and 1/sqrt(m)); a key's as exp(w_r.k' -
- * |k'|^2/2 - M), M the largest exponent over the keys so far, with S and z
- * rescaled by exp(M_old - M_new) when M grows (a factor common to all keys,
- * which cancels too). A row whose sum underflows to 0 (its query's and the
- * keys' features do not overlap within float range) gets a zero output row.
+ * Stabilised so that no feature exceeds 1 and no sum underflows: each
+ * feature r keeps M_r, the largest w_r.k' - |k'|^2/2 over the keys so far,
+ * and a key's feature r is exp(w_r.k' - |k'|^2/2 - M_r) (S and z rescaled
+ * by exp(M_old - M_new) when M_r grows, per chunk of 64 keys); a query's
+ * feature r is exp(w_r.q' + M_r - c) (with causal, against the keys of its
+ * own chunk, exp(w_r.q' + Mc_r - c), Mc_r their maximum), c the largest
+ * over r, so each product
+ * is the estimator's own times a factor of the query alone (c, |q'|^2/2,
+ * 1/sqrt(m)), which cancels in the ratio. Without causal every sum
+ * phi(q)^T z is then >= 1. With causal, a query whose sum still falls below
+ * 2^-60 (its best features meet only later keys of its chunk) has its
+ * features scaled by 2^60, up to twice, before the products (a factor the
+ * ratio cancels); a sum still 0 gives a zero row.
  * Finite inputs give finite outputs while every |w_r . x'| and |x'|^2 stays
  * below ~1e37.
  *   Q (n_q x d_k), K (n_k x d_k), V (n_k x d_v), omega (m x d_k)

@@ -9,13 +9,20 @@
  * S and z as prefix sums, chunk by chunk, with the chunk's own keys added
  * through a small masked product, so memory stays a few chunks whatever N.
  *
+ * Stabiliser: each feature r keeps M_r, the largest exponent of its keys so
+ * far, and S, z hold exp(exponent - M_r); a query's feature r is exp(w_r.q'
+ * + M_r - shift), shift the row's largest. Then every feature is <= 1, each
+ * product is the right one, and without causal a query's sum phi(q)^T z is
+ * >= 1 (its largest feature meets a key at that feature's maximum).
+ *
  * Layout: key features are computed transposed, F (m x keys of a chunk), so
  * that S += F V_chunk and the causal chunk product PQ F are plain GEMMs. A
  * key row goes into the product as [sqrt(s) k, -|sqrt(s) k|^2/2] against
- * feature rows [w, 1], so the GEMM gives each key exponent whole; every
- * other step is a call to the softmax's vectorised helpers or a GEMM, which
- * keeps this file small in the .wasm.
+ * feature rows [w, 1], a query row as [sqrt(s) q, 1] against [w, M]: the
+ * GEMMs give whole exponents. Every other step is a call to the softmax's
+ * vectorised helpers or a GEMM, which keeps this file small in the .wasm.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -136,15 +143,18 @@ SMALL int attn_random_features(float *omega, int m, int d, uint32_t seed) {
 /* ---- the estimator ------------------------------------------------------- */
 
 typedef struct {
-  float *W;    /* (m x (d_k + 1)) rows [w_r, 1] */
-  float *Kc;   /* (CH x (d_k + 1)) a chunk's keys as [sqrt(s) k, -|sqrt(s) k|^2/2] */
+  float *W;    /* (m x d1) rows [w_r, 1]: key exponents; d1 = d_k + 1 */
+  float *Wp;   /* (m x d1) rows [w_r, M_r]: M_r over the keys in S */
+  float *Wc;   /* (m x d1) rows [w_r, Mc_r]: Mc_r over one chunk's keys */
+  float *X;    /* (CH x d1) a chunk's keys [k', -|k'|^2/2] or queries [q', 1] */
   float *S;    /* (m x d_v) sum of phi(k_j) v_j^T over the keys so far */
   float *z;    /* (m) sum of phi(k_j) */
   float *zc;   /* (m) the same over one chunk's keys */
   float *F;    /* (m x CH) a chunk's key features, transposed */
-  float *PQ;   /* (CH x m) a chunk's query features */
-  float *A;    /* (CH x CH) causal: query-key products inside a chunk */
-  float *den;  /* (CH) each query's phi(q)^T z (and the chunk's part) */
+  float *P;    /* (CH x m) a chunk's query features against S (M_r) */
+  float *Pc;   /* (CH x m) causal: the same against the chunk's keys (Mc_r) */
+  float *A;    /* (CH x CH) causal: Pc F, inside the chunk */
+  float *den;  /* (CH) each query's sum */
   float *ones; /* (CH) 1s: row sums as products */
 } lin_scratch;
 
@@ -153,68 +163,120 @@ static uint64_t up4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
 
 SMALL static uint64_t lin_workspace_floats(int d_k, int d_v, int m) {
   const uint64_t M = (uint64_t)m, d1 = (uint64_t)d_k + 1;
-  return up4(M * d1) + up4(CH * d1) + up4(M * d_v) + 2 * up4(M) + 2 * up4(M * CH) +
+  return 3 * up4(M * d1) + up4(CH * d1) + up4(M * d_v) + 2 * up4(M) + 3 * up4(M * CH) +
          up4((uint64_t)CH * CH) + 2 * up4(CH);
 }
 
 SMALL static lin_scratch lin_carve(float *ws, int d_k, int d_v, int m) {
-  const uint64_t d1 = (uint64_t)d_k + 1;
+  const uint64_t M = (uint64_t)m, d1 = (uint64_t)d_k + 1;
   lin_scratch w;
   w.W = ws;
-  w.Kc = w.W + up4(m * d1);
-  w.S = w.Kc + up4(CH * d1);
-  w.z = w.S + up4((uint64_t)m * d_v);
-  w.zc = w.z + up4((uint64_t)m);
-  w.F = w.zc + up4((uint64_t)m);
-  w.PQ = w.F + up4((uint64_t)m * CH);
-  w.A = w.PQ + up4((uint64_t)m * CH);
+  w.Wp = w.W + up4(M * d1);
+  w.Wc = w.Wp + up4(M * d1);
+  w.X = w.Wc + up4(M * d1);
+  w.S = w.X + up4(CH * d1);
+  w.z = w.S + up4(M * d_v);
+  w.zc = w.z + up4(M);
+  w.F = w.zc + up4(M);
+  w.P = w.F + up4(M * CH);
+  w.Pc = w.P + up4(M * CH);
+  w.A = w.Pc + up4(M * CH);
   w.den = w.A + up4((uint64_t)CH * CH);
   w.ones = w.den + up4(CH);
   return w;
 }
 
-/* Features of the bc keys at K into w->F (m x bc), against the running
- * maximum *M of their exponents: F[r][j] = exp(w_r.k'_j - |k'_j|^2/2 - M),
- * all <= 1, and their row sums into zc. A chunk that raises M first
- * moves S and z to the new M (the fused softmax's rescaling). */
-SMALL static void key_features(const lin_scratch *w, float *M, const float *K, int bc,
-                         int d_k, int d_v, int m, float root) {
+/* Row r's stabiliser, the last column of [w_r, M_r]. */
+static float *max_of(float *Wx, int r, int d_k) { return Wx + (size_t)r * (d_k + 1) + d_k; }
+
+/* Features of the bc keys at K into F (m x bc), each row against its own
+ * largest exponent Mc_r (kept in Wc): F[r][j] = exp(w_r.k'_j - |k'_j|^2/2 -
+ * Mc_r) <= 1; zc their row sums. A row whose exponents are all -inf (norms
+ * that overflowed) is 0. */
+SMALL static void chunk_keys(const lin_scratch *w, const float *K, int bc, int d_k, int m,
+                             float root) {
   const int d1 = d_k + 1;
   for (int j = 0; j < bc; j++) {
-    float *kc = w->Kc + (size_t)j * d1, h = 0.0f;
-    for (int c = 0; c < d_k; c++) kc[c] = root * K[(size_t)j * d_k + c], h += kc[c] * kc[c];
-    kc[d_k] = -0.5f * h;
+    float *x = w->X + (size_t)j * d1, h = 0.0f;
+    for (int c = 0; c < d_k; c++) x[c] = root * K[(size_t)j * d_k + c], h += x[c] * x[c];
+    x[d_k] = -0.5f * h;
   }
-  attn__gemm(w->F, (size_t)bc, w->W, (size_t)d1, w->Kc, (size_t)d1, m, d1, bc, 1, 0);
-  const float chunk_max = attn__score_max(w->F, m * bc); /* +inf -> FLT_MAX */
-  if (chunk_max > *M) {
-    if (*M != -INFINITY) {
-      const float alpha = attn__expf(*M - chunk_max);
-      attn__scale_row(w->S, m * d_v, alpha);
-      attn__scale_row(w->z, m, alpha);
+  attn__gemm(w->F, (size_t)bc, w->W, (size_t)d1, w->X, (size_t)d1, m, d1, bc, 1, 0);
+  for (int r = 0; r < m; r++) {
+    float *f = w->F + (size_t)r * bc;
+    const float mc = attn__score_max(f, bc); /* +inf -> FLT_MAX */
+    *max_of(w->Wc, r, d_k) = mc == -INFINITY ? -FLT_MAX : mc;
+    w->zc[r] = mc == -INFINITY ? 0.0f : attn__exp_shifted(f, bc, mc, 1.0f);
+  }
+}
+
+/* S += F V and z += zc for the chunk's keys (values V), first bringing both
+ * to M_r = max(M_r, Mc_r) (the fused softmax's rescaling, per feature). */
+SMALL static void merge_keys(const lin_scratch *w, const float *V, int bc, int d_k, int d_v,
+                             int m) {
+  for (int r = 0; r < m; r++) {
+    float *M = max_of(w->Wp, r, d_k);
+    const float mc = *max_of(w->Wc, r, d_k), top = mc > *M ? mc : *M;
+    if (*M < top) { /* S's row moves down (nothing there at -FLT_MAX) */
+      const float alpha = attn__expf(*M - top);
+      attn__scale_row(w->S + (size_t)r * d_v, d_v, alpha);
+      w->z[r] *= alpha;
+    } else if (mc < top) { /* the chunk's row moves down */
+      const float beta = attn__expf(mc - top);
+      attn__scale_row(w->F + (size_t)r * bc, bc, beta);
+      w->zc[r] *= beta;
     }
-    *M = chunk_max;
+    *M = top;
+    w->z[r] += w->zc[r];
   }
-  for (int r = 0; r < m; r++) /* -inf (an overflowed norm) becomes 0 */
-    w->zc[r] = *M == -INFINITY ? 0.0f : attn__exp_shifted(w->F + (size_t)r * bc, bc, *M, 1.0f);
-}
-
-/* S += F V (a chunk's bc keys and values), z += zc. */
-SMALL static void add_keys(const lin_scratch *w, const float *V, int bc, int d_v, int m) {
   attn__gemm(w->S, (size_t)d_v, w->F, (size_t)bc, V, (size_t)d_v, m, bc, d_v, 0, 1);
-  for (int r = 0; r < m; r++) w->z[r] += w->zc[r];
 }
 
-/* Features of the bq queries at Q into w->PQ (bq x m): each row
- * exp(w_r.q' - max_r w_r.q'). The row's own constant (its max, |q'|^2/2,
- * 1/sqrt(m)) cancels between numerator and denominator. */
+/* Query features of the bq queries at Q: P against S (w_r.q' + M_r) and,
+ * with Wc, Pc against the chunk's keys (w_r.q' + Mc_r), each row minus the
+ * largest of both, exponentiated. The row's own constant (that largest,
+ * |q'|^2/2, 1/sqrt(m)) cancels between numerator and denominator. */
 SMALL static void query_features(const lin_scratch *w, const float *Q, int bq, int d_k, int m,
-                           float root) {
-  attn__gemm(w->PQ, (size_t)m, Q, (size_t)d_k, w->W, (size_t)d_k + 1, bq, d_k, m, 1, 0);
+                                 float root, int with_chunk) {
+  const int d1 = d_k + 1;
   for (int i = 0; i < bq; i++) {
-    float *row = w->PQ + (size_t)i * m;
-    attn__exp_shifted(row, m, attn__score_max(row, m), root);
+    float *x = w->X + (size_t)i * d1;
+    for (int c = 0; c < d_k; c++) x[c] = root * Q[(size_t)i * d_k + c];
+    x[d_k] = 1.0f;
   }
+  attn__gemm(w->P, (size_t)m, w->X, (size_t)d1, w->Wp, (size_t)d1, bq, d1, m, 1, 0);
+  if (with_chunk) attn__gemm(w->Pc, (size_t)m, w->X, (size_t)d1, w->Wc, (size_t)d1, bq, d1, m, 1, 0);
+  for (int i = 0; i < bq; i++) {
+    float *p = w->P + (size_t)i * m, *pc = w->Pc + (size_t)i * m;
+    float top = attn__score_max(p, m);
+    if (with_chunk) {
+      const float t = attn__score_max(pc, m);
+      top = t > top ? t : top;
+    }
+    if (top == -INFINITY) top = 0.0f; /* every feature -inf: all become 0 */
+    attn__exp_shifted(p, m, top, 1.0f);
+    if (with_chunk) attn__exp_shifted(pc, m, top, 1.0f);
+  }
+}
+
+/* Rows r0 .. r1-1 of a query chunk: out = P S, den = P z (the keys before
+ * the chunk, or all of them without causal), then with the chunk's own bc
+ * keys (causal) out += tril(Pc F) V and den += its row sums: query i of the
+ * chunk sees the chunk's keys 0 .. i. */
+SMALL static void chunk_rows(const lin_scratch *w, float *o, const float *Vc, int r0, int r1,
+                             int bc, int d_v, int m) {
+  const int rows = r1 - r0;
+  float *out = o + (size_t)r0 * d_v, *den = w->den + r0;
+  const float *p = w->P + (size_t)r0 * m;
+  attn__gemm(out, (size_t)d_v, p, (size_t)m, w->S, (size_t)d_v, rows, m, d_v, 0, 0);
+  attn__gemm(den, 1, p, (size_t)m, w->z, 1, rows, m, 1, 0, 0);
+  if (!bc) return;
+  float *A = w->A + (size_t)r0 * bc;
+  attn__gemm(A, (size_t)bc, w->Pc + (size_t)r0 * m, (size_t)m, w->F, (size_t)bc, rows, m, bc, 0, 0);
+  for (int i = r0; i < r1 && i + 1 < bc; i++)
+    memset(w->A + (size_t)i * bc + i + 1, 0, sizeof(float) * (size_t)(bc - i - 1));
+  attn__gemm(out, (size_t)d_v, A, (size_t)bc, Vc, (size_t)d_v, rows, bc, d_v, 0, 1);
+  attn__gemm(den, 1, A, (size_t)bc, w->ones, 1, rows, bc, 1, 0, 1);
 }
 
 SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v, int m) {
@@ -235,8 +297,8 @@ SMALL size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int
 }
 
 SMALL int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
-                          const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
-                          float scale, int causal, void *workspace) {
+                                const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
+                                float scale, int causal, void *workspace) {
   if (!out || !Q || !K || !V || !omega) return ATTN_E_NULL;
   const int status = check_sizes(n_q, n_k, d_k, d_v, m);
   if (status != ATTN_OK) return status;
@@ -244,20 +306,22 @@ SMALL int attn_linear_attention(float *out, const float *Q, const float *K, cons
   if (!workspace) return ATTN_E_WORKSPACE;
   const lin_scratch w = lin_carve(workspace, d_k, d_v, m);
   /* sqrt(s) on both sides: phi(sqrt(s) q) . phi(sqrt(s) k) estimates
-   * exp(s q.k). Keys are scaled as they are copied; queries in their exp. */
+   * exp(s q.k); it goes into the keys and queries as they are copied. */
   const float root = sqrtf(scale);
   for (int r = 0; r < m; r++) {
-    memcpy(w.W + (size_t)r * (d_k + 1), omega + (size_t)r * d_k, sizeof(float) * d_k);
-    w.W[(size_t)r * (d_k + 1) + d_k] = 1.0f;
+    float *Wx[3] = {w.W, w.Wp, w.Wc};
+    for (int x = 0; x < 3; x++)
+      memcpy(Wx[x] + (size_t)r * (d_k + 1), omega + (size_t)r * d_k, sizeof(float) * d_k);
+    *max_of(w.W, r, d_k) = 1.0f;
+    *max_of(w.Wp, r, d_k) = -FLT_MAX; /* no key yet */
   }
   memset(w.S, 0, sizeof(float) * m * d_v);
   memset(w.z, 0, sizeof(float) * m);
   for (int c = 0; c < CH; c++) w.ones[c] = 1.0f;
-  float M = -INFINITY; /* the largest key exponent so far */
   for (int j0 = 0; j0 < n_k && !causal; j0 += CH) {
     const int bc = n_k - j0 < CH ? n_k - j0 : CH;
-    key_features(&w, &M, K + (size_t)j0 * d_k, bc, d_k, d_v, m, root);
-    add_keys(&w, V + (size_t)j0 * d_v, bc, d_v, m);
+    chunk_keys(&w, K + (size_t)j0 * d_k, bc, d_k, m, root);
+    merge_keys(&w, V + (size_t)j0 * d_v, bc, d_k, d_v, m);
   }
   for (int i0 = 0; i0 < n_q; i0 += CH) {
     const int bq = n_q - i0 < CH ? n_q - i0 : CH;
@@ -265,23 +329,29 @@ SMALL int attn_linear_attention(float *out, const float *Q, const float *K, cons
     const float *Vc = V + (size_t)i0 * d_v;
     /* causal: the keys of this chunk, at the queries' positions (none past n_k) */
     const int bc = !causal || i0 >= n_k ? 0 : (n_k - i0 < bq ? n_k - i0 : bq);
-    if (bc) key_features(&w, &M, K + (size_t)i0 * d_k, bc, d_k, d_v, m, root);
-    query_features(&w, Q + (size_t)i0 * d_k, bq, d_k, m, root);
-    /* the keys before the chunk (all of them without causal): out = PQ S, den = PQ z */
-    attn__gemm(o, (size_t)d_v, w.PQ, (size_t)m, w.S, (size_t)d_v, bq, m, d_v, 0, 0);
-    attn__gemm(w.den, 1, w.PQ, (size_t)m, w.z, 1, bq, m, 1, 0, 0);
-    if (bc) {
-      /* query i of the chunk also sees its keys 0 .. i: A = tril(PQ F) */
-      attn__gemm(w.A, (size_t)bc, w.PQ, (size_t)m, w.F, (size_t)bc, bq, m, bc, 0, 0);
-      for (int i = 0; i + 1 < bc && i < bq; i++)
-        memset(w.A + (size_t)i * bc + i + 1, 0, sizeof(float) * (bc - i - 1));
-      attn__gemm(o, (size_t)d_v, w.A, (size_t)bc, Vc, (size_t)d_v, bq, bc, d_v, 0, 1);
-      attn__gemm(w.den, 1, w.A, (size_t)bc, w.ones, 1, bq, bc, 1, 0, 1);
-      add_keys(&w, Vc, bc, d_v, m);
-    }
-    /* out / den; a row whose den underflowed to 0 becomes 0 */
+    if (bc) chunk_keys(&w, K + (size_t)i0 * d_k, bc, d_k, m, root);
+    query_features(&w, Q + (size_t)i0 * d_k, bq, d_k, m, root, bc > 0);
+    chunk_rows(&w, o, Vc, 0, bq, bc, d_v, m);
+    /* A causal query's sum can be tiny: its best features may meet only
+     * keys after it in the chunk. Below 2^-60 its products near float's
+     * underflow have lost their digits: scale its features by 2^60 (a
+     * factor the ratio cancels; at most twice, so they stay below 2^120)
+     * and redo its row. */
     for (int i = 0; i < bq; i++)
-      attn__scale_row(o + (size_t)i * d_v, d_v, w.den[i] > 0.0f ? 1.0f / w.den[i] : 0.0f);
+      for (int lift = 0; lift < 2 && w.den[i] < 0x1p-60f; lift++) {
+        attn__scale_row(w.P + (size_t)i * m, m, 0x1p60f);
+        if (bc) attn__scale_row(w.Pc + (size_t)i * m, m, 0x1p60f);
+        chunk_rows(&w, o, Vc, i, i + 1, bc, d_v, m);
+      }
+    if (bc) merge_keys(&w, Vc, bc, d_k, d_v, m);
+    /* out / den, divided (1/den overflows for a den still tiny where out/den
+     * does not); a row whose den is still 0 (no overlap within float's
+     * range) becomes 0 */
+    for (int i = 0; i < bq; i++)
+      for (int c = 0; c < d_v; c++) {
+        float *x = o + (size_t)i * d_v + c;
+        *x = w.den[i] > 0.0f ? *x / w.den[i] : 0.0f;
+      }
   }
   return ATTN_OK;
 }

@@ -227,15 +227,15 @@ export function attentionBound(Q, K, V, options, want) {
 /**
  * linearAttention (FAVOR+) against ref.linearAttention with the same
  * features omega, per element. The kernel computes each feature as exp of
- * an exponent e = w.x' - |x'|^2/2 - (a stabiliser); a float32 error de in e
- * is a relative error de in the feature:
- *   w.x'        d_k products and sums, and x' = sqrt(s) x and sqrt(s) w
- *               rounded: (d_k + 3)u sum_c |w_c x'_c|
- *   |x'|^2/2    (d_k + 3)u |x'|^2/2
- *   stabiliser  query rows subtract their own max (its error as above, once
- *               more); keys subtract the running max M, u|M| and the
- *               subtraction's u|e|, plus, for every chunk of 64 keys that
- *               raised M, one rescale exp(M_old - M_new): u|M| + 3u each
+ * an exponent e - (a stabiliser); a float32 error de in it is a relative
+ * error de in the feature:
+ *   w.x'        d_k products and sums, x' = sqrt(s) x rounded, and the
+ *               extra column of the GEMM: (d_k + 3)u sum_c |w_c x'_c|
+ *   |x'|^2/2    (keys) (d_k + 3)u |x'|^2/2
+ *   stabiliser  keys subtract their feature's maximum M_r (u|e - M_r|);
+ *               queries add M_r and subtract the row's largest (u|M_r| and
+ *               u times their distance to it); every chunk of 64 keys that
+ *               raises an M_r rescales: u|M_r| + 3u each
  *   exp         3u (the kernels' polynomial, 2 ulp, and its rounding)
  * Each product phi(q).phi(k) then errs by eq + ek; the sums over m features
  * and n_k keys add (m + n_k + 4)u. The output is a ratio N/D of sums of
@@ -246,11 +246,11 @@ export function linearBound(Q, K, V, omega, { scale, causal = false } = {}, want
   [Q, K, V, omega] = [Q, K, V, omega].map(ref.asMatrix);
   const [n_q, n_k, d, d_v, m] = [Q.rows, K.rows, Q.cols, V.cols, omega.rows];
   const root = Math.sqrt(scale ?? 1 / Math.sqrt(d));
-  // Per row of X: [max_r sum_c |w_rc x'_c|, |x'|^2/2, max_r |w_r.x'|, the exponents w_r.x' - |x'|^2/2].
-  const stats = (X, i) => {
-    let h = 0, pa = 0, pmax = 0;
-    const e = [];
+  // Row i of X: its largest sum_c |w_rc x'_c|, |x'|^2/2, and exponents w_r.x' (- |x'|^2/2 for keys).
+  const stats = (X, i, key) => {
+    let h = 0, pa = 0;
     for (let c = 0; c < d; c++) h += (root * ref.at(X, i, c)) ** 2;
+    const e = [];
     for (let r = 0; r < m; r++) {
       let p = 0, a = 0;
       for (let c = 0; c < d; c++) {
@@ -259,26 +259,26 @@ export function linearBound(Q, K, V, omega, { scale, causal = false } = {}, want
         a += Math.abs(t);
       }
       pa = Math.max(pa, a);
-      pmax = Math.max(pmax, Math.abs(p));
-      e.push(p - h / 2);
+      e.push(key ? p - h / 2 : p);
     }
-    return { pa, h: h / 2, pmax, e };
+    return { pa, h: key ? h / 2 : 0, e };
   };
-  const keys = Array.from({ length: n_k }, (_, j) => stats(K, j));
-  let M = -Infinity;
-  for (const k of keys) for (const e of k.e) M = Math.max(M, e);
-  const chunks = Math.ceil(n_k / 64);
+  const keys = Array.from({ length: n_k }, (_, j) => stats(K, j, true));
+  const M = Array.from({ length: m }, (_, r) => Math.max(...keys.map((k) => k.e[r])));
+  const Mabs = Math.max(...M.map(Math.abs));
   let ek = 0;
   for (const k of keys) {
-    const spread = Math.max(...k.e.map((e) => Math.abs(e - M)));
+    const spread = Math.max(...k.e.map((e, r) => Math.abs(e - M[r])));
     ek = Math.max(ek, (d + 3) * U * (k.pa + k.h) + U * spread);
   }
-  ek += (chunks + 2) * (U * Math.abs(M) + 3 * U);
+  ek += (Math.ceil(n_k / 64) + 2) * (U * Mabs + 3 * U);
   const W = want.weights;
   const bound = new Float64Array(n_q * d_v);
   for (let i = 0; i < n_q; i++) {
-    const q = stats(Q, i);
-    const eq = 2 * (d + 3) * U * q.pa + U * 2 * q.pmax + 3 * U;
+    const q = stats(Q, i, false);
+    const x = q.e.map((e, r) => e + M[r]);
+    const top = Math.max(...x);
+    const eq = (d + 3) * U * q.pa + U * Mabs + U * Math.max(...x.map((v) => top - v)) + 3 * U;
     const E = eq + ek + (m + n_k + 4) * U;
     for (let c = 0; c < d_v; c++) {
       let wv = 0;

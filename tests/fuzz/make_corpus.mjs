@@ -92,6 +92,28 @@ const seeds = {
     'extremes-129': [1, 129, 0, 4, 5, 6, 7, 12, 13],
     'null-empty': [2, 0, 0],
   },
+  linear_attention: {
+    // [flags: null(3) | ws_null<<3 | causal<<4 | extreme<<5 | given features<<6,
+    //  n_q, n_k, d_k, d_v, m, scale, seed (2 bytes), data]
+    'plain-5x7-m8': [0, size(5), size(7), size(4), size(3), size(8), SCALE.sqrt, 0, 1],
+    'causal-130x129-m65': [16, size(130), size(129), size(8), size(4), size(65), SCALE.sqrt, 0, 2],
+    'more-queries-causal': [16, size(33), size(9), size(3), size(2), size(4), SCALE.one, 1, 0],
+    'given-features': [64, size(3), size(4), size(2), size(2), size(3), SCALE.one, 0, 0,
+      ...floats([1, -1, 0.5, 2, 0, 1, 0, -2, 1, 0.5, 3, 1, -1, 2, 0, 1, 1, -1, 0.5, 2, 1, 0.25])],
+    'extreme-data': [32, size(4), size(8), size(4), size(4), size(16), SCALE.max, 0, 3, 210, 211, 212, 213, 214, 215, 216],
+    'no-workspace': [8, size(2), size(3), size(4), size(4), size(4), SCALE.one, 0, 0],
+    'null-omega': [5, size(2), size(3), size(4), size(4), size(4), SCALE.one, 0, 0],
+    'bad-features': [0, size(2), size(3), size(4), size(4), size('0'), SCALE.one, 0, 0],
+    'bad-scale': [16, size(2), size(3), size(4), size(4), size(4), SCALE.nan, 0, 0],
+    // Reproducers (exponents spread over ~100): a den that was subnormal,
+    // whose 1/den overflowed; products that were subnormal, so the output
+    // left the values' range; a causal query whose best features met only
+    // later keys of its chunk. Fixed by the per-feature stabiliser and the
+    // lift of small sums (src/linear.c).
+    'repro-subnormal-den': [0, 0x80, ...Array(16).fill(0x9f), 0x03, 0x3d, 0x00, 0x5d, 0x00, 0x0f],
+    'repro-subnormal-products': [0, 4, 0, 0xb6],
+    'repro-causal-later-keys': [0x90, 0xe9, 0xe8, 0x10, ...Array(26).fill(0x73)],
+  },
   mha: {
     // [flags: null(4) | ws_null<<4 | weights<<5 | Z<<6 | extreme<<7,
     //  masks (bits 0-3) | self<<4 | window<<5, biases bq bk bv bo (bits 0-3),
