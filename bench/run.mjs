@@ -2,6 +2,8 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
+//   --only efficient   only the recent-advances section (efficient.mjs)
+//   --full-262k  also full attention at N = 262,144 in that section (minutes)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES, BASELINE } from './engines.mjs';
@@ -13,6 +15,7 @@ import { measureCeiling } from './ceiling.mjs';
 import { measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
+import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
 import * as report from './report.mjs';
 
 const args = process.argv.slice(2);
@@ -20,6 +23,10 @@ const quick = args.includes('--quick');
 const jsonIndex = args.indexOf('--json');
 const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
+if (onlyIndex >= 0 && only !== 'efficient') throw new Error('--only takes one section: efficient');
+const full262k = args.includes('--full-262k');
 
 const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 const errorText = (e) => String(e?.message ?? e).split('\n')[0];
@@ -127,9 +134,30 @@ function problems(results, engines) {
   return out;
 }
 
+// The recent-advances section: its table, and its problems added to `found`.
+async function efficientSection(found) {
+  const result = await runEfficient({ quick, full262k });
+  printEfficient(result);
+  found.push(...efficientProblems(result));
+  return result;
+}
+
+function finish(found) {
+  if (found.length) {
+    console.error(`\nbench: ${found.length} problem(s):\n  ${found.join('\n  ')}`);
+    process.exitCode = 1;
+  }
+}
+
 async function main() {
   const machine = machineInfo();
   report.printMachine(machine);
+  if (only === 'efficient') {
+    const found = [];
+    const efficient = await efficientSection(found);
+    if (jsonFile) writeFileSync(jsonFile, JSON.stringify({ date: new Date().toISOString(), quick, machine, efficient }, null, 2) + '\n');
+    return finish(found);
+  }
   const ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
   report.printCeiling(ceiling);
   const payload = measurePayload();
@@ -154,20 +182,18 @@ async function main() {
   report.printColdStart(cold, labels);
   report.printPayload(payload, labels);
   report.printMemory(memory);
+  const found = problems(results, engines);
+  const efficient = await efficientSection(found);
 
   if (jsonFile) {
     const out = {
       date: new Date().toISOString(), quick, machine, ceiling, flopFormulas: FLOP_FORMULAS,
-      results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), coldStart: cold, payload, memory,
+      results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), coldStart: cold, payload, memory, efficient,
     };
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
     console.log(`\nJSON written to ${jsonFile}`);
   }
-  const found = problems(results, engines);
-  if (found.length) {
-    console.error(`\nbench: ${found.length} problem(s):\n  ${found.join('\n  ')}`);
-    process.exitCode = 1;
-  }
+  finish(found);
 }
 
 await main();
