@@ -2,7 +2,9 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | --only backward   one section (backward: bench/backward.mjs)
+//   --only forward | backward | efficient   one section (backward.mjs,
+//                efficient.mjs: the recent advances)
+//   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES, BASELINE } from './engines.mjs';
@@ -14,6 +16,7 @@ import { measureCeiling } from './ceiling.mjs';
 import { measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
+import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
 
@@ -24,7 +27,10 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-if (onlyIndex >= 0 && !['forward', 'backward'].includes(only)) throw new Error('--only needs forward or backward');
+const SECTIONS = ['forward', 'backward', 'efficient'];
+if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
+const wants = (section) => !only || only === section;
+const full262k = args.includes('--full-262k');
 
 const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 const errorText = (e) => String(e?.message ?? e).split('\n')[0];
@@ -135,19 +141,26 @@ function problems(results, engines) {
 async function main() {
   const machine = machineInfo();
   report.printMachine(machine);
-  const ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
-  report.printCeiling(ceiling);
-  const out = { date: new Date().toISOString(), quick, machine, ceiling };
+  const out = { date: new Date().toISOString(), quick, machine };
   const found = [];
-  if (only !== 'backward') {
-    Object.assign(out, await forward(ceiling));
+  if (wants('forward') || wants('backward')) {
+    out.ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
+    report.printCeiling(out.ceiling);
+  }
+  if (wants('forward')) {
+    Object.assign(out, await forward(out.ceiling));
     found.push(...problems(out.results, out.engines));
     delete out.engines;
   }
-  if (only !== 'forward') {
+  if (wants('backward')) {
     const loadThis = (simd) => ENGINES.find((e) => e.id === (simd ? 'wasm-simd' : 'wasm-scalar')).load({ quick });
-    out.backward = await runBackward({ quick, ceiling, loadThis });
+    out.backward = await runBackward({ quick, ceiling: out.ceiling, loadThis });
     found.push(...backwardProblems(out.backward));
+  }
+  if (wants('efficient')) {
+    out.efficient = await runEfficient({ quick, full262k });
+    printEfficient(out.efficient);
+    found.push(...efficientProblems(out.efficient));
   }
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');

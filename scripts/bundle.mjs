@@ -63,9 +63,12 @@ export async function bundle() {
     outfile: join(dist, 'attention-figures.js'),
     plugins: [katexCssPlugin],
   });
-  // attention-cost's Web Worker: its own file next to the bundle (a
-  // same-origin script, as worker-src under a strict CSP requires).
-  await build({ ...esm, entryPoints: [join(root, 'web/figures/cost.worker.js')], outfile: join(dist, 'cost.worker.js') });
+  // The Web Workers of attention-cost and attention-efficient: files of
+  // their own next to the bundle (same-origin scripts, as worker-src under a
+  // strict CSP requires).
+  for (const worker of ['cost.worker.js', 'efficient.worker.js']) {
+    await build({ ...esm, entryPoints: [join(root, 'web/figures', worker)], outfile: join(dist, worker) });
+  }
   for (const name of ['attention.simd.wasm', 'attention.wasm']) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }

@@ -59,6 +59,14 @@ function makeCalls(rs) {
       const opts = { heads, Wq: mat(d, d), Wk: mat(d, d), Wv: mat(d, d), Wo: mat(d, d), bk: randVector(rs, d) };
       return a.multiHeadAttentionBackward(mat(q, d), rs.randomSample() < 0.5 ? null : mat(n(), d), mat(q, d), { ...opts, weights: rs.randomSample() < 0.5, causal: rs.randomSample() < 0.3 });
     }],
+    ['attention, window and global tokens', (a) => {
+      const [q, d] = [n(), n()];
+      return a.attention(mat(q, d), mat(q, d), mat(q, 2), { weights: rs.randomSample() < 0.5, window: rs.int(3), globalTokens: [rs.int(q)], causal: rs.randomSample() < 0.5 });
+    }],
+    ['linearAttention', (a) => {
+      const [q, k, d] = [n(), n(), n()];
+      return a.linearAttention(mat(q, d), mat(k, d), mat(k, n()), { features: n(), seed: rs.int(100), causal: rs.randomSample() < 0.5 });
+    }],
     // Throwing calls.
     ['throws: shape mismatch', (a) => a.matmul(mat(2, 3), mat(2, 3))],
     ['throws: heads', (a) => a.multiHeadAttention(mat(2, 4), null, { heads: 3, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
@@ -74,6 +82,8 @@ function makeCalls(rs) {
     ['throws: NaN in dOutput (last input of the backward)', (a) => a.attentionBackward(mat(3, 2), mat(4, 2), mat(4, 2), withNaN(mat(3, 2)), { weights: rs.randomSample() < 0.5 })],
     ['throws: dY of the wrong shape', (a) => a.multiHeadAttentionBackward(mat(2, 4), null, mat(3, 4), { heads: 2, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
     ['throws: NaN in dY (after the parameters are copied in)', (a) => a.multiHeadAttentionBackward(mat(2, 4), null, withNaN(mat(2, 4)), { heads: 2, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
+    ['throws: a global token twice', (a) => a.attention(mat(3, 2), mat(3, 2), mat(3, 2), { window: 1, globalTokens: [1, 1] })],
+    ['throws: NaN in V of linearAttention (after Q and K are copied in)', (a) => a.linearAttention(mat(3, 2), mat(4, 2), withNaN(mat(4, 2)))],
   ];
 }
 

@@ -28,6 +28,21 @@ export interface MaskOptions {
   keyPaddingMask?: ArrayLike<number | boolean> | null;
   /** Query i sees keys j <= i only. */
   causal?: boolean;
+  /** Sliding window (Longformer): query i sees keys j with |i - j| <= window (an integer >= 0). */
+  window?: number;
+  /** With window: positions that see every key and are seen by every query (distinct, in range). */
+  globalTokens?: ArrayLike<number>;
+}
+
+export interface LinearAttentionOptions {
+  /** Number of random features m (default 256): more features, a closer estimate. */
+  features?: number;
+  /** Seed of the features (integer 0 .. 2^32 - 1, default 0): the same seed gives the same output. */
+  seed?: number;
+  /** Query i sees keys j <= i only (prefix sums). */
+  causal?: boolean;
+  /** Multiplies Q K^T; default 1/sqrt(d_k). */
+  scale?: number;
 }
 
 export interface AttentionOptions extends MaskOptions {
@@ -124,6 +139,10 @@ export interface Attention {
   /** Row-wise softmax(M / temperature); -Infinity entries get 0, an all -Infinity row gives zeros. */
   softmax(M: MatrixLike, options?: { temperature?: number }): Matrix;
   matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean }): Matrix;
+  /** Performer's FAVOR+: softmax(scale Q K^T) V estimated with positive orthogonal random features in O(N m d). */
+  linearAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: LinearAttentionOptions): { output: Matrix };
+  /** The m x d orthogonal random features linearAttention uses for a seed (rows ~ N(0, I_d)). */
+  randomFeatures(m: number, d: number, options?: { seed?: number }): Matrix;
   /** Sinusoidal positional encoding (n positions x d features). */
   positionalEncoding(n: number, d: number): Matrix;
   /**

@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS } from './harness.js';
 
 const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
-  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
+  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-efficient', 'attention-heatmap'];
 const XSS = '<img src=x onerror=alert(1)>';
 const COST_N = Number(process.env.COST_N ?? 4096);
 
@@ -21,10 +21,10 @@ before(async () => { [server, strict] = await Promise.all([start(), start({ csp:
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
 const drawing = (el) => el.evaluate((e) => e.shadowRoot.innerHTML);
-const costSettled = (page) => page.waitForFunction(() => {
-  const st = document.querySelector('attention-cost')?.shadowRoot.querySelector('.status')?.textContent ?? '';
+const costSettled = (page, tag = 'attention-cost') => page.waitForFunction((t) => {
+  const st = document.querySelector(t)?.shadowRoot.querySelector('.status')?.textContent ?? '';
   return /quick look|Done|failed|Stopped/.test(st);
-}, null, { timeout: 300000 });
+}, tag, { timeout: 300000 });
 
 const changes = (page, tag, act) => expectChange(page, tag, act, drawing);
 
@@ -33,7 +33,7 @@ test('every new figure draws on the article page from the kernels', async () => 
   for (const tag of FIGURES_2) {
     const el = await ready(page, tag);
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
-    if (tag === 'attention-cost') await costSettled(page);
+    if (tag === 'attention-cost' || tag === 'attention-efficient') await costSettled(page, tag);
     assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
     await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
   }
@@ -195,13 +195,14 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
   const cost = await ready(page, 'attention-cost');
   assert.equal(await cost.evaluate((e) => e.n), 4096, 'the property mirrors the attribute');
   await costSettled(page);
+  await costSettled(page, 'attention-efficient');
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('a 360 px phone: every new figure fits the width; dark theme too', () =>
   expectPhoneFit(server, FIGURES_2, async (page, el, tag) => {
-    if (tag === 'attention-cost') await costSettled(page);
+    if (tag === 'attention-cost' || tag === 'attention-efficient') await costSettled(page, tag);
     const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
     assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
   }));

@@ -21,4 +21,5 @@ import './as-dense.js';
 import './as-conv.js';
 import './cross.js';
 import './cost.js';
+import './efficient.js';
 import './heatmap.js';
