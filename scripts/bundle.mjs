@@ -63,9 +63,12 @@ export async function bundle() {
     outfile: join(dist, 'attention-figures.js'),
     plugins: [katexCssPlugin],
   });
-  // attention-cost's Web Worker: its own file next to the bundle (a
-  // same-origin script, as worker-src under a strict CSP requires).
-  await build({ ...esm, entryPoints: [join(root, 'web/figures/cost.worker.js')], outfile: join(dist, 'cost.worker.js') });
+  // The figures' Web Workers (attention-cost's, attention-induction's): each
+  // its own file next to the bundle (a same-origin script, as worker-src
+  // under a strict CSP requires).
+  for (const name of ['cost.worker.js', 'induction.worker.js']) {
+    await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
+  }
   for (const name of ['attention.simd.wasm', 'attention.wasm']) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }

@@ -11,6 +11,7 @@ import { instantiate, simdSupported } from './api/load.js';
 import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
+import { createTransformer } from './api/transformer.js';
 
 export { simdSupported };
 
@@ -58,4 +59,5 @@ class Attention {
   attention(Q, K, V, options) { return attention(this.#k, Q, K, V, options); }
   multiHeadAttention(Xq, Xkv, options) { return multiHeadAttention(this.#k, Xq, Xkv, options); }
   multiHeadAttentionLayer(options) { return multiHeadAttentionLayer(this.#k, options); }
+  createTransformer(options) { return createTransformer(this.#k, options); }
 }

@@ -3,7 +3,7 @@
 import {
   FUSED_HINT, checkBytes, checkSize, expectShape, toFlag, toMatrix, toOptions, toVector,
 } from './check.js';
-import { Arena } from './kernels.js';
+import { residentArena } from './kernels.js';
 import { putMasks, toMasks } from './masks.js';
 
 export const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
@@ -106,27 +106,6 @@ export function multiHeadAttention(k, Xq, Xkv, options) {
   [Xq, Xkv] = toSequences(Xq, Xkv);
   const call = toMhaCall(toLayer(opts, Xq.cols), Xq, Xkv, opts);
   return k.run((arena) => runMha(k, arena, putLayer(arena, call.layer), call));
-}
-
-// Resident objects dropped without dispose() give their wasm memory back
-// when collected.
-const registry = new FinalizationRegistry((arena) => arena.free());
-
-/**
- * An arena that outlives calls (parameters kept in wasm), freed by the
- * returned dispose() or, as a backstop, when `owner` is collected.
- */
-export function residentArena(k, owner) {
-  const arena = new Arena(k.ex);
-  const token = {};
-  registry.register(owner, arena, token);
-  return {
-    arena,
-    dispose() {
-      registry.unregister(token);
-      arena.free();
-    },
-  };
 }
 
 /**

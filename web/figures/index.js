@@ -22,3 +22,4 @@ import './as-conv.js';
 import './cross.js';
 import './cost.js';
 import './heatmap.js';
+import './induction.js';
