@@ -4,9 +4,11 @@
 //     loss, and a layer-2 head's prefix-matching score exceeds 0.5;
 //   one layer, same budget: the repeat loss stays above half the first-pass loss;
 //   ablating every layer-2 head whose prefix-matching score exceeds 0.5 gives
-//     back at least half of what training removed from the repeat loss.
-// The measured numbers (and the layer-1 heads' previous-token scores) are
-// printed as diagnostics.
+//     back at least half of what training removed from the repeat loss;
+//   and (DESIGN's catalogue row) a layer-1 head attends to the previous
+//     token: its previous-token score ends at least 3x the best layer-1
+//     score of the untrained model (about 0.1, near uniform causal weights).
+// The measured numbers are printed as diagnostics.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
@@ -56,6 +58,7 @@ test('the scores: a previous-token pattern scores 1 and 0; an induction pattern 
 test('claims: two layers learn to copy, one layer does not in the same budget, and ablation undoes it', (t) => {
   const t0 = performance.now();
   const two = createRun(attn, { layers: 2 });
+  const untrainedPrev = Math.max(...two.scores()[0].map((s) => s.previousToken));
   two.train(DEFAULTS.steps);
   const [start, end] = [two.curve[0], two.curve.at(-1)];
   const scores = two.scores();
@@ -76,7 +79,9 @@ test('claims: two layers learn to copy, one layer does not in the same budget, a
   // the previous-token heads of layer 1 that the induction heads read
   const prevHead = scores[0].reduce((best, s, h) => (s.previousToken > scores[0][best].previousToken ? h : best), 0);
   const withoutPrev = two.ablated([[0, prevHead]]);
-  t.diagnostic(`ablating L1H${prevHead + 1} (the highest previous-token score): repeats ${f2(withoutPrev.repeats)}`);
+  const bestPrev = scores[0][prevHead].previousToken;
+  t.diagnostic(`L1H${prevHead + 1} previous-token ${f2(bestPrev)} (untrained best ${f2(untrainedPrev)}); ablating it: repeats ${f2(withoutPrev.repeats)}`);
+  assert.ok(bestPrev >= 3 * untrainedPrev, `layer-1 previous-token ${bestPrev} vs untrained ${untrainedPrev}`);
   two.dispose();
 
   const one = createRun(attn, { layers: 1 });
