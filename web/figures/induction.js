@@ -36,12 +36,13 @@ class Induction extends FigureElement {
   .plot .grid { stroke: var(--attention-border); stroke-width: 0.5; }
   .plot .chance { stroke: var(--attention-muted); stroke-dasharray: 4 3; }
   .plot polyline { fill: none; stroke-width: 2; }
+  .plot circle { fill: currentColor; stroke: none; }
   .first { stroke: var(--attention-key); color: var(--attention-key); }
   .repeats { stroke: var(--attention-head-1); color: var(--attention-head-1); }
   .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; color: var(--attention-fg); }
   .legend i { display: inline-block; width: 22px; border-top: 3px solid; vertical-align: middle; margin-right: 5px; }
   .sample { margin: 8px 0 4px; }
-  .sample .pass { font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: 0.08em; padding: 0 2px; border-radius: 3px; }
+  .sample .pass { display: inline-block; font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: 0.08em; padding: 0 2px; border-radius: 3px; }
   .sample .pass:nth-child(odd) { background: var(--attention-panel); }
   .layers { display: grid; gap: 10px; margin-top: 6px; }
   .layer { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-start; }
@@ -56,7 +57,8 @@ class Induction extends FigureElement {
   .score .bar span { display: block; height: 100%; background: var(--attention-accent); }
   .head .switch { font-size: 0.85em; }
   .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }
-  .ablation { background: var(--attention-panel); border-radius: 8px; padding: 8px 10px; margin-top: 10px; font-variant-numeric: tabular-nums; }`;
+  .ablation { background: var(--attention-panel); border-radius: 8px; padding: 8px 10px; margin-top: 10px; font-variant-numeric: tabular-nums; }
+  .ablation:empty { display: none; }`;
 
   build() {
     this.curve = [];
@@ -131,7 +133,8 @@ class Induction extends FigureElement {
     this.curve = [];
     this.view = null;
     this.milestone = null;
-    this.msg = { step: 0, steps: this.state.steps, running: false, trainingMs: 0 };
+    // `loading` until the worker's first message (which carries no such field) replaces it
+    this.msg = { step: 0, steps: this.state.steps, running: false, trainingMs: 0, loading: true };
     this.error = null;
     for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) replace(el); // until the new model's first view
     this.worker = new Worker(new URL('./induction.worker.js', import.meta.url), { type: 'module' });
@@ -187,7 +190,7 @@ class Induction extends FigureElement {
     this.run.disabled = done || !!this.error;
     const rate = trainingMs > 0 ? ` \u00b7 ${Math.round((1000 * step) / trainingMs)} steps/s` : '';
     this.statusEl.textContent = this.error ? `This figure stopped: ${this.error}.`
-      : `Step ${step} of ${steps} \u00b7 ${seconds(trainingMs)} of training${rate} \u00b7 ${running ? 'training\u2026' : done ? 'done' : step ? 'paused' : 'ready'}`;
+      : `Step ${step} of ${steps} \u00b7 ${seconds(trainingMs)} of training${rate} \u00b7 ${running ? 'training\u2026' : done ? 'done' : step ? 'paused' : this.msg.loading ? 'loading the model\u2026' : 'ready'}`;
     const m = this.milestone;
     this.milestoneEl.textContent = m ? `A layer-2 head’s prefix-matching score passed 0.5 at step ${m.step}, after ${seconds(m.trainingMs)} of training.` : '';
     replace(this.plotEl, this.plot());
@@ -225,8 +228,11 @@ class Induction extends FigureElement {
     kids.push(s('text', { x: 4, y: 10 }, 'loss (nats)'));
     kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
       s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, `a uniform guess: ln ${DEFAULTS.vocab} = ${CHANCE.toFixed(2)}`));
+    const last = this.curve.at(-1);
     for (const part of ['first', 'repeats']) {
-      if (this.curve.length) kids.push(s('polyline', { class: part, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
+      if (!last) continue;
+      kids.push(s('polyline', { class: part, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
+      kids.push(s('circle', { class: part, cx: X(last.step), cy: Y(last[part]), r: 3 })); // the latest value (all there is at step 0)
     }
     return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img',
       'aria-label': 'Held-out loss on the first pass and on the repeats against the training step' }, kids);
