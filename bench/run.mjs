@@ -2,8 +2,8 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | backward | efficient   one section (backward.mjs,
-//                efficient.mjs: the recent advances)
+//   --only forward | backward | efficient | train   one section (backward.mjs,
+//                efficient.mjs: the recent advances, train.mjs)
 //   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { machineInfo } from './machine.mjs';
 import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
+import { runTrain, trainProblems } from './train.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -27,7 +28,7 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-const SECTIONS = ['forward', 'backward', 'efficient'];
+const SECTIONS = ['forward', 'backward', 'efficient', 'train'];
 if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
 const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
@@ -161,6 +162,10 @@ async function main() {
     out.efficient = await runEfficient({ quick, full262k });
     printEfficient(out.efficient);
     found.push(...efficientProblems(out.efficient));
+  }
+  if (wants('train')) {
+    out.train = await runTrain({ quick });
+    found.push(...trainProblems(out.train));
   }
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');

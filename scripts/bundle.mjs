@@ -63,11 +63,11 @@ export async function bundle() {
     outfile: join(dist, 'attention-figures.js'),
     plugins: [katexCssPlugin],
   });
-  // The Web Workers of attention-cost and attention-efficient: files of
-  // their own next to the bundle (same-origin scripts, as worker-src under a
-  // strict CSP requires).
-  for (const worker of ['cost.worker.js', 'efficient.worker.js']) {
-    await build({ ...esm, entryPoints: [join(root, 'web/figures', worker)], outfile: join(dist, worker) });
+  // The figures' Web Workers (attention-cost's, attention-efficient's,
+  // attention-induction's): each its own file next to the bundle (a
+  // same-origin script, as worker-src under a strict CSP requires).
+  for (const name of ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js']) {
+    await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
   }
   for (const name of ['attention.simd.wasm', 'attention.wasm']) {
     await copyFile(join(root, 'build', name), join(dist, name));

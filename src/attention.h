@@ -30,6 +30,9 @@ typedef enum attn_status {
   ATTN_E_WORKSPACE = -5, /* workspace is NULL but the call needs one */
   ATTN_E_MASK = -6,      /* window < 0, or global positions not ascending,
                             repeated or out of range */
+  ATTN_E_TOKEN = -7,     /* a token id is < 0 or >= vocab */
+  ATTN_E_CONFIG = -8,    /* a model option this build does not have (mlp, layer_norm) */
+  ATTN_E_OPTIM = -9,     /* an optimizer setting out of range (lr <= 0, beta >= 1, ...) */
 } attn_status;
 
 /* Short English name of a status code ("ok", "null pointer", ...). */
@@ -262,6 +265,89 @@ size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, 
 int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
                           const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
                           float scale, int causal, void *workspace);
+
+/* ---- tiny transformers, trained in place -------------------------- */
+
+/* A causal decoder (DESIGN.md, "Tiny transformers"):
+ *   x = tok[token] + pos[position];  per layer x += MHA(x) (causal, heads
+ *   heads, scale 1/sqrt(d_model/heads));  logits = x Wu + bu;
+ *   loss = mean next-token cross-entropy.
+ * A sequence of n_tokens tokens (2 <= n_tokens <= context + 1) feeds its
+ * first T = n_tokens - 1 tokens in and predicts each next one. */
+typedef struct attn_tf_config {
+  int vocab;      /* token ids are 0 .. vocab - 1 */
+  int context;    /* positions the model has (rows of pos) */
+  int d_model;
+  int heads;      /* divides d_model */
+  int layers;     /* >= 0 (0: embeddings straight into the unembedding) */
+  int mlp;        /* 0: attention-only blocks; 1 is ATTN_E_CONFIG for now */
+  int layer_norm; /* 0: no LayerNorm; 1 is ATTN_E_CONFIG for now */
+} attn_tf_config;
+
+/* A model: its config and four blocks of attn_tf_param_count floats with
+ * one layout (attn_tf_param_info), owned by the caller. */
+typedef struct attn_tf_model {
+  attn_tf_config cfg;
+  float *params; /* every parameter */
+  float *grads;  /* d loss / d params of the last attn_tf_gradients */
+  float *m, *v;  /* AdamW's first and second moments */
+  uint8_t *off;  /* (layers x heads) 1 = that head's output is switched off */
+  int step;      /* AdamW steps taken (its bias corrections need the count) */
+} attn_tf_model;
+
+/* One tensor of the parameter block. */
+typedef struct attn_tf_param {
+  const char *name; /* "tok", "pos", "Wq", "Wk", "Wv", "Wo", "bq", "bk",
+                       "bv", "bo", "Wu", "bu" */
+  int layer;        /* the layer of Wq .. bo; -1 for the others */
+  int rows, cols;   /* a bias is 1 x cols */
+  size_t offset;    /* in floats from the start of the block */
+} attn_tf_param;
+
+/* torch.optim.AdamW's settings (its defaults: 1e-3, 0.9, 0.999, 1e-8, 1e-2). */
+typedef struct attn_adamw {
+  float lr;           /* > 0 and finite */
+  float beta1, beta2; /* in [0, 1) */
+  float eps;          /* >= 0 and finite */
+  float weight_decay; /* >= 0 and finite; applied to every parameter */
+} attn_adamw;
+
+/* Floats in each block for cfg; 0 for a config the model cannot have. */
+size_t attn_tf_param_count(const attn_tf_config *cfg);
+
+/* info = the index-th tensor of the block (0, 1, ... in block order: tok,
+ * pos, then Wq Wk Wv Wo bq bk bv bo of each layer, then Wu, bu);
+ * ATTN_E_SIZE past the last. */
+int attn_tf_param_info(attn_tf_param *info, const attn_tf_config *cfg, int index);
+
+/* Sets model->params from seed (uniform: embeddings of standard deviation
+ * 1, Wq..Wo 1/sqrt(d_model), Wu 0.02, biases 0), zeros grads, m, v and off,
+ * and step = 0. The same seed gives the same parameters in every build. */
+int attn_tf_init(attn_tf_model *model, uint32_t seed);
+
+/* Bytes of workspace for `batch` sequences of n_tokens tokens (16-byte
+ * aligned); 0 when the sizes are not ones the model can take. */
+size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens);
+
+/* The forward pass of `batch` sequences, tokens (batch x n_tokens):
+ *   loss     (1) the mean loss, or NULL
+ *   losses   (batch x T) each prediction's loss, or NULL
+ *   logits   (batch x T x vocab), or NULL
+ *   weights  (layers x batch x heads x T x T) attention weights, or NULL
+ * ATTN_E_TOKEN when a token is outside 0 .. vocab - 1. */
+int attn_tf_forward(float *loss, float *losses, float *logits, float *weights,
+                    const attn_tf_model *model, const int32_t *tokens, int batch,
+                    int n_tokens, void *workspace);
+
+/* model->grads = d (mean loss) / d params, and loss (or NULL) the mean loss. */
+int attn_tf_gradients(float *loss, attn_tf_model *model, const int32_t *tokens,
+                      int batch, int n_tokens, void *workspace);
+
+/* One training step: attn_tf_gradients, then one AdamW step on every
+ * parameter (model->step counts it). loss is the mean loss before the update. */
+int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
+                       int batch, int n_tokens, const attn_adamw *opt,
+                       void *workspace);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@ import { attention, matmul, matrix, positionalEncoding, softmax } from './api/op
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
 import { attentionBackward, multiHeadAttentionBackward, softmaxBackward } from './api/backward.js';
 import { linearAttention, randomFeatures } from './api/linear.js';
+import { createTransformer } from './api/transformer.js';
 
 export { simdSupported };
 
@@ -65,4 +66,5 @@ class Attention {
   multiHeadAttentionBackward(Xq, Xkv, dY, options) { return multiHeadAttentionBackward(this.#k, Xq, Xkv, dY, options); }
   linearAttention(Q, K, V, options) { return linearAttention(this.#k, Q, K, V, options); }
   randomFeatures(m, d, options) { return randomFeatures(this.#k, m, d, options); }
+  createTransformer(options) { return createTransformer(this.#k, options); }
 }

@@ -165,6 +165,23 @@ const seeds = {
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-dWo': [9, 8, 0, size(2), size(3), size(4), 0],
   },
+  transformer: {
+    // [flags: null(3) | unbuilt<<3 | bad token<<4 | bad optimizer<<5 | head off<<6 | extreme<<7,
+    //  vocab, context, d_model, heads (< 224: a divisor of d_model by index), layers,
+    //  (mlp/layer_norm byte with bit 3), batch, n_tokens (2 + b % context), seed (4), lr,
+    //  (which optimizer setting is bad, with bit 5), then tokens]
+    'd8-2layers-2heads': [0, size(9), size(8), size(8), 1, 2, size(4), 7, 0, 0, 0, 1, 25],
+    'figure-size': [0, size(32), size(32), size(32), 1, 2, size(2), 31, 0, 0, 0, 1, 25],
+    'no-layers': [0, size(6), size(5), size(4), 0, 0, size(3), 3, 0, 0, 0, 2, 9],
+    'head-off-3-layers-3-heads': [64, size(7), size(6), size(12), 2, 3, size(2), 5, 0, 0, 0, 9, 100],
+    'token-out-of-range': [16, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'lr-nan': [32, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50, 1],
+    'mlp': [8, size(5), size(4), size(4), 1, 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'null-workspace': [4, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'extreme-parameters': [128, size(9), size(8), size(8), 1, 2, size(3), 7, 0, 0, 0, 5, 25],
+    'one-token': [0, size(5), size(4), size(4), 1, 1, size(2), 241, 0, 0, 0, 3, 50],
+    'heads-not-dividing': [0, size(5), size(4), size(8), 226, 1, size(2), 3, 0, 0, 0, 3, 50],
+  },
 };
 
 for (const [harness, files] of Object.entries(seeds)) {

@@ -1250,7 +1250,7 @@ static void strided_backward_case(rng_t *r, int n_q, int n_k, int dh, int heads,
   fill(r, Q, nq_d, 1), fill(r, K, nk_d, 1), fill(r, V, nk_d, 1), fill(r, dZ, nq_d, 1);
   for (size_t i = 0; i < nq_d; i++) dQ[i] = 12345.0f;
   for (size_t i = 0; i < nk_d; i++) dK[i] = dV[i] = 12345.0f;
-  const attn_masks mk = {NULL, NULL, 1};
+  const attn_masks mk = {.causal = 1};
   const float scale = 1.0f / sqrtf((float)dh);
   float *W = fbuf((size_t)n_q * n_k), *lse = fbuf((size_t)n_q);
   const size_t ws_f = attn_attention_workspace_size(n_q, n_k, dh, dh, 0),
@@ -2040,6 +2040,115 @@ typedef struct {
   int both_paths; /* run on the SIMD and on the scalar path */
 } group_t;
 
+
+/* ==== the trainer (src/train.c) ========================================== */
+/* Its numbers are checked against a float64 reference and PyTorch in
+ * tests/transformer.test.js; here: every status code, and a short training
+ * run on each path under the sanitizers. */
+
+typedef struct {
+  attn_tf_model m;
+  float *blocks[4];
+} tf_t;
+
+static tf_t tf_new(attn_tf_config c, uint32_t seed) {
+  tf_t t;
+  const size_t n = attn_tf_param_count(&c);
+  for (int i = 0; i < 4; i++) t.blocks[i] = fbuf(n);
+  t.m = (attn_tf_model){c, t.blocks[0], t.blocks[1], t.blocks[2], t.blocks[3],
+                        xmalloc((size_t)c.layers * c.heads), 0};
+  expect_status(attn_tf_init(&t.m, seed), ATTN_OK, "attn_tf_init");
+  return t;
+}
+
+static void tf_free(tf_t *t) {
+  for (int i = 0; i < 4; i++) free(t->blocks[i]);
+  free(t->m.off);
+}
+
+/* B sequences of L tokens: a segment of 3 different tokens, repeated. */
+static void copy_task(rng_t *r, int32_t *tokens, int B, int L, int vocab) {
+  for (int b = 0; b < B; b++) {
+    int seg[3];
+    for (int k = 0; k < 3; k++) {
+      int fresh;
+      do {
+        seg[k] = (int)(rng_unit(r) * vocab);
+        fresh = 1;
+        for (int j = 0; j < k; j++) fresh &= seg[j] != seg[k];
+      } while (!fresh);
+    }
+    for (int t = 0; t < L; t++) tokens[b * L + t] = seg[t % 3];
+  }
+}
+
+static void test_trainer(void) {
+  const attn_tf_config c = {7, 8, 8, 2, 2, 0, 0};
+  enum { B = 8, L = 9 };
+  rng_t r = rng_for("trainer");
+  int32_t tokens[B * L];
+  copy_task(&r, tokens, B, L, c.vocab);
+  const attn_adamw opt = {0.03f, 0.9f, 0.999f, 1e-8f, 0.01f};
+  const size_t ws_bytes = attn_tf_workspace_size(&c, B, L);
+  void *ws = wsbuf(ws_bytes);
+
+  begin("trainer statuses: config, pointers, sizes, tokens, optimizer");
+  attn_tf_config bad = c;
+  /* tok 7x8, pos 8x8, per layer 4 8x8 + 4 x 8, Wu 8x7, bu 7 */
+  CHECK(attn_tf_param_count(&c) == 56 + 64 + 2 * (256 + 32) + 56 + 7, "param_count %zu", attn_tf_param_count(&c));
+  bad.mlp = 1;
+  CHECK(attn_tf_param_count(&bad) == 0, "mlp: 1 has no layout yet");
+  attn_tf_param info;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_CONFIG, "attn_tf_param_info(mlp)");
+  bad = c, bad.heads = 3;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_HEADS, "attn_tf_param_info(heads 3, d 8)");
+  bad = c, bad.vocab = 0;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_SIZE, "attn_tf_param_info(vocab 0)");
+  expect_status(attn_tf_param_info(&info, &c, 20), ATTN_E_SIZE, "attn_tf_param_info(past the end)");
+  expect_status(attn_tf_param_info(NULL, &c, 0), ATTN_E_NULL, "attn_tf_param_info(NULL)");
+  expect_status(attn_tf_init(NULL, 1), ATTN_E_NULL, "attn_tf_init(NULL)");
+  CHECK(attn_tf_workspace_size(&c, B, 1) == 0 && attn_tf_workspace_size(&c, B, c.context + 2) == 0 &&
+        attn_tf_workspace_size(&c, 0, L) == 0, "workspace size for bad sizes");
+  tf_t t = tf_new(c, 5);
+  float loss;
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, NULL, tokens, B, L, ws), ATTN_E_NULL, "forward(NULL model)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, NULL, B, L, ws), ATTN_E_NULL, "forward(NULL tokens)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, B, L, NULL), ATTN_E_WORKSPACE, "forward(NULL workspace)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, 0, L, ws), ATTN_E_SIZE, "forward(batch 0)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, 1, c.context + 2, ws), ATTN_E_SIZE, "forward(too long)");
+  int32_t wrong[L];
+  memcpy(wrong, tokens, sizeof wrong);
+  wrong[4] = c.vocab;
+  expect_status(attn_tf_gradients(&loss, &t.m, wrong, 1, L, ws), ATTN_E_TOKEN, "gradients(token = vocab)");
+  wrong[4] = -1;
+  expect_status(attn_tf_train_step(&loss, &t.m, wrong, 1, L, &opt, ws), ATTN_E_TOKEN, "train_step(token -1)");
+  const attn_adamw bad_opts[] = {{0, .9f, .999f, 1e-8f, 0}, {NAN, .9f, .999f, 1e-8f, 0}, {1e-3f, 1, .999f, 1e-8f, 0},
+                                 {1e-3f, .9f, -1, 1e-8f, 0}, {1e-3f, .9f, .999f, -1, 0}, {1e-3f, .9f, .999f, 1e-8f, INFINITY}};
+  for (size_t k = 0; k < sizeof bad_opts / sizeof *bad_opts; k++)
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &bad_opts[k], ws), ATTN_E_OPTIM, "train_step(bad optimizer)");
+  expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, NULL, ws), ATTN_E_NULL, "train_step(NULL optimizer)");
+  CHECK(t.m.step == 0, "failed steps were counted (%d)", t.m.step);
+  end();
+
+  begin("trainer: 150 AdamW steps on a copy task (period 3) halve the loss; the step's loss is forward's");
+  float first = NAN, last = NAN;
+  for (int step = 0; step < 150; step++) {
+    copy_task(&r, tokens, B, L, c.vocab);
+    float before;
+    expect_status(attn_tf_forward(&before, NULL, NULL, NULL, &t.m, tokens, B, L, ws), ATTN_OK, "forward");
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &opt, ws), ATTN_OK, "train_step");
+    CHECK(loss == before, "step %d: the step's loss %.9g, forward's %.9g", step, (double)loss, (double)before);
+    if (step == 0) first = loss;
+    last = loss;
+  }
+  CHECK(t.m.step == 150, "step count %d", t.m.step);
+  check_finite("parameters", t.m.params, attn_tf_param_count(&c));
+  CHECK(last < 0.5f * first, "loss %.4f -> %.4f", (double)first, (double)last);
+  tf_free(&t);
+  free(ws);
+  end();
+}
+
 static const group_t GROUPS[] = {
     {"status_names", test_status_names, 0},
     {"memory", test_memory, 0},
@@ -2058,6 +2167,7 @@ static const group_t GROUPS[] = {
     {"attention_backward", test_attention_backward, 1},
     {"mha_backward", test_mha_backward, 1},
     {"linear", test_linear, 1},
+    {"trainer", test_trainer, 1},
 };
 
 static void run_group(const group_t *g, int simd, const char *only) {
