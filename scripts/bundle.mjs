@@ -1,12 +1,14 @@
 // bundle.mjs: dist/ for embedding the figures (run by build.sh).
 //   dist/attention-figures.js     all figures + toolkit + KaTeX + the JS API, one ES module
-//   dist/attention[.simd].wasm    the kernels, found next to the bundle
+//   dist/attention[.relaxed|.simd].wasm  the kernels, found next to the bundle (a page
+//                                 downloads one: the best its engine validates)
 //   dist/fonts/*.woff2            the KaTeX fonts the figures' math uses
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { BUILDS } from '../web/api/load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -66,7 +68,7 @@ export async function bundle() {
   // attention-cost's Web Worker: its own file next to the bundle (a
   // same-origin script, as worker-src under a strict CSP requires).
   await build({ ...esm, entryPoints: [join(root, 'web/figures/cost.worker.js')], outfile: join(dist, 'cost.worker.js') });
-  for (const name of ['attention.simd.wasm', 'attention.wasm']) {
+  for (const name of Object.values(BUILDS)) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }
   for (const name of FONTS) {
@@ -74,9 +76,12 @@ export async function bundle() {
   }
 }
 
-/** Bytes a page downloads for all figures: the bundle, one wasm (SIMD) and the fonts, raw and gzip -9. */
-export async function payload() {
-  const files = ['attention-figures.js', 'attention.simd.wasm', ...(await readdir(join(dist, 'fonts'))).map((f) => `fonts/${f}`)];
+/**
+ * Bytes a page downloads for all figures: the bundle, the one wasm its engine
+ * loads (`build`: the largest, relaxed, by default) and the fonts, raw and gzip -9.
+ */
+export async function payload(build = 'relaxed') {
+  const files = ['attention-figures.js', BUILDS[build], ...(await readdir(join(dist, 'fonts'))).map((f) => `fonts/${f}`)];
   let raw = 0;
   let gzip = 0;
   for (const f of files) {
@@ -90,5 +95,5 @@ export async function payload() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await bundle();
   const { raw, gzip } = await payload();
-  console.log(`bundle.mjs: dist/ payload for all figures ${raw} bytes, ${gzip} gzip (JS + SIMD wasm + fonts)`);
+  console.log(`bundle.mjs: dist/ payload for all figures ${raw} bytes, ${gzip} gzip (JS + relaxed wasm + fonts)`);
 }
