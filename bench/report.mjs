@@ -57,8 +57,7 @@ export function printColdStart(cold, labels) {
 export function printPayload(payload, labels) {
   console.log('\npayload (gzip -9 of each file, summed):');
   for (const [id, p] of Object.entries(payload)) {
-    if (id === 'wasm-scalar') continue; // the same files as wasm-simd
-    const what = id === 'wasm-simd' ? 'attention-wasm' : labels[id];
+    const what = labels[id] ?? id;
     console.log(`  ${pad(what, 22)} ${p.error ? `n/a: ${p.error}` : `${lpad(kb(p.gzipBytes), 11)} gzip (${kb(p.bytes)} raw): ${p.files.join(', ')}`}`);
   }
 }
