@@ -8,7 +8,7 @@ const QUICK_MAX_N = 1024;
 
 export async function load({ quick } = {}) {
   return {
-    version: process.version,
+    version: globalThis.process?.version ?? navigator.userAgent.match(/Chrom\w+\/[\d.]+/)?.[0] ?? 'browser',
     skip(cfg) {
       if (cfg.N > (quick ? QUICK_MAX_N : MAX_N)) {
         return `about ${Math.round((4 * cfg.N * cfg.N * cfg.d) / 1e9)} s a run at ~1 GFLOP/s${quick ? ' (--quick)' : ''}`;

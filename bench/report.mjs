@@ -18,9 +18,10 @@ export function printMachine(m) {
   console.log('packages: ' + Object.entries(m.packages).map(([k, v]) => `${k} ${v ?? 'missing'}`).join(', '));
 }
 
-export function printCeiling(c) {
-  if (c.error) console.log(`wasm SIMD ceiling: n/a (${c.error})`);
-  else console.log(`wasm SIMD ceiling: ${c.gflops.toFixed(1)} GFLOP/s (${c.method})`);
+export function printCeiling(c, relaxed = null) {
+  const line = (what, x) => console.log(x.error ? `${what}: n/a (${x.error})` : `${what}: ${x.gflops.toFixed(1)} GFLOP/s (${x.method})`);
+  line('wasm SIMD ceiling', c);
+  if (relaxed) line('relaxed SIMD ceiling (the relaxed rows\' "ceiling")', relaxed);
 }
 
 export function printResults(results) {
