@@ -3,6 +3,7 @@
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
 //   --only forward | --only backward   one section (backward: bench/backward.mjs)
+//   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES } from './engines.mjs';
@@ -24,6 +25,8 @@ if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
 if (onlyIndex >= 0 && !['forward', 'backward'].includes(only)) throw new Error('--only needs forward or backward');
+const filterIndex = args.indexOf('--filter');
+const filter = filterIndex >= 0 ? new RegExp(args[filterIndex + 1]) : null;
 
 // The largest fused config runs on a fresh instance so that its wasm
 // memory shows this config's peak alone; a small call first warms it.
@@ -78,7 +81,7 @@ async function forward(ceiling, relaxedCeiling) {
   const cold = Object.fromEntries(ENGINES.map((e) => [e.id, measureColdStart(e.id, quick ? 1 : 3)]));
 
   const engines = await loadEngines({ quick });
-  const list = configs({ quick });
+  const list = configs({ quick }).filter((c) => !filter || filter.test(label(c)));
   const memoryCfg = list.filter((c) => c.kind === 'fused').at(-1);
   let memory = null;
   const results = [];

@@ -69,6 +69,13 @@ test('Chromium loads the relaxed build by default, and its results meet the erro
       }
     }
   }
+  // api.test.js's probe: 2^-24 when the multiply-add fuses, 0 when not.
+  const e = 2 ** -12;
+  const [A, B] = [{ rows: 1, cols: 2, data: [1, 1 + e] }, { rows: 2, cols: 1, data: [-(1 + 2 * e), 1 + e] }];
+  call('matmul', [A, B], (got) => {
+    assert.ok(got.data[0] === 0 || got.data[0] === 2 ** -24, `fused or not: ${got.data[0]}`);
+    console.log(`Chromium ${got.data[0] === 0 ? 'does not fuse' : 'fuses'} f32x4.relaxed_madd`);
+  });
   const r = await page.evaluate(compute, calls);
   assert.equal(r.build, 'relaxed', 'Chromium validates relaxed SIMD');
   r.results.forEach((got, i) => checks[i](got));
