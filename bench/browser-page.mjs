@@ -4,6 +4,8 @@
 // uses in Node (forward.mjs).
 import { loadEngines, runConfig } from './forward.mjs';
 import { measureCeilingBytes } from './ceiling-measure.mjs';
+import { ENGINES } from './engines.mjs';
+import { runBackward } from './backward.mjs';
 
 let engines = null;
 
@@ -22,5 +24,13 @@ window.bench = {
   /** One config, every engine interleaved: the rows (plain data). */
   async run(cfg, { quick }) {
     return runConfig(cfg, engines, { quick });
+  },
+  /** The gradients section (backward.mjs) on every build; progress lines go to the console. */
+  async backward({ quick, ceiling, relaxedCeiling }) {
+    const loadThis = (build) => ENGINES.find((e) => e.id === `wasm-${build}`).load({ quick });
+    return runBackward({
+      quick, ceiling, relaxedCeiling, loadThis, builds: ['relaxed', 'simd', 'scalar'], print: false,
+      progress: (text) => console.info(text.trimEnd()),
+    });
   },
 };

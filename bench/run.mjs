@@ -16,6 +16,7 @@ import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
+import { relaxedSimdSupported } from '../web/attention.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -61,8 +62,9 @@ async function main() {
     delete out.engines;
   }
   if (only !== 'forward') {
-    const loadThis = (simd) => ENGINES.find((e) => e.id === (simd ? 'wasm-simd' : 'wasm-scalar')).load({ quick });
-    out.backward = await runBackward({ quick, ceiling, loadThis });
+    const loadThis = (build) => ENGINES.find((e) => e.id === `wasm-${build}`).load({ quick });
+    const builds = relaxedSimdSupported() ? ['relaxed', 'simd', 'scalar'] : ['simd', 'scalar'];
+    out.backward = await runBackward({ quick, ceiling, relaxedCeiling, loadThis, builds });
     found.push(...backwardProblems(out.backward));
   }
   if (jsonFile) {
