@@ -37,7 +37,8 @@ export function machineInfo() {
     v8: process.versions.v8,
     emcc: emccVersion(),
     packages: Object.fromEntries(
-      ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'].map((p) => [p, packageVersion(p)]),
+      ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm', 'ruvector-attention-wasm']
+        .map((p) => [p, packageVersion(p)]),
     ),
   };
 }

@@ -2,7 +2,9 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | --only backward   one section (backward: bench/backward.mjs)
+//   --only forward | backward | efficient | train   one section (backward.mjs,
+//                efficient.mjs: the recent advances, train.mjs)
+//   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
 //   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
@@ -14,9 +16,11 @@ import { measureCeiling } from './ceiling.mjs';
 import { measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
+import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';
+import { runTrain, trainProblems } from './train.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -25,7 +29,10 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-if (onlyIndex >= 0 && !['forward', 'backward'].includes(only)) throw new Error('--only needs forward or backward');
+const SECTIONS = ['forward', 'backward', 'efficient', 'train'];
+if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
+const wants = (section) => !only || only === section;
+const full262k = args.includes('--full-262k');
 const filterIndex = args.indexOf('--filter');
 const filter = filterIndex >= 0 ? new RegExp(args[filterIndex + 1]) : null;
 
@@ -51,21 +58,32 @@ function memoryReport(cfg, probe) {
 async function main() {
   const machine = machineInfo();
   report.printMachine(machine);
-  const ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
-  const relaxedCeiling = await measureCeiling({ runs: quick ? 3 : 7, kind: 'relaxed' });
-  report.printCeiling(ceiling, relaxedCeiling);
-  const out = { date: new Date().toISOString(), quick, machine, ceiling, relaxedCeiling };
+  const out = { date: new Date().toISOString(), quick, machine };
   const found = [];
-  if (only !== 'backward') {
-    Object.assign(out, await forward(ceiling, relaxedCeiling));
+  if (wants('forward') || wants('backward')) {
+    out.ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
+    out.relaxedCeiling = await measureCeiling({ runs: quick ? 3 : 7, kind: 'relaxed' });
+    report.printCeiling(out.ceiling, out.relaxedCeiling);
+  }
+  if (wants('forward')) {
+    Object.assign(out, await forward(out.ceiling, out.relaxedCeiling));
     found.push(...problems(out.results, out.engines));
     delete out.engines;
   }
-  if (only !== 'forward') {
+  if (wants('backward')) {
     const loadThis = (build) => ENGINES.find((e) => e.id === `wasm-${build}`).load({ quick });
     const builds = relaxedSimdSupported() ? ['relaxed', 'simd', 'scalar'] : ['simd', 'scalar'];
-    out.backward = await runBackward({ quick, ceiling, relaxedCeiling, loadThis, builds });
+    out.backward = await runBackward({ quick, ceiling: out.ceiling, relaxedCeiling: out.relaxedCeiling, loadThis, builds });
     found.push(...backwardProblems(out.backward));
+  }
+  if (wants('efficient')) {
+    out.efficient = await runEfficient({ quick, full262k });
+    printEfficient(out.efficient);
+    found.push(...efficientProblems(out.efficient));
+  }
+  if (wants('train')) {
+    out.train = await runTrain({ quick });
+    found.push(...trainProblems(out.train));
   }
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');

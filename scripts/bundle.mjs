@@ -65,9 +65,12 @@ export async function bundle() {
     outfile: join(dist, 'attention-figures.js'),
     plugins: [katexCssPlugin],
   });
-  // attention-cost's Web Worker: its own file next to the bundle (a
+  // The figures' Web Workers (attention-cost's, attention-efficient's,
+  // attention-induction's): each its own file next to the bundle (a
   // same-origin script, as worker-src under a strict CSP requires).
-  await build({ ...esm, entryPoints: [join(root, 'web/figures/cost.worker.js')], outfile: join(dist, 'cost.worker.js') });
+  for (const name of ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js']) {
+    await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
+  }
   for (const name of Object.values(BUILDS)) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }

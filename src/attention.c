@@ -189,6 +189,8 @@ int attn__attention_strided(float *out, size_t ldo, float *weights,
   const int status = check_sizes(n_q, n_k, d_k, d_v, weights != NULL);
   if (status != ATTN_OK) return status;
   if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
+  const int mask_status = attn__check_masks(masks, n_q, n_k);
+  if (mask_status != ATTN_OK) return mask_status;
   if (weights) {
     attention_with_weights(out, ldo, weights, Q, ldq, K, ldk, V, ldv, n_q, n_k,
                            d_k, d_v, scale, masks);

@@ -28,6 +28,11 @@ typedef enum attn_status {
   ATTN_E_HEADS = -3,     /* heads <= 0 or heads does not divide d_model */
   ATTN_E_TEMP = -4,      /* temperature or scale is not finite and > 0 */
   ATTN_E_WORKSPACE = -5, /* workspace is NULL but the call needs one */
+  ATTN_E_MASK = -6,      /* window < 0, or global positions not ascending,
+                            repeated or out of range */
+  ATTN_E_TOKEN = -7,     /* a token id is < 0 or >= vocab */
+  ATTN_E_CONFIG = -8,    /* a model option this build does not have (mlp, layer_norm) */
+  ATTN_E_OPTIM = -9,     /* an optimizer setting out of range (lr <= 0, beta >= 1, ...) */
 } attn_status;
 
 /* Short English name of a status code ("ok", "null pointer", ...). */
@@ -77,12 +82,28 @@ int attn_positional_encoding(float *out, int n, int d);
 
 /* ---- scaled dot-product attention ---------------------------------- */
 
-/* Masks shared by attention and multi-head attention. All optional. */
+/* Masks shared by attention and multi-head attention. All optional; a key
+ * is visible to a query only when every rule given allows it. A zeroed
+ * struct masks nothing.
+ *
+ * The sliding window (Longformer's local attention) with global positions:
+ * with has_window, query i sees key j when |i - j| <= window, or when i or j
+ * is global (a global query sees every key, a global key is seen by every
+ * query). Causal, padding and the additive mask still apply on top. The
+ * fused path skips the key tiles outside the band, so its time grows like
+ * n_q (2 window + 1) d instead of n_q n_k d; each global query row or key
+ * costs one tile row or column of the full product. */
 typedef struct attn_masks {
   const float *add;           /* (n_q x n_k) added to the scaled scores;
                                  -INFINITY blocks a key; NULL = none */
   const uint8_t *key_padding; /* (n_k) 1 = padding, ignored; NULL = none */
   int causal;                 /* 1: query i sees keys j <= i only */
+  int has_window;             /* 1: the window below applies */
+  int window;                 /* >= 0: keys at most this far from i */
+  const int32_t *global;      /* (n_global) global positions, ascending and
+                                 distinct, each < max(n_q, n_k); only read
+                                 with has_window; NULL when n_global = 0 */
+  int n_global;
 } attn_masks;
 
 /* Bytes of workspace attn_attention needs (0 when weights are requested:
@@ -195,6 +216,138 @@ int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *grads,
                       int n_q, int n_k, int d_model, int heads,
                       const attn_mha_params *params, const attn_masks *masks,
                       int use_weights, void *workspace);
+/* ---- linear attention (Performer FAVOR+) ----------------------------- */
+
+/* omega (m x d): orthogonal random features for attn_linear_attention, the
+ * same bits for a seed in every build (wasm SIMD, wasm scalar, native).
+ * Rows come in blocks of d that are mutually orthogonal; each row has the
+ * length of an independent N(0, I_d) vector, so each row alone is N(0, I_d)
+ * (Performer's "positive orthogonal random features"). The numbers are
+ * splitmix64 from state = seed, uniforms in (-1, 1) from its top 53 bits,
+ * normals by Marsaglia's polar method with a series logarithm, Gram-Schmidt
+ * in double: only integer ops and correctly rounded float ops, no libm. */
+int attn_random_features(float *omega, int m, int d, uint32_t seed);
+
+/* Bytes of workspace attn_linear_attention needs: about m (3 d_k + d_v + 200)
+ * floats, never more with n_q or n_k (450 KiB for m = 256, d = 64). 0 for
+ * sizes it would reject. */
+size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, int m);
+
+/* out (n_q x d_v) ~ softmax(scale Q K^T) V, estimated with m random features
+ * in O((n_q + n_k) m (d_k + d_v)) time (FAVOR+). The estimator: for x in
+ * R^d_k let x' = sqrt(scale) x and
+ *     phi(x)_r = exp(w_r . x' - |x'|^2 / 2) / sqrt(m),   r = 1 .. m,
+ * w_r the rows of omega. For w_r ~ N(0, I), E[phi(q) . phi(k)] =
+ * exp(scale q.k), every term positive, so
+ *     out_i = sum_j phi(q_i).phi(k_j) v_j / sum_j phi(q_i).phi(k_j)
+ *           = phi(q_i)^T S / phi(q_i)^T z,  S = sum_j phi(k_j) v_j^T, z = sum_j phi(k_j).
+ * With causal, query i sums keys j <= i only (prefix sums, in chunks of 64
+ * queries and keys: memory stays the workspace's).
+ * Stabilised so that no feature exceeds 1 and no sum underflows: each
+ * feature r keeps M_r, the largest w_r.k' - |k'|^2/2 over the keys so far,
+ * and a key's feature r is exp(w_r.k' - |k'|^2/2 - M_r) (S and z rescaled
+ * by exp(M_old - M_new) when M_r grows, per chunk of 64 keys); a query's
+ * feature r is exp(w_r.q' + M_r - c) (with causal, against the keys of its
+ * own chunk, exp(w_r.q' + Mc_r - c), Mc_r their maximum), c the largest
+ * over r, so each product
+ * is the estimator's own times a factor of the query alone (c, |q'|^2/2,
+ * 1/sqrt(m)), which cancels in the ratio. Without causal every sum
+ * phi(q)^T z is then >= 1. With causal, a query whose sum still falls below
+ * 2^-60 (its best features meet only later keys of its chunk) has its
+ * features scaled by 2^60, up to twice, before the products (a factor the
+ * ratio cancels); a sum still 0 gives a zero row.
+ * Finite inputs give finite outputs while every |w_r . x'| and |x'|^2 stays
+ * below ~1e37.
+ *   Q (n_q x d_k), K (n_k x d_k), V (n_k x d_v), omega (m x d_k)
+ *   scale  > 0 and finite (usually 1/sqrt(d_k))
+ *   causal 1: query i sees keys j <= i
+ *   workspace attn_linear_attention_workspace_size(...) bytes, 16-byte aligned */
+int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
+                          const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
+                          float scale, int causal, void *workspace);
+
+/* ---- tiny transformers, trained in place -------------------------- */
+
+/* A causal decoder (DESIGN.md, "Tiny transformers"):
+ *   x = tok[token] + pos[position];  per layer x += MHA(x) (causal, heads
+ *   heads, scale 1/sqrt(d_model/heads));  logits = x Wu + bu;
+ *   loss = mean next-token cross-entropy.
+ * A sequence of n_tokens tokens (2 <= n_tokens <= context + 1) feeds its
+ * first T = n_tokens - 1 tokens in and predicts each next one. */
+typedef struct attn_tf_config {
+  int vocab;      /* token ids are 0 .. vocab - 1 */
+  int context;    /* positions the model has (rows of pos) */
+  int d_model;
+  int heads;      /* divides d_model */
+  int layers;     /* >= 0 (0: embeddings straight into the unembedding) */
+  int mlp;        /* 0: attention-only blocks; 1 is ATTN_E_CONFIG for now */
+  int layer_norm; /* 0: no LayerNorm; 1 is ATTN_E_CONFIG for now */
+} attn_tf_config;
+
+/* A model: its config and four blocks of attn_tf_param_count floats with
+ * one layout (attn_tf_param_info), owned by the caller. */
+typedef struct attn_tf_model {
+  attn_tf_config cfg;
+  float *params; /* every parameter */
+  float *grads;  /* d loss / d params of the last attn_tf_gradients */
+  float *m, *v;  /* AdamW's first and second moments */
+  uint8_t *off;  /* (layers x heads) 1 = that head's output is switched off */
+  int step;      /* AdamW steps taken (its bias corrections need the count) */
+} attn_tf_model;
+
+/* One tensor of the parameter block. */
+typedef struct attn_tf_param {
+  const char *name; /* "tok", "pos", "Wq", "Wk", "Wv", "Wo", "bq", "bk",
+                       "bv", "bo", "Wu", "bu" */
+  int layer;        /* the layer of Wq .. bo; -1 for the others */
+  int rows, cols;   /* a bias is 1 x cols */
+  size_t offset;    /* in floats from the start of the block */
+} attn_tf_param;
+
+/* torch.optim.AdamW's settings (its defaults: 1e-3, 0.9, 0.999, 1e-8, 1e-2). */
+typedef struct attn_adamw {
+  float lr;           /* > 0 and finite */
+  float beta1, beta2; /* in [0, 1) */
+  float eps;          /* >= 0 and finite */
+  float weight_decay; /* >= 0 and finite; applied to every parameter */
+} attn_adamw;
+
+/* Floats in each block for cfg; 0 for a config the model cannot have. */
+size_t attn_tf_param_count(const attn_tf_config *cfg);
+
+/* info = the index-th tensor of the block (0, 1, ... in block order: tok,
+ * pos, then Wq Wk Wv Wo bq bk bv bo of each layer, then Wu, bu);
+ * ATTN_E_SIZE past the last. */
+int attn_tf_param_info(attn_tf_param *info, const attn_tf_config *cfg, int index);
+
+/* Sets model->params from seed (uniform: embeddings of standard deviation
+ * 1, Wq..Wo 1/sqrt(d_model), Wu 0.02, biases 0), zeros grads, m, v and off,
+ * and step = 0. The same seed gives the same parameters in every build. */
+int attn_tf_init(attn_tf_model *model, uint32_t seed);
+
+/* Bytes of workspace for `batch` sequences of n_tokens tokens (16-byte
+ * aligned); 0 when the sizes are not ones the model can take. */
+size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens);
+
+/* The forward pass of `batch` sequences, tokens (batch x n_tokens):
+ *   loss     (1) the mean loss, or NULL
+ *   losses   (batch x T) each prediction's loss, or NULL
+ *   logits   (batch x T x vocab), or NULL
+ *   weights  (layers x batch x heads x T x T) attention weights, or NULL
+ * ATTN_E_TOKEN when a token is outside 0 .. vocab - 1. */
+int attn_tf_forward(float *loss, float *losses, float *logits, float *weights,
+                    const attn_tf_model *model, const int32_t *tokens, int batch,
+                    int n_tokens, void *workspace);
+
+/* model->grads = d (mean loss) / d params, and loss (or NULL) the mean loss. */
+int attn_tf_gradients(float *loss, attn_tf_model *model, const int32_t *tokens,
+                      int batch, int n_tokens, void *workspace);
+
+/* One training step: attn_tf_gradients, then one AdamW step on every
+ * parameter (model->step counts it). loss is the mean loss before the update. */
+int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
+                       int batch, int n_tokens, const attn_adamw *opt,
+                       void *workspace);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,8 @@
  * (a call per row costs nothing measurable; a copy per caller costs payload).
  * ATTN_SMALL: code that only sequences calls to the kernels (loops over
  * tiles, heads, projections) is optimized for size: its time is spent in
- * what it calls. */
+ * what it calls. Code off the hot loops (set-up, the masks' edge cases) is
+ * both: ATTN_SMALL ATTN_NOINLINE. Only clang has minsize. */
 #define ATTN_NOINLINE __attribute__((noinline))
 #if defined(__clang__)
 #define ATTN_SMALL __attribute__((minsize))
@@ -90,8 +91,13 @@ void attn__scale_row(float *x, int n, float s);
 float attn__expf(float x);
 float attn__exp2f(float x);
 
-/* 1 when the structural masks (causal) hide every key j0 .. j1-1 from every
- * query i0 .. i1-1, so that a tile of scores need not be computed at all. */
+/* ATTN_OK, or the status of a window or global list that attn_masks does
+ * not allow (ATTN_E_MASK; ATTN_E_NULL for a missing list). NULL is fine. */
+int attn__check_masks(const attn_masks *mk, int n_q, int n_k);
+
+/* 1 when the structural masks (causal, the window with its global
+ * positions) hide every key j0 .. j1-1 from every query i0 .. i1-1, so that
+ * a tile of scores need not be computed at all. O(log n_global). */
 int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1);
 
 /* Masks the scores of query i for keys j0 .. j0+n-1 (of n_k): hidden keys

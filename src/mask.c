@@ -1,19 +1,84 @@
 /* mask.c: which keys each query may see, shared by every attention path
  * (forward and backward, weights and fused).
  *
- * Two kinds of rule. Structural rules (causal) depend only on where a query
- * and a key are, so whole tiles can be skipped without looking at them
- * (attn__tile_hidden). Data rules (the additive mask, key padding) are
- * applied to each score row (attn__mask_row).
+ * Two kinds of rule. Structural rules (causal, the sliding window with its
+ * global positions) depend only on where a query and a key are, so whole
+ * tiles can be skipped without looking at them (attn__tile_hidden). Data
+ * rules (the additive mask, key padding) are applied to each score row
+ * (attn__mask_row), which also applies the structural ones to the tiles that
+ * are only partly hidden.
  */
 #include <math.h>
 
 #include "internal.h"
 
+ATTN_SMALL ATTN_NOINLINE int attn__check_masks(const attn_masks *mk, int n_q, int n_k) {
+  if (!mk || !mk->has_window) return ATTN_OK;
+  if (mk->window < 0 || mk->n_global < 0) return ATTN_E_MASK;
+  if (mk->n_global > 0 && !mk->global) return ATTN_E_NULL;
+  const int n = n_q > n_k ? n_q : n_k;
+  for (int g = 0; g < mk->n_global; g++) {
+    const int32_t p = mk->global[g];
+    if (p < 0 || p >= n || (g > 0 && p <= mk->global[g - 1])) return ATTN_E_MASK;
+  }
+  return ATTN_OK;
+}
+
+/* Index of the first global position >= x (n_global when none is): a
+ * binary search, so a tile test costs O(log n_global). */
+ATTN_SMALL ATTN_NOINLINE static int first_global_from(const attn_masks *mk, int64_t x) {
+  int lo = 0, hi = mk->n_global;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (mk->global[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* 1 when a global position lies in [a, b). */
+ATTN_SMALL ATTN_NOINLINE static int any_global(const attn_masks *mk, int64_t a, int64_t b) {
+  const int g = first_global_from(mk, a);
+  return g < mk->n_global && mk->global[g] < b;
+}
+
 int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1) {
-  (void)i0, (void)j1;
+  if (!mk) return 0;
   /* Causal: the tile's last query (i1 - 1) is the one that sees furthest. */
-  return mk && mk->causal && j0 > i1 - 1;
+  if (mk->causal && j0 > i1 - 1) return 1;
+  if (mk->has_window) {
+    /* Queries i0 .. i1-1 see, through the window, keys i0 - w .. i1 - 1 + w
+     * (64-bit: w may be INT_MAX). A global query row or a global key in the
+     * tile sees or is seen past the band, so such a tile is never hidden. */
+    const int64_t w = mk->window;
+    const int outside = (int64_t)j1 - 1 < (int64_t)i0 - w || (int64_t)j0 > (int64_t)i1 - 1 + w;
+    if (outside && !any_global(mk, i0, i1) && !any_global(mk, j0, j1)) return 1;
+  }
+  return 0;
+}
+
+/* row[j - j0] = -INFINITY for the keys j in [a, b) that are not global. */
+ATTN_SMALL ATTN_NOINLINE static void hide_except_global(float *row, int j0, int64_t a, int64_t b,
+                               const attn_masks *mk) {
+  int g = first_global_from(mk, a);
+  for (int64_t j = a; j < b; j++) {
+    if (g < mk->n_global && mk->global[g] == j) {
+      g++;
+      continue;
+    }
+    row[j - j0] = -INFINITY;
+  }
+}
+
+/* Query i's keys j0 .. j0+n-1 left of i - w and right of i + w, except the
+ * global ones; nothing for a global query. */
+ATTN_SMALL ATTN_NOINLINE static void hide_outside_window(float *row, int n, int i, int j0,
+                                           const attn_masks *mk) {
+  if (any_global(mk, i, (int64_t)i + 1)) return;
+  const int64_t lo = (int64_t)i - mk->window, hi = (int64_t)i + mk->window + 1;
+  const int64_t end = (int64_t)j0 + n;
+  hide_except_global(row, j0, j0, lo < end ? lo : end, mk);
+  hide_except_global(row, j0, hi > j0 ? hi : j0, end, mk);
 }
 
 void attn__mask_row(float *row, int n, int i, int j0, int n_k,
@@ -30,4 +95,8 @@ void attn__mask_row(float *row, int n, int i, int j0, int n_k,
   }
   if (mk->causal) /* keys after i, from the first one in this row on */
     for (int j = i + 1 - j0 > 0 ? i + 1 - j0 : 0; j < n; j++) row[j] = -INFINITY;
+  /* Most rows of a band's tiles lie inside i - w .. i + w: one test each. */
+  if (mk->has_window && ((int64_t)j0 < (int64_t)i - mk->window ||
+                         (int64_t)j0 + n - 1 > (int64_t)i + mk->window))
+    hide_outside_window(row, n, i, j0, mk);
 }

@@ -57,7 +57,8 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
   if (!Y || !Xq || !Xkv || !params || !params->Wq || !params->Wk ||
       !params->Wv || !params->Wo)
     return ATTN_E_NULL;
-  const int status = check(n_q, n_k, d_model, heads, weights != NULL);
+  int status = check(n_q, n_k, d_model, heads, weights != NULL);
+  if (status == ATTN_OK) status = attn__check_masks(masks, n_q, n_k);
   if (status != ATTN_OK) return status;
   if (!workspace) return ATTN_E_WORKSPACE;
   const int d = d_model, dh = d / heads;

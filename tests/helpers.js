@@ -442,6 +442,72 @@ export function mhaBackwardBound(Xq, Xkv, dY, options, want, { fused = false } =
 }
 
 /**
+ * linearAttention (FAVOR+) against ref.linearAttention with the same
+ * features omega, per element. The kernel computes each feature as exp of
+ * an exponent e - (a stabiliser); a float32 error de in it is a relative
+ * error de in the feature:
+ *   w.x'        d_k products and sums, x' = sqrt(s) x rounded, and the
+ *               extra column of the GEMM: (d_k + 3)u sum_c |w_c x'_c|
+ *   |x'|^2/2    (keys) (d_k + 3)u |x'|^2/2
+ *   stabiliser  keys subtract their feature's maximum M_r (u|e - M_r|);
+ *               queries add M_r and subtract the row's largest (u|M_r| and
+ *               u times their distance to it); every chunk of 64 keys that
+ *               raises an M_r rescales: u|M_r| + 3u each
+ *   exp         3u (the kernels' polynomial, 2 ulp, and its rounding)
+ * Each product phi(q).phi(k) then errs by eq + ek; the sums over m features
+ * and n_k keys add (m + n_k + 4)u. The output is a ratio N/D of sums of
+ * positive terms: |d out_c| <= (sum_j w_j |v_jc| + |out_c|) E + u|out_c|
+ * with E = eq + ek + (m + n_k + 4)u. Allowed: twice that, plus TINY.
+ */
+export function linearBound(Q, K, V, omega, { scale, causal = false } = {}, want) {
+  [Q, K, V, omega] = [Q, K, V, omega].map(ref.asMatrix);
+  const [n_q, n_k, d, d_v, m] = [Q.rows, K.rows, Q.cols, V.cols, omega.rows];
+  const root = Math.sqrt(scale ?? 1 / Math.sqrt(d));
+  // Row i of X: its largest sum_c |w_rc x'_c|, |x'|^2/2, and exponents w_r.x' (- |x'|^2/2 for keys).
+  const stats = (X, i, key) => {
+    let h = 0, pa = 0;
+    for (let c = 0; c < d; c++) h += (root * ref.at(X, i, c)) ** 2;
+    const e = [];
+    for (let r = 0; r < m; r++) {
+      let p = 0, a = 0;
+      for (let c = 0; c < d; c++) {
+        const t = ref.at(omega, r, c) * root * ref.at(X, i, c);
+        p += t;
+        a += Math.abs(t);
+      }
+      pa = Math.max(pa, a);
+      e.push(key ? p - h / 2 : p);
+    }
+    return { pa, h: key ? h / 2 : 0, e };
+  };
+  const keys = Array.from({ length: n_k }, (_, j) => stats(K, j, true));
+  const M = Array.from({ length: m }, (_, r) => Math.max(...keys.map((k) => k.e[r])));
+  const Mabs = Math.max(...M.map(Math.abs));
+  let ek = 0;
+  for (const k of keys) {
+    const spread = Math.max(...k.e.map((e, r) => Math.abs(e - M[r])));
+    ek = Math.max(ek, (d + 3) * U * (k.pa + k.h) + U * spread);
+  }
+  ek += (Math.ceil(n_k / 64) + 2) * (U * Mabs + 3 * U);
+  const W = want.weights;
+  const bound = new Float64Array(n_q * d_v);
+  for (let i = 0; i < n_q; i++) {
+    const q = stats(Q, i, false);
+    const x = q.e.map((e, r) => e + M[r]);
+    const top = Math.max(...x);
+    const eq = (d + 3) * U * q.pa + U * Mabs + U * Math.max(...x.map((v) => top - v)) + 3 * U;
+    const E = eq + ek + (m + n_k + 4) * U;
+    for (let c = 0; c < d_v; c++) {
+      let wv = 0;
+      for (let j = 0; j < (causal ? Math.min(i + 1, n_k) : n_k); j++) wv += W.data[i * n_k + j] * Math.abs(V.data[j * d_v + c]);
+      const out = Math.abs(want.output.data[i * d_v + c]);
+      bound[i * d_v + c] = 2 * ((wv + out) * E + U * out) + TINY;
+    }
+  }
+  return bound;
+}
+
+/**
  * A normwise tolerance: every element may be off by rtol times the largest
  * |value| of its row ('row') or of the whole result ('all'). Used where a
  * chain of float32 stages (multi-head attention: projection, attention,

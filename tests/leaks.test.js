@@ -4,6 +4,7 @@
 // views that a growth would detach or a later call overwrite).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { execFileSync } from 'node:child_process';
 
 import { U, assertRowsSumToOne, forEachBuild, randMatrix, randVector, rng } from './helpers.js';
 
@@ -59,6 +60,28 @@ function makeCalls(rs) {
       const opts = { heads, Wq: mat(d, d), Wk: mat(d, d), Wv: mat(d, d), Wo: mat(d, d), bk: randVector(rs, d) };
       return a.multiHeadAttentionBackward(mat(q, d), rs.randomSample() < 0.5 ? null : mat(n(), d), mat(q, d), { ...opts, weights: rs.randomSample() < 0.5, causal: rs.randomSample() < 0.3 });
     }],
+    ['attention, window and global tokens', (a) => {
+      const [q, d] = [n(), n()];
+      return a.attention(mat(q, d), mat(q, d), mat(q, 2), { weights: rs.randomSample() < 0.5, window: rs.int(3), globalTokens: [rs.int(q)], causal: rs.randomSample() < 0.5 });
+    }],
+    ['linearAttention', (a) => {
+      const [q, k, d] = [n(), n(), n()];
+      return a.linearAttention(mat(q, d), mat(k, d), mat(k, n()), { features: n(), seed: rs.int(100), causal: rs.randomSample() < 0.5 });
+    }],
+    ['transformer create, train, read, dispose', (a) => {
+      const heads = 1 + rs.int(2);
+      const cfg = { vocab: 2 + rs.int(8), context: 1 + rs.int(6), dModel: heads * (1 + rs.int(4)), heads, layers: rs.int(3), seed: rs.int(1000) };
+      const m = a.createTransformer(cfg);
+      try {
+        const L = 2 + rs.int(cfg.context);
+        const seqs = Array.from({ length: 1 + rs.int(3) }, () => Array.from({ length: L }, () => rs.int(cfg.vocab)));
+        m.trainStep(seqs, { lr: 0.01 });
+        if (cfg.layers) m.ablate(0, 0, rs.randomSample() < 0.5);
+        return { data: m.loss(seqs).perToken, extra: [m.logits(seqs[0]), ...m.attention(seqs[0]).flat()] };
+      } finally {
+        m.dispose();
+      }
+    }],
     // Throwing calls.
     ['throws: shape mismatch', (a) => a.matmul(mat(2, 3), mat(2, 3))],
     ['throws: heads', (a) => a.multiHeadAttention(mat(2, 4), null, { heads: 3, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
@@ -74,12 +97,24 @@ function makeCalls(rs) {
     ['throws: NaN in dOutput (last input of the backward)', (a) => a.attentionBackward(mat(3, 2), mat(4, 2), mat(4, 2), withNaN(mat(3, 2)), { weights: rs.randomSample() < 0.5 })],
     ['throws: dY of the wrong shape', (a) => a.multiHeadAttentionBackward(mat(2, 4), null, mat(3, 4), { heads: 2, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
     ['throws: NaN in dY (after the parameters are copied in)', (a) => a.multiHeadAttentionBackward(mat(2, 4), null, withNaN(mat(2, 4)), { heads: 2, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
+    ['throws: a global token twice', (a) => a.attention(mat(3, 2), mat(3, 2), mat(3, 2), { window: 1, globalTokens: [1, 1] })],
+    ['throws: NaN in V of linearAttention (after Q and K are copied in)', (a) => a.linearAttention(mat(3, 2), mat(4, 2), withNaN(mat(4, 2)))],
+    ['throws: transformer token out of range, ragged batch, lr NaN, bad parameter', (a) => {
+      const m = a.createTransformer({ vocab: 4, context: 3, dModel: 4, heads: 2, layers: 1 });
+      try {
+        const bad = [() => m.trainStep([[0, 1, 4]]), () => m.loss([[0, 1], [2]]), () => m.trainStep([[0, 1]], { lr: NaN }), () => m.setParameters({ pos: [1] })];
+        return bad[rs.int(bad.length)]();
+      } finally {
+        m.dispose();
+      }
+    }],
+    ['throws: transformer heads', (a) => a.createTransformer({ vocab: 4, context: 3, dModel: 6, heads: 4, layers: 1 })],
   ];
 }
 
 /** A result's Float32Arrays: output/weights/heads, whatever the call returned. */
 function arraysOf(result) {
-  if (result.data) return [result.data];
+  if (result.data) return [result.data, ...(result.extra ?? []).map((M) => M.data)];
   if (result.dQ) return [result.dQ, result.dK, result.dV].map((M) => M.data);
   if (result.dXq) {
     return ['dXq', 'dXkv', 'dWq', 'dWk', 'dWv', 'dWo', 'dbq', 'dbk', 'dbv', 'dbo']
@@ -151,4 +186,30 @@ forEachBuild('memory', (attn, build) => {
     assert.equal(again.output.rows, 5);
     assert.equal(attn.memoryInUse(), 0);
   });
+});
+
+it('a forgotten transformer or layer is freed when collected (FinalizationRegistry)', () => {
+  // A child process with --expose-gc, so that collection can be forced.
+  const script = `
+    import { loadAttention } from ${JSON.stringify(new URL('../web/attention.js', import.meta.url).href)};
+    const attn = await loadAttention();
+    (() => {
+      for (let k = 0; k < 10; k++) {
+        const m = attn.createTransformer({ vocab: 8, context: 8, dModel: 8, heads: 2, layers: 2, seed: k });
+        m.trainStep([[1, 2, 3, 4]], { lr: 0.01 });
+        const W = [[1, 0], [0, 1]];
+        attn.multiHeadAttentionLayer({ heads: 1, Wq: W, Wk: W, Wv: W, Wo: W });
+      }
+    })();
+    const held = attn.memoryInUse();
+    for (let i = 0; i < 50 && attn.memoryInUse() > 0; i++) {
+      globalThis.gc();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    console.log(JSON.stringify({ held, after: attn.memoryInUse() }));`;
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const { held, after } = JSON.parse(out);
+  // each model: 4 blocks (parameters, gradients, two moments) of 776 floats
+  assert.ok(held >= 10 * 4 * 776 * 4, `the models held their blocks (${held} bytes)`);
+  assert.equal(after, 0, 'collected models and layers gave their wasm memory back');
 });

@@ -280,3 +280,42 @@ export function multiHeadAttentionBackward(Xq, Xkv, dY, options) {
     forward, dZ, dQ, dK, dV, perHead,
   };
 }
+
+/**
+ * Performer's FAVOR+ estimate of softmax(scale Q K^T) V with the random
+ * features omega (m x d_k), in its quadratic form (the specification of
+ * attn_linear_attention, which never builds the n_q x n_k matrix):
+ *   phi(x)_r = exp(w_r . x' - |x'|^2 / 2) / sqrt(m),   x' = sqrt(scale) x
+ *   A_ij = phi(q_i) . phi(k_j), 0 for j > i with causal
+ *   out_i = sum_j A_ij v_j / sum_j A_ij (0 for a row of zeros)
+ * Returns {output, weights} with weights = A, rows normalised (the
+ * Performer's implicit attention weights).
+ */
+export function linearAttention(Q, K, V, omega, { scale, causal = false } = {}) {
+  [Q, K, V, omega] = [Q, K, V, omega].map(asMatrix);
+  const [n_q, n_k, d, m] = [Q.rows, K.rows, Q.cols, omega.rows];
+  const root = Math.sqrt(scale ?? 1 / Math.sqrt(d));
+  const features = (X) => {
+    const F = matrix(X.rows, m);
+    for (let i = 0; i < X.rows; i++) {
+      let h = 0;
+      for (let c = 0; c < d; c++) h += (root * at(X, i, c)) ** 2;
+      for (let r = 0; r < m; r++) {
+        let p = 0;
+        for (let c = 0; c < d; c++) p += at(omega, r, c) * root * at(X, i, c);
+        F.data[i * m + r] = Math.exp(p - h / 2) / Math.sqrt(m);
+      }
+    }
+    return F;
+  };
+  const A = matmul(features(Q), features(K), { transposeB: true });
+  for (let i = 0; i < n_q; i++) {
+    let sum = 0;
+    for (let j = 0; j < n_k; j++) {
+      if (causal && j > i) A.data[i * n_k + j] = 0;
+      sum += A.data[i * n_k + j];
+    }
+    for (let j = 0; j < n_k; j++) A.data[i * n_k + j] = sum > 0 ? A.data[i * n_k + j] / sum : 0;
+  }
+  return { output: matmul(A, V), weights: A };
+}

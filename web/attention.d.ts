@@ -37,6 +37,21 @@ export interface MaskOptions {
   keyPaddingMask?: ArrayLike<number | boolean> | null;
   /** Query i sees keys j <= i only. */
   causal?: boolean;
+  /** Sliding window (Longformer): query i sees keys j with |i - j| <= window (an integer >= 0). */
+  window?: number;
+  /** With window: positions that see every key and are seen by every query (distinct, in range). */
+  globalTokens?: ArrayLike<number>;
+}
+
+export interface LinearAttentionOptions {
+  /** Number of random features m (default 256): more features, a closer estimate. */
+  features?: number;
+  /** Seed of the features (integer 0 .. 2^32 - 1, default 0): the same seed gives the same output. */
+  seed?: number;
+  /** Query i sees keys j <= i only (prefix sums). */
+  causal?: boolean;
+  /** Multiplies Q K^T; default 1/sqrt(d_k). */
+  scale?: number;
 }
 
 export interface AttentionOptions extends MaskOptions {
@@ -118,6 +133,69 @@ export interface MultiHeadLayer {
   dispose(): void;
 }
 
+/** createTransformer's options (DESIGN.md, "Training"); this version trains attention-only models. */
+export interface TransformerOptions {
+  vocab: number;
+  /** Most input tokens; a sequence has at most context + 1 tokens. */
+  context: number;
+  dModel: number;
+  /** Must divide dModel. */
+  heads: number;
+  layers: number;
+  /** true is not built yet (a RangeError). */
+  mlp?: false;
+  /** true is not built yet (a RangeError). */
+  layerNorm?: false;
+  /** The initialisation's seed (default 0): the same seed, the same model. */
+  seed?: number;
+}
+
+/** torch.optim.AdamW's hyperparameters, with its defaults. */
+export interface AdamWOptions {
+  lr?: number; // 1e-3
+  weightDecay?: number; // 1e-2
+  beta1?: number; // 0.9
+  beta2?: number; // 0.999
+  eps?: number; // 1e-8
+}
+
+/** Equal-length sequences of token ids in [0, vocab), each 2 .. context + 1 long. */
+export type TokenSequences = ArrayLike<ArrayLike<number>>;
+
+/**
+ * A causal decoder whose parameters, gradients and AdamW moments stay in
+ * wasm memory until dispose() (or until it is garbage collected). Inputs
+ * are tokens[0 .. L-2], targets tokens[1 .. L-1].
+ */
+export interface Transformer {
+  readonly vocab: number;
+  readonly context: number;
+  readonly dModel: number;
+  readonly heads: number;
+  readonly layers: number;
+  readonly seed: number;
+  /** AdamW steps taken so far. */
+  readonly steps: number;
+  /** Forward, backward and one AdamW update; returns the batch's mean loss before the update. */
+  trainStep(sequences: TokenSequences, options?: AdamWOptions): number;
+  /** The gradient of the mean loss for every parameter, without an update. */
+  gradients(sequences: TokenSequences): { loss: number; grads: Record<string, Float32Array> };
+  /** perToken: sequences.length x (L - 1) next-token cross-entropies; mean: their mean. */
+  loss(sequences: TokenSequences): { mean: number; perToken: Float32Array };
+  /** weights[layer][head], each (L - 1) x (L - 1), on one sequence. */
+  attention(sequence: ArrayLike<number>): Matrix[][];
+  /** (L - 1) x vocab next-token logits of one sequence. */
+  logits(sequence: ArrayLike<number>): Matrix;
+  /** Switch a head's output off (true, the default) or back on (false) for every later call. */
+  ablate(layer: number, head: number, off?: boolean): void;
+  /** Every parameter by name (tok, pos, layers.i.Wq .. bo, Wu, bu), row-major, fresh copies. */
+  parameters(): Record<string, Float32Array>;
+  /** Overwrite the named parameters (same sizes; all checked before any is written). */
+  setParameters(values: Record<string, ArrayLike<number>>): void;
+  /** Frees the model's wasm memory; every later call throws. */
+  dispose(): void;
+}
+
 export interface Attention {
   /** Which build runs. */
   readonly build: Build;
@@ -135,6 +213,10 @@ export interface Attention {
   /** Row-wise softmax(M / temperature); -Infinity entries get 0, an all -Infinity row gives zeros. */
   softmax(M: MatrixLike, options?: { temperature?: number }): Matrix;
   matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean }): Matrix;
+  /** Performer's FAVOR+: softmax(scale Q K^T) V estimated with positive orthogonal random features in O(N m d). */
+  linearAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: LinearAttentionOptions): { output: Matrix };
+  /** The m x d orthogonal random features linearAttention uses for a seed (rows ~ N(0, I_d)). */
+  randomFeatures(m: number, d: number, options?: { seed?: number }): Matrix;
   /** Sinusoidal positional encoding (n positions x d features). */
   positionalEncoding(n: number, d: number): Matrix;
   /**
@@ -150,6 +232,8 @@ export interface Attention {
   attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: AttentionOptions): AttentionGradients;
   /** Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
   multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
+  /** A tiny transformer trained in wasm; see Transformer. */
+  createTransformer(options: TransformerOptions): Transformer;
 }
 
 export function loadAttention(options?: LoadOptions): Promise<Attention>;

@@ -12,6 +12,8 @@ import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
 import { attentionBackward, multiHeadAttentionBackward, softmaxBackward } from './api/backward.js';
+import { linearAttention, randomFeatures } from './api/linear.js';
+import { createTransformer } from './api/transformer.js';
 
 export { bestBuild, relaxedSimdSupported, simdSupported };
 
@@ -66,4 +68,7 @@ class Attention {
   softmaxBackward(weights, dWeights, options) { return softmaxBackward(this.#k, weights, dWeights, options); }
   attentionBackward(Q, K, V, dOutput, options) { return attentionBackward(this.#k, Q, K, V, dOutput, options); }
   multiHeadAttentionBackward(Xq, Xkv, dY, options) { return multiHeadAttentionBackward(this.#k, Xq, Xkv, dY, options); }
+  linearAttention(Q, K, V, options) { return linearAttention(this.#k, Q, K, V, options); }
+  randomFeatures(m, d, options) { return randomFeatures(this.#k, m, d, options); }
+  createTransformer(options) { return createTransformer(this.#k, options); }
 }

@@ -11,7 +11,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS } from './harness.js';
 
 const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
-  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
+  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-efficient', 'attention-heatmap',
+  'attention-induction'];
 const XSS = '<img src=x onerror=alert(1)>';
 const COST_N = Number(process.env.COST_N ?? 4096);
 
@@ -21,10 +22,10 @@ before(async () => { [server, strict] = await Promise.all([start(), start({ csp:
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
 const drawing = (el) => el.evaluate((e) => e.shadowRoot.innerHTML);
-const costSettled = (page) => page.waitForFunction(() => {
-  const st = document.querySelector('attention-cost')?.shadowRoot.querySelector('.status')?.textContent ?? '';
+const costSettled = (page, tag = 'attention-cost') => page.waitForFunction((t) => {
+  const st = document.querySelector(t)?.shadowRoot.querySelector('.status')?.textContent ?? '';
   return /quick look|Done|failed|Stopped/.test(st);
-}, null, { timeout: 300000 });
+}, tag, { timeout: 300000 });
 
 const changes = (page, tag, act) => expectChange(page, tag, act, drawing);
 
@@ -33,7 +34,7 @@ test('every new figure draws on the article page from the kernels', async () => 
   for (const tag of FIGURES_2) {
     const el = await ready(page, tag);
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
-    if (tag === 'attention-cost') await costSettled(page);
+    if (tag === 'attention-cost' || tag === 'attention-efficient') await costSettled(page, tag);
     assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
     await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
   }
@@ -187,6 +188,7 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
     'attention-causal-mask': /^Mask window of 3/,
     'attention-as-conv': /temperature 0\.500/,
     'attention-cross': /^English \u2192 German/,
+    'attention-induction': /^1 layer, step 0 of 200/,
   };
   for (const tag of FIGURES_2) {
     const el = await ready(page, tag);
@@ -195,13 +197,14 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
   const cost = await ready(page, 'attention-cost');
   assert.equal(await cost.evaluate((e) => e.n), 4096, 'the property mirrors the attribute');
   await costSettled(page);
+  await costSettled(page, 'attention-efficient');
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('a 360 px phone: every new figure fits the width; dark theme too', () =>
   expectPhoneFit(server, FIGURES_2, async (page, el, tag) => {
-    if (tag === 'attention-cost') await costSettled(page);
+    if (tag === 'attention-cost' || tag === 'attention-efficient') await costSettled(page, tag);
     const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
     assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
   }));

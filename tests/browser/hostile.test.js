@@ -98,8 +98,8 @@ async function routePage(page, html, { csp = true } = {}) {
   await page.route(`${server.origin}/web/embed/hostile-page.js`, (r) => r.fulfill({ status: 200, contentType: 'text/javascript', headers, body: PAGE_JS }));
 }
 
-// attention-cost measures in a worker: keep its sweep small.
-const ATTRS = { 'attention-cost': 'n="1024" budget="5"', 'attention-heatmap': 'src="hostile-weights.json"' };
+// attention-cost and attention-efficient measure in a worker: keep their sweeps small.
+const ATTRS = { 'attention-cost': 'n="1024" budget="5"', 'attention-efficient': 'n="2048" budget="5"', 'attention-heatmap': 'src="hostile-weights.json"' };
 
 /** Scroll to a figure until it starts; -> {ready, text} (its shadow text). */
 async function settle(page, tag) {
@@ -240,7 +240,7 @@ test('(b, c) every page works under the strict CSP: no violation, no error, no r
 
 test('(b) the shipped scripts contain no eval, no Function constructor, no string timers, no document.write', async () => {
   const api = (await readdir(ROOT + 'web/api')).map((f) => `web/api/${f}`);
-  const files = ['dist/attention-figures.js', 'dist/cost.worker.js', 'web/attention.js', ...api];
+  const files = ['dist/attention-figures.js', 'dist/cost.worker.js', 'dist/efficient.worker.js', 'web/attention.js', ...api];
   const banned = /(?<![\w$.])eval\(|(?<![\w$.])(new\s+)?Function\(|set(Timeout|Interval)\(\s*['"`]|document\.write/;
   for (const f of files) {
     const m = (await readFile(ROOT + f, 'utf8')).match(banned);

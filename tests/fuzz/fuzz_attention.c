@@ -6,7 +6,8 @@
  *   [0] flags: bits 0-2 which pointer is NULL (1 out, 2 Q, 3 K, 4 V, else
  *       none), bit 3 workspace NULL, bit 4 weights wanted, bit 5 extreme data
  *       (+-FLT_MAX, +-1e30, inf, NaN)
- *   [1] masks: bit 0 causal, bit 1 key padding, bit 2 additive, bit 3 none
+ *   [1] masks: bit 0 causal, bit 1 key padding, bit 2 additive, bit 3 none,
+ *       bit 5 sliding window with global positions (fz_window)
  *   [2..5] n_q, n_k, d_k, d_v    [6] scale
  *   then Q, K, V, key padding, additive mask data
  * Build: clang -fsanitize=fuzzer,address,undefined -Isrc
@@ -20,7 +21,7 @@ static void call_rejected(fz_expect *e, int null, int want_w, float scale,
                           int n_q, int n_k, int d_k, int d_v, uint8_t mflags) {
   /* sizes are invalid: small dummies everywhere, nothing may be touched */
   static uint8_t pad[16];
-  const attn_masks mk = {fz_dummy[3], pad, mflags & 1};
+  const attn_masks mk = {.add = fz_dummy[3], .key_padding = pad, .causal = mflags & 1};
   FZ_CHECK(attn_attention_workspace_size(n_q, n_k, d_k, d_v, want_w) == 0,
            "workspace size for rejected sizes %d %d %d %d is %zu", n_q, n_k, d_k, d_v,
            attn_attention_workspace_size(n_q, n_k, d_k, d_v, want_w));
@@ -68,6 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint8_t *pad;
   attn_masks mk_store;
   const attn_masks *mk = fz_masks(&f, &mk_store, &add, &pad, mflags, n_q, n_k, extreme);
+  int32_t *global = NULL;
+  if ((mflags & 32) && mk) fz_window(&f, &mk_store, &global, &e, n_q, n_k);
   float *Q0 = fz_floats(nq_dk), *K0 = fz_floats(nk_dk), *V0 = fz_floats(nk_dv);
   memcpy(Q0, Q, nq_dk * 4), memcpy(K0, K, nk_dk * 4), memcpy(V0, V, nk_dv * 4);
 
@@ -145,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   attn__set_simd(1);
 
-  free(Q), free(K), free(V), free(Q0), free(K0), free(V0), free(add), free(pad);
+  free(Q), free(K), free(V), free(Q0), free(K0), free(V0), free(add), free(pad), free(global);
   free(ws), free(out), free(W), free(want), free(eo), free(ww), free(ew);
   free(Qd), free(Kd), free(Vd), free(cond), free(vis);
   return 0;

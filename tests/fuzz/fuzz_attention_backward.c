@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void call_rejected(fz_expect *e, int null, int fused, float scale, int n_q, int n_k,
                           int d_k, int d_v, uint8_t mflags, int only_weights_too_big) {
   static uint8_t pad[16];
-  const attn_masks mk = {fz_dummy[3], pad, mflags & 1};
+  const attn_masks mk = {.add = fz_dummy[3], .key_padding = pad, .causal = mflags & 1};
   if (!only_weights_too_big)
     FZ_CHECK(attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v) == 0,
              "backward workspace size for rejected sizes %d %d %d %d is %zu", n_q, n_k, d_k, d_v,

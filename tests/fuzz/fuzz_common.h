@@ -323,4 +323,36 @@ static inline const attn_masks *fz_masks(fz_t *f, attn_masks *mk, float **add,
   return mk;
 }
 
+/* A sliding window with global positions on top of fz_masks's masks (mask
+ * flags bit 5; needs a struct, so not with bit 3). Bytes: the window (mostly
+ * 0..15, sometimes a tile edge, INT_MAX, or a negative fault), the number of
+ * global positions (0..7), then each position (mostly in range and
+ * ascending; sometimes repeated, descending or out of range: faults). Faults
+ * add ATTN_E_MASK to `e`. *global is exact-size; free it after. */
+static inline void fz_window(fz_t *f, attn_masks *mk, int32_t **global, fz_expect *e,
+                             int n_q, int n_k) {
+  static const int widths[8] = {127, 128, 129, 1000, INT_MAX, -1, INT_MIN, -128};
+  const uint8_t wb = fz_u8(f);
+  mk->has_window = 1;
+  mk->window = wb < 224 ? wb % 16 : widths[wb % 8];
+  if (mk->window < 0) fz_may(e, ATTN_E_MASK);
+  const int count = fz_u8(f) % 8, n = n_q > n_k ? n_q : n_k;
+  *global = count ? malloc(sizeof(int32_t) * (size_t)count) : NULL;
+  if (count && !*global) abort();
+  int64_t prev = -1;
+  for (int g = 0; g < count; g++) {
+    const uint8_t b = fz_u8(f);
+    int64_t p;
+    if (b < 200) p = prev + 1 + b % 37 % (n > 0 ? n : 1); /* ascending */
+    else if (b < 220) p = prev;                            /* repeated */
+    else if (b < 235) p = prev - 1;                        /* descending */
+    else p = b < 245 ? n : -1;                             /* out of range */
+    if (p < 0 || p >= n || p <= prev) fz_may(e, ATTN_E_MASK);
+    (*global)[g] = (int32_t)(p > INT32_MAX ? INT32_MAX : p);
+    prev = p;
+  }
+  mk->global = *global;
+  mk->n_global = count;
+}
+
 #endif

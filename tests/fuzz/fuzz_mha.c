@@ -7,7 +7,8 @@
  *       5 Wq, 6 Wk, 7 Wv, 8 Wo, else none), bit 4 workspace NULL, bit 5
  *       weights wanted, bit 6 Z wanted, bit 7 extreme data
  *   [1] masks: bits 0-3 as fuzz_common.h's fz_masks; bit 4 self-attention
- *       (one X passed as both Xq and Xkv, n_k = n_q)
+ *       (one X passed as both Xq and Xkv, n_k = n_q); bit 5 sliding window
+ *       with global positions (fz_window)
  *   [2] biases: bits 0-3 bq, bk, bv, bo present
  *   [3..5] n_q, n_k, d_model   [6] heads: < 192 a divisor of d_model, < 240
  *       any 1..48, else a bad value
@@ -94,6 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint8_t *pad;
   attn_masks mk_store;
   const attn_masks *mk = fz_masks(&f, &mk_store, &add, &pad, mflags, n_q, n_k, extreme);
+  int32_t *global = NULL;
+  if ((mflags & 32) && mk) fz_window(&f, &mk_store, &global, &e, n_q, n_k);
   const attn_mha_params P = {null == 5 ? NULL : Wm[0], null == 6 ? NULL : Wm[1],
                              null == 7 ? NULL : Wm[2], null == 8 ? NULL : Wm[3],
                              bm[0], bm[1], bm[2], bm[3]};
@@ -169,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(Xq), free(Xq0), free(Xkv0);
   if (!self) free(Xkv);
   for (int i = 0; i < 4; i++) free(Wm[i]), free(bm[i]);
-  free(add), free(pad), free(ws), free(Y), free(W), free(Z);
+  free(add), free(pad), free(ws), free(Y), free(W), free(Z), free(global);
   free(Yd), free(eY), free(Zd), free(eZ), free(wd), free(ewd), free(row_ok), free(vis);
   return 0;
 }

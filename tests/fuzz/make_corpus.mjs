@@ -64,7 +64,7 @@ const seeds = {
   },
   attention: {
     // [flags: null(3) | ws_null<<3 | weights<<4 | extreme<<5,
-    //  masks: causal | padding<<1 | additive<<2 | none<<3, n_q, n_k, d_k, d_v, scale, data]
+    //  masks: causal | padding<<1 | additive<<2 | none<<3 | window<<5, n_q, n_k, d_k, d_v, scale, data]
     'weights-no-masks': [16, 8, size(3), size(5), size(4), size(2), SCALE.sqrt, ...floats([1, -1, 0.5, 2, 0, 1])],
     'fused-all-masks-129-keys': [0, 7, size(9), size(129), size(8), size(5), SCALE.sqrt],
     'weights-causal-padding': [16, 3, size(7), size(7), size(4), size(4), SCALE.half],
@@ -73,6 +73,15 @@ const seeds = {
     'bad-scale': [16, 8, size(2), size(3), size(4), size(4), SCALE.zero],
     'bad-size': [0, 8, size(2), size('0'), size(4), size(4), SCALE.one],
     'extreme-data': [48, 4, size(4), size(8), size(4), size(4), SCALE.max, 210, 211, 212, 213, 214, 215, 216],
+    // masks bit 5: a window, then its global positions (fz_window): window
+    // byte (< 224: w = b % 16), count, positions (< 200: ascending steps)
+    'window-1-globals-0-3': [16, 32, size(5), size(5), size(1), size(1), SCALE.one,
+      ...floats([1, -1, 0.5, 2, 0, 1, 0, -2, 1, 0.5, 3, 1, -1, 2, 0]), 1, 2, 0, 2],
+    'fused-window-causal-padding-300': [0, 32 | 3, size(130), size(300), size(8), size(4), SCALE.sqrt],
+    'window-global-repeated': [16, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 2, 2, 1, 210],
+    'window-negative': [0, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 229, 0],
   },
   first_nonfinite: {
     // [flags: allow_minus_inf | null<<1, n (2 bytes, little endian), elements:
@@ -83,9 +92,31 @@ const seeds = {
     'extremes-129': [1, 129, 0, 4, 5, 6, 7, 12, 13],
     'null-empty': [2, 0, 0],
   },
+  linear_attention: {
+    // [flags: null(3) | ws_null<<3 | causal<<4 | extreme<<5 | given features<<6,
+    //  n_q, n_k, d_k, d_v, m, scale, seed (2 bytes), data]
+    'plain-5x7-m8': [0, size(5), size(7), size(4), size(3), size(8), SCALE.sqrt, 0, 1],
+    'causal-130x129-m65': [16, size(130), size(129), size(8), size(4), size(65), SCALE.sqrt, 0, 2],
+    'more-queries-causal': [16, size(33), size(9), size(3), size(2), size(4), SCALE.one, 1, 0],
+    'given-features': [64, size(3), size(4), size(2), size(2), size(3), SCALE.one, 0, 0,
+      ...floats([1, -1, 0.5, 2, 0, 1, 0, -2, 1, 0.5, 3, 1, -1, 2, 0, 1, 1, -1, 0.5, 2, 1, 0.25])],
+    'extreme-data': [32, size(4), size(8), size(4), size(4), size(16), SCALE.max, 0, 3, 210, 211, 212, 213, 214, 215, 216],
+    'no-workspace': [8, size(2), size(3), size(4), size(4), size(4), SCALE.one, 0, 0],
+    'null-omega': [5, size(2), size(3), size(4), size(4), size(4), SCALE.one, 0, 0],
+    'bad-features': [0, size(2), size(3), size(4), size(4), size('0'), SCALE.one, 0, 0],
+    'bad-scale': [16, size(2), size(3), size(4), size(4), size(4), SCALE.nan, 0, 0],
+    // Reproducers (exponents spread over ~100): a den that was subnormal,
+    // whose 1/den overflowed; products that were subnormal, so the output
+    // left the values' range; a causal query whose best features met only
+    // later keys of its chunk. Fixed by the per-feature stabiliser and the
+    // lift of small sums (src/linear.c).
+    'repro-subnormal-den': [0, 0x80, ...Array(16).fill(0x9f), 0x03, 0x3d, 0x00, 0x5d, 0x00, 0x0f],
+    'repro-subnormal-products': [0, 4, 0, 0xb6],
+    'repro-causal-later-keys': [0x90, 0xe9, 0xe8, 0x10, ...Array(26).fill(0x73)],
+  },
   mha: {
     // [flags: null(4) | ws_null<<4 | weights<<5 | Z<<6 | extreme<<7,
-    //  masks (bits 0-3) | self<<4, biases bq bk bv bo (bits 0-3),
+    //  masks (bits 0-3) | self<<4 | window<<5, biases bq bk bv bo (bits 0-3),
     //  n_q, n_k, d_model, heads (< 192: a divisor of d_model by index)]
     'self-8x8-2heads-causal': [96, 17, 15, size(8), size(8), size(8), 1],
     'cross-3x5-d12-3heads': [32, 8, 0, size(3), size(5), size(12), 2],
@@ -95,6 +126,7 @@ const seeds = {
     'heads-not-dividing': [0, 8, 0, size(2), size(3), size(8), 194],
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-Wo': [8, 8, 0, size(2), size(3), size(4), 0],
+    'self-window-globals-d8': [32, 16 | 32 | 1, 0, size(20), size(20), size(8), 1],
   },
   softmax_backward: {
     // [flags: null(2) | in_place<<2 (2 bits) | extreme<<4 | from_softmax<<5, rows, cols, T, Y, dY]
@@ -132,6 +164,23 @@ const seeds = {
     'bad-heads': [0, 8, 0, size(2), size(3), size(8), 241],
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-dWo': [9, 8, 0, size(2), size(3), size(4), 0],
+  },
+  transformer: {
+    // [flags: null(3) | unbuilt<<3 | bad token<<4 | bad optimizer<<5 | head off<<6 | extreme<<7,
+    //  vocab, context, d_model, heads (< 224: a divisor of d_model by index), layers,
+    //  (mlp/layer_norm byte with bit 3), batch, n_tokens (2 + b % context), seed (4), lr,
+    //  (which optimizer setting is bad, with bit 5), then tokens]
+    'd8-2layers-2heads': [0, size(9), size(8), size(8), 1, 2, size(4), 7, 0, 0, 0, 1, 25],
+    'figure-size': [0, size(32), size(32), size(32), 1, 2, size(2), 31, 0, 0, 0, 1, 25],
+    'no-layers': [0, size(6), size(5), size(4), 0, 0, size(3), 3, 0, 0, 0, 2, 9],
+    'head-off-3-layers-3-heads': [64, size(7), size(6), size(12), 2, 3, size(2), 5, 0, 0, 0, 9, 100],
+    'token-out-of-range': [16, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'lr-nan': [32, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50, 1],
+    'mlp': [8, size(5), size(4), size(4), 1, 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'null-workspace': [4, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'extreme-parameters': [128, size(9), size(8), size(8), 1, 2, size(3), 7, 0, 0, 0, 5, 25],
+    'one-token': [0, size(5), size(4), size(4), 1, 1, size(2), 241, 0, 0, 0, 3, 50],
+    'heads-not-dividing': [0, size(5), size(4), size(8), 226, 1, size(2), 3, 0, 0, 0, 3, 50],
   },
 };
 

@@ -15,6 +15,8 @@
  *   ref_mha             projections, one ref_attention per head, output
  *                       projection: attn_mha with bounds carried through
  *   ref_posenc          one sinusoidal positional encoding value
+ *   ref_linear_attention Performer's FAVOR+ estimate with given features, in
+ *                       its quadratic form, and an error bound per output
  *   ref_first_nonfinite the first non-finite index (exact, no bound)
  *   ref_to_double       a float buffer widened to double (for ref_attention)
  *   ref_score_row       one row of masked, scaled scores with their bounds
@@ -132,9 +134,19 @@ static inline int ref_softmax_row(double *w, double *ew, const double *a,
   return visible;
 }
 
+/* 1 when position p is in the global list (a plain scan: the reference). */
+static inline int ref_is_global(const attn_masks *mk, int p) {
+  for (int g = 0; g < mk->n_global; g++)
+    if (mk->global[g] == p) return 1;
+  return 0;
+}
+
 static inline int ref_visible(const attn_masks *mk, int i, int j, int n_k) {
   if (!mk) return 1;
   if (mk->causal && j > i) return 0;
+  if (mk->has_window && abs(i - j) > mk->window && !ref_is_global(mk, i) &&
+      !ref_is_global(mk, j))
+    return 0;
   if (mk->key_padding && mk->key_padding[j]) return 0;
   if (mk->add && mk->add[(size_t)i * n_k + j] == -INFINITY) return 0;
   return 1;
@@ -288,8 +300,7 @@ static inline size_t ref_first_nonfinite(const float *x, size_t n, int allow_min
   return n;
 }
 
-/* ==== gradients =============================================================
- * The error model of the backward kernels, by the same rules (first order,
+/* ==== gradients ====================================================== * The error model of the backward kernels, by the same rules (first order,
  * any summation order; the forward quantities carry the bounds above):
  *   softmax backward      D = sum_l y_l dy_l: (n + 1) u sum |y_l dy_l|;
  *                         dx_j = y_j (dy_j - D) / T: y_j eD / T + 3 u |dx_j|
@@ -495,6 +506,85 @@ static inline void ref_mha_backward(double *dXq, double *edXq, double *dXkv,
   free(Z), free(eZ), free(dZ), free(edZ), free(w), free(ew);
   for (int t = 0; t < 4; t++) free(W[t]);
   for (int t = 0; t < 3; t++) free(G[t]), free(eG[t]);
+=======
+/* attn_linear_attention's specification in its quadratic form, in double:
+ *   phi(x)_r = exp(w_r . x' - |x'|^2/2),  x' = sqrt(scale) x  (1/sqrt(m) cancels)
+ *   A_ij = phi(q_i) . phi(k_j), 0 for j > i with causal
+ *   out_i = sum_j A_ij v_j / sum_j A_ij, 0 when that sum is 0.
+ * err (n_q x d_v): the float32 kernel's error bound. Each feature's
+ * exponent is off by (d_k + 3)u (sum |w x'| + |x'|^2/2) plus u times the
+ * exponent's distance to its stabiliser (the row's max for queries, the
+ * running max over keys for keys: at most the spread of all key exponents,
+ * once per chunk of 64 that raised it); the sums add (m + n_k + 4)u; the
+ * output, a ratio of sums of positive terms, errs by (sum_j w_j |v_j| +
+ * |out|) times the sum of those, plus u |out| (see tests/helpers.js
+ * linearBound, the same model). Exponents are computed relative to the
+ * largest one so that double does not overflow where float32 would not.
+ * Returns the largest spread of exponents (over all keys, or over one query's
+ * features); past ~80 float32 features underflow where double ones do not,
+ * so callers compare only below that. Past 700 nothing is computed. */
+static inline double ref_linear_attention(double *out, double *err, const float *Q,
+                                       const float *K, const float *V, const float *W,
+                                       int n_q, int n_k, int d_k, int d_v, int m,
+                                       double scale, int causal) {
+  const double root = sqrt(scale);
+  double *eq = ref_dbuf((size_t)n_q * m), *ek = ref_dbuf((size_t)n_k * m);
+  double *bq = ref_dbuf((size_t)n_q), *bk = ref_dbuf((size_t)n_k);
+  /* exponents; bq/bk: each row's (d_k + 3)u (max_r sum |w x'| + |x'|^2/2) */
+  for (int pass = 0; pass < 2; pass++) {
+    const float *X = pass ? K : Q;
+    const int n = pass ? n_k : n_q;
+    double *E = pass ? ek : eq, *B = pass ? bk : bq;
+    for (int i = 0; i < n; i++) {
+      double h = 0, pa = 0;
+      for (int c = 0; c < d_k; c++) h += pow(root * X[(size_t)i * d_k + c], 2);
+      for (int r = 0; r < m; r++) {
+        double p = 0, a = 0;
+        for (int c = 0; c < d_k; c++) {
+          const double t = (double)W[(size_t)r * d_k + c] * root * X[(size_t)i * d_k + c];
+          p += t, a += fabs(t);
+        }
+        E[(size_t)i * m + r] = p - (pass ? h / 2 : 0);
+        pa = fmax(pa, a);
+      }
+      B[i] = (d_k + 3) * REF_U * (pa + h / 2);
+    }
+  }
+  double kmax = -INFINITY, kmin = INFINITY, qspread = 0;
+  for (size_t i = 0; i < (size_t)n_k * m; i++) kmax = fmax(kmax, ek[i]), kmin = fmin(kmin, ek[i]);
+  double spread = kmax - kmin;
+  const int chunks = (n_k + 63) / 64;
+  double ekey = 0;
+  for (int j = 0; j < n_k; j++) ekey = fmax(ekey, bk[j]);
+  ekey += REF_U * (kmax - kmin) * (chunks + 2) + (3.0 * chunks + 6) * REF_U;
+  for (int i = 0; i < n_q && spread < 700; i++) {
+    double qmax = -INFINITY, qmin = INFINITY;
+    for (int r = 0; r < m; r++) qmax = fmax(qmax, eq[(size_t)i * m + r]), qmin = fmin(qmin, eq[(size_t)i * m + r]);
+    qspread = qmax - qmin;
+    spread = fmax(spread, qspread);
+    if (qspread > 700) break;
+    const double E = 2 * bq[i] + REF_U * qspread + 3 * REF_U + ekey + (m + n_k + 4) * REF_U;
+    double sum = 0;
+    double *num = ref_dbuf((size_t)d_v), *wabs = ref_dbuf((size_t)d_v);
+    const int last = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
+    for (int j = 0; j < last; j++) {
+      double a = 0;
+      for (int r = 0; r < m; r++) a += exp(eq[(size_t)i * m + r] - qmax + ek[(size_t)j * m + r] - kmax);
+      sum += a;
+      for (int c = 0; c < d_v; c++) {
+        num[c] += a * V[(size_t)j * d_v + c];
+        wabs[c] += a * fabs((double)V[(size_t)j * d_v + c]);
+      }
+    }
+    for (int c = 0; c < d_v; c++) {
+      const double o = sum > 0 ? num[c] / sum : 0, wv = sum > 0 ? wabs[c] / sum : 0;
+      out[(size_t)i * d_v + c] = o;
+      err[(size_t)i * d_v + c] = (wv + fabs(o)) * E + REF_U * fabs(o) + REF_FLOOR;
+    }
+    free(num), free(wabs);
+  }
+  free(eq), free(ek), free(bq), free(bk);
+  return spread;
 }
 
 #endif

@@ -217,7 +217,7 @@ enum { N_SIZES = sizeof SIZES / sizeof SIZES[0] };
 static void test_status_names(void) {
   begin("attn_status_name");
   const int codes[] = {ATTN_OK, ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS,
-                       ATTN_E_TEMP, ATTN_E_WORKSPACE};
+                       ATTN_E_TEMP, ATTN_E_WORKSPACE, ATTN_E_MASK};
   const int n = sizeof codes / sizeof codes[0];
   for (int i = 0; i < n; i++) {
     const char *s = attn_status_name(codes[i]);
@@ -516,9 +516,34 @@ static void test_posenc(void) {
 
 /* ==== attn_attention ===================================================== */
 
-enum { MK_NONE, MK_EMPTY, MK_CAUSAL, MK_PADDING, MK_ADD, MK_ALL, MK_MODES };
-static const char *MK_NAMES[] = {"none", "empty struct", "causal",
-                                 "key padding", "additive", "all three"};
+enum { MK_NONE, MK_EMPTY, MK_CAUSAL, MK_PADDING, MK_ADD, MK_ALL, MK_WINDOW,
+       MK_WINDOW_ALL, MK_MODES };
+static const char *MK_NAMES[] = {"none", "empty struct", "causal", "key padding",
+                                 "additive", "all three", "window + global",
+                                 "window + global + all three"};
+
+/* Up to 3 global positions, ascending: the struct points here. */
+static int32_t g_global[3];
+
+/* A sliding window of 0, 1, 3, 64 or 130 keys each side, and 0 to 3 global
+ * positions anywhere in 0 .. max(n_q, n_k) - 1. */
+static void make_window(attn_masks *mk, rng_t *r, int n_q, int n_k) {
+  static const int widths[5] = {0, 1, 3, 64, 130};
+  const int n = n_q > n_k ? n_q : n_k;
+  mk->has_window = 1;
+  mk->window = widths[rng_next(r) % 5];
+  mk->n_global = 0;
+  const int want = (int)(rng_next(r) % 4);
+  for (int g = 0; g < want; g++) {
+    const int p = (int)(rng_next(r) % (uint64_t)n);
+    int at = mk->n_global;
+    while (at > 0 && g_global[at - 1] > p) at--;
+    if (at > 0 && g_global[at - 1] == p) continue; /* drawn twice */
+    memmove(g_global + at + 1, g_global + at, sizeof(int32_t) * (size_t)(mk->n_global - at));
+    g_global[at] = p, mk->n_global++;
+  }
+  mk->global = mk->n_global ? g_global : NULL;
+}
 
 /* Masks of one mode; the buffers are exact-size and owned by the caller
  * (free(*add), free(*pad)). The additive one holds finite values and about
@@ -528,13 +553,15 @@ static const attn_masks *make_masks(attn_masks *mk, float **add, uint8_t **pad,
   *add = NULL, *pad = NULL;
   memset(mk, 0, sizeof *mk);
   if (mode == MK_NONE) return NULL;
-  if (mode == MK_CAUSAL || mode == MK_ALL) mk->causal = 1;
-  if (mode == MK_PADDING || mode == MK_ALL) {
+  const int all = mode == MK_ALL || mode == MK_WINDOW_ALL;
+  if (mode == MK_WINDOW || mode == MK_WINDOW_ALL) make_window(mk, r, n_q, n_k);
+  if (mode == MK_CAUSAL || all) mk->causal = 1;
+  if (mode == MK_PADDING || all) {
     *pad = xmalloc((size_t)n_k);
     for (int j = 0; j < n_k; j++) (*pad)[j] = rng_unit(r) < 0.3;
     mk->key_padding = *pad;
   }
-  if (mode == MK_ADD || mode == MK_ALL) {
+  if (mode == MK_ADD || all) {
     *add = fbuf((size_t)n_q * n_k);
     for (size_t i = 0; i < (size_t)n_q * n_k; i++)
       (*add)[i] = rng_unit(r) < 0.25 ? -INFINITY : 3.0f * rng_sym(r);
@@ -758,7 +785,7 @@ static void test_attention(void) {
     float Q[12], K[20], V[20], out[12], W[15], out_f[12];
     fill(&r, Q, 12, 1), fill(&r, K, 20, 1), fill(&r, V, 20, 1);
     uint8_t pad[5] = {1, 1, 1, 1, 1};
-    const attn_masks mk = {NULL, pad, 0};
+    const attn_masks mk = {.key_padding = pad};
     both_paths(out, W, out_f, Q, K, V, n_q, n_k, d, &mk);
     for (int i = 0; i < 15; i++) CHECK(W[i] == 0.0f, "W[%d] = %g", i, (double)W[i]);
     for (int i = 0; i < 12; i++)
@@ -773,7 +800,7 @@ static void test_attention(void) {
     float Q[18], K[18], V[18], out[18], W[36], out_f[18];
     fill(&r, Q, 18, 1), fill(&r, K, 18, 1), fill(&r, V, 18, 1);
     uint8_t pad[6] = {1, 0, 0, 0, 0, 0};
-    const attn_masks mk = {NULL, pad, 1};
+    const attn_masks mk = {.key_padding = pad, .causal = 1};
     both_paths(out, W, out_f, Q, K, V, n, n, d, &mk);
     for (int c = 0; c < d; c++)
       CHECK(out[c] == 0.0f && out_f[c] == 0.0f, "row 0 out[%d] = %g / %g", c,
@@ -793,7 +820,7 @@ static void test_attention(void) {
     float Q[20], K[45], V[45], add[36], out1[20], out2[20], W1[36], W2[36];
     fill(&r, Q, 20, 1), fill(&r, K, 45, 1), fill(&r, V, 45, 1);
     for (int i = 0; i < 36; i++) add[i] = 0;
-    const attn_masks none = {add, NULL, 0};
+    const attn_masks none = {.add = add};
     expect_status(attn_attention(out1, W1, Q, K, V, n_q, n_k, d, d, 0.4f, &none, NULL),
                   ATTN_OK, "attn_attention");
     for (int i = 0; i < n_q; i++)
@@ -995,7 +1022,7 @@ static void test_mha(void) {
     fill(&r, X, 35, 1);
     for (int i = 0; i < 25; i++) I[i] = i % 6 == 0;
     const attn_mha_params P = {I, I, I, I, NULL, NULL, NULL, NULL};
-    const attn_masks mk = {NULL, NULL, 1};
+    const attn_masks mk = {.causal = 1};
     void *ws = wsbuf(attn_mha_workspace_size(n, n, d, 1, 1));
     expect_status(attn_mha(Y, Wt, NULL, X, X, n, n, d, 1, &P, &mk, ws), ATTN_OK, "attn_mha");
     expect_status(attn_attention(out, Wa, X, X, X, n, n, d, d, 1.0f / sqrtf(5.0f), &mk, NULL),
@@ -1223,7 +1250,7 @@ static void strided_backward_case(rng_t *r, int n_q, int n_k, int dh, int heads,
   fill(r, Q, nq_d, 1), fill(r, K, nk_d, 1), fill(r, V, nk_d, 1), fill(r, dZ, nq_d, 1);
   for (size_t i = 0; i < nq_d; i++) dQ[i] = 12345.0f;
   for (size_t i = 0; i < nk_d; i++) dK[i] = dV[i] = 12345.0f;
-  const attn_masks mk = {NULL, NULL, 1};
+  const attn_masks mk = {.causal = 1};
   const float scale = 1.0f / sqrtf((float)dh);
   float *W = fbuf((size_t)n_q * n_k), *lse = fbuf((size_t)n_q);
   const size_t ws_f = attn_attention_workspace_size(n_q, n_k, dh, dh, 0),
@@ -1682,7 +1709,7 @@ static void test_status_codes(void) {
   {
     float out[64], W[64];
     void *ws = wsbuf(attn_attention_workspace_size(2, 3, 4, 5, 0));
-    const attn_masks mk = {NULL, NULL, 1};
+    const attn_masks mk = {.causal = 1};
 #define ATT(o, w, q, k, v, nq, nk, dk, dv, s, m, x) \
   attn_attention(o, w, q, k, v, nq, nk, dk, dv, s, m, x)
     expect_status(ATT(out, W, a, b, c, 2, 3, 4, 5, 0.5f, &mk, ws), ATTN_OK, "attention(valid)");
@@ -1720,6 +1747,28 @@ static void test_status_codes(void) {
                      ATTN_E_WORKSPACE, "attention(Q=NULL, workspace=NULL)");
     expect_status_in(ATT(out, W, a, b, c, 2, 0, 4, 5, NAN, NULL, ws), ATTN_E_SIZE, ATTN_E_TEMP,
                      "attention(n_k=0, scale=NaN)");
+    /* windows: 2 queries, 3 keys, so global positions may be 0 .. 2 */
+    const int32_t g_ok[] = {0, 2}, g_down[] = {2, 0}, g_twice[] = {1, 1}, g_far[] = {3},
+                  g_neg[] = {-1};
+    const struct { attn_masks mk; int want; const char *what; } wins[] = {
+        {{.has_window = 1, .window = 0}, ATTN_OK, "window 0"},
+        {{.has_window = 1, .window = INT_MAX, .global = g_ok, .n_global = 2}, ATTN_OK, "window INT_MAX, globals 0 2"},
+        {{.has_window = 0, .window = -5, .global = g_down, .n_global = 2}, ATTN_OK, "no window: the rest unread"},
+        {{.has_window = 1, .window = -1}, ATTN_E_MASK, "window -1"},
+        {{.has_window = 1, .window = INT_MIN}, ATTN_E_MASK, "window INT_MIN"},
+        {{.has_window = 1, .window = 1, .global = g_down, .n_global = 2}, ATTN_E_MASK, "globals descending"},
+        {{.has_window = 1, .window = 1, .global = g_twice, .n_global = 2}, ATTN_E_MASK, "a global twice"},
+        {{.has_window = 1, .window = 1, .global = g_far, .n_global = 1}, ATTN_E_MASK, "a global past max(n_q, n_k)"},
+        {{.has_window = 1, .window = 1, .global = g_neg, .n_global = 1}, ATTN_E_MASK, "a global < 0"},
+        {{.has_window = 1, .window = 1, .global = g_ok, .n_global = -1}, ATTN_E_MASK, "n_global < 0"},
+        {{.has_window = 1, .window = 1, .global = NULL, .n_global = 1}, ATTN_E_NULL, "global NULL, n_global 1"},
+    };
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+      char what[96];
+      snprintf(what, sizeof what, "attention(%s)", wins[i].what);
+      expect_status(ATT(out, W, a, b, c, 2, 3, 4, 5, 0.5f, &wins[i].mk, NULL), wins[i].want, what);
+      expect_status(ATT(out, NULL, a, b, c, 2, 3, 4, 5, 0.5f, &wins[i].mk, ws), wins[i].want, what);
+    }
 #undef ATT
     free(ws);
   }
@@ -1775,6 +1824,138 @@ static void test_status_codes(void) {
                      ATTN_E_HEADS, "mha(params=NULL, heads=0)");
     expect_status_in(attn_mha(Y, Wt, Z, X, X, 2, 3, 4, 3, &P, NULL, NULL), ATTN_E_HEADS,
                      ATTN_E_WORKSPACE, "mha(heads=3, workspace=NULL)");
+    const int32_t twice[] = {1, 1};
+    const attn_masks bad_window = {.has_window = 1, .window = -1},
+                     bad_global = {.has_window = 1, .window = 1, .global = twice, .n_global = 2};
+    expect_status(attn_mha(Y, Wt, Z, X, X, 2, 3, 4, 2, &P, &bad_window, ws), ATTN_E_MASK, "mha(window -1)");
+    expect_status(attn_mha(Y, NULL, Z, X, X, 2, 3, 4, 2, &P, &bad_global, ws), ATTN_E_MASK,
+                  "mha(a global twice)");
+    free(ws);
+  }
+  end();
+}
+
+/* ==== attn_random_features, attn_linear_attention ======================== */
+
+/* attn_random_features(m = 5, d = 3, seed = 1) in every build (the JS tests,
+ * tests/linear.test.js, check the same numbers in both wasm builds). */
+static const float FEATURES_5x3_SEED_1[15] = {
+    0x1.81aa68p-1f, 0x1.6405aap+1f, 0x1.99ea5ap-1f, -0x1.ece52ap-1f, 0x1.d6d79p-6f,
+    0x1.9c9e82p-1f, -0x1.41959p-1f, 0x1.8f6e22p-2f, -0x1.87455ap-1f, 0x1.a2da12p-4f,
+    0x1.689422p+0f, 0x1.54c40cp+0f, -0x1.721f6ap+0f, 0x1.f28c48p-3f, -0x1.2c1112p-3f};
+
+static void linear_case(rng_t *r, int n_q, int n_k, int d_k, int d_v, int m, int causal,
+                        float k_scale) {
+  begin("attn_linear_attention n_q=%d n_k=%d d_k=%d d_v=%d m=%d causal=%d |K|=%g", n_q, n_k,
+        d_k, d_v, m, causal, (double)k_scale);
+  const size_t nq_dk = (size_t)n_q * d_k, nk_dk = (size_t)n_k * d_k, nk_dv = (size_t)n_k * d_v,
+               nq_dv = (size_t)n_q * d_v, m_dk = (size_t)m * d_k;
+  float *Q = fbuf(nq_dk), *K = fbuf(nk_dk), *V = fbuf(nk_dv), *W = fbuf(m_dk), *out = fbuf(nq_dv);
+  fill(r, Q, nq_dk, 1), fill(r, K, nk_dk, k_scale), fill(r, V, nk_dv, 1), poison(out, nq_dv);
+  expect_status(attn_random_features(W, m, d_k, (uint32_t)rng_next(r)), ATTN_OK, "attn_random_features");
+  float *Q0 = clone_bytes(Q, nq_dk * 4), *K0 = clone_bytes(K, nk_dk * 4),
+        *V0 = clone_bytes(V, nk_dv * 4), *W0 = clone_bytes(W, m_dk * 4);
+  const float scale = 1.0f / sqrtf((float)d_k);
+  void *ws = wsbuf(attn_linear_attention_workspace_size(n_q, n_k, d_k, d_v, m));
+  expect_status(attn_linear_attention(out, Q, K, V, W, n_q, n_k, d_k, d_v, m, scale, causal, ws),
+                ATTN_OK, "attn_linear_attention");
+  check_finite("out", out, nq_dv);
+  double *want = dbuf(nq_dv), *err = dbuf(nq_dv);
+  const double spread = ref_linear_attention(want, err, Q, K, V, W, n_q, n_k, d_k, d_v, m, scale, causal);
+  CHECK(spread < 60, "test inputs too spread out to compare (%g)", spread);
+  compare("out", out, want, err, nq_dv, (size_t)d_v, 0);
+  /* each output is a convex combination of the values its query sees */
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < d_v; c++) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (int j = 0; j < (causal && i + 1 < n_k ? i + 1 : n_k); j++)
+        lo = fmin(lo, V[(size_t)j * d_v + c]), hi = fmax(hi, V[(size_t)j * d_v + c]);
+      const double o = out[(size_t)i * d_v + c], slack = 2 * (m + n_k + 8) * REF_U;
+      CHECK(o >= lo - slack && o <= hi + slack, "out[%d][%d] = %g outside [%g, %g]", i, c, o, lo, hi);
+    }
+  check_unchanged("Q", Q, Q0, nq_dk * 4), check_unchanged("K", K, K0, nk_dk * 4);
+  check_unchanged("V", V, V0, nk_dv * 4), check_unchanged("features", W, W0, m_dk * 4);
+  free(Q), free(K), free(V), free(W), free(out), free(Q0), free(K0), free(V0), free(W0);
+  free(ws), free(want), free(err);
+  end();
+}
+
+static void test_linear(void) {
+  begin("attn_random_features: the documented bits for seed 1; orthogonal blocks");
+  {
+    float W[15];
+    expect_status(attn_random_features(W, 5, 3, 1), ATTN_OK, "attn_random_features");
+    for (int i = 0; i < 15; i++)
+      CHECK(W[i] == FEATURES_5x3_SEED_1[i], "W[%d] = %a, want %a", i, (double)W[i],
+            (double)FEATURES_5x3_SEED_1[i]);
+    const int m = 70, d = 16;
+    float *A = fbuf((size_t)m * d);
+    expect_status(attn_random_features(A, m, d, 77), ATTN_OK, "attn_random_features");
+    for (int a = 0; a < m; a++)
+      for (int b = a / d * d; b < a; b++) {
+        double ab = 0, aa = 0, bb = 0;
+        for (int c = 0; c < d; c++) {
+          const double x = A[(size_t)a * d + c], y = A[(size_t)b * d + c];
+          ab += x * y, aa += x * x, bb += y * y;
+        }
+        CHECK(fabs(ab) <= 1e-6 * sqrt(aa * bb), "rows %d and %d: cosine %g", a, b, ab / sqrt(aa * bb));
+      }
+    free(A);
+  }
+  end();
+
+  rng_t r = rng_for("linear");
+  const int sizes[][5] = {{1, 1, 1, 1, 1},   {3, 5, 4, 2, 3},    {4, 4, 4, 4, 4},
+                          {5, 9, 3, 7, 17},  {63, 63, 8, 8, 64}, {64, 64, 8, 5, 65},
+                          {65, 65, 16, 16, 32}, {129, 40, 8, 3, 16}, {40, 129, 8, 3, 16},
+                          {300, 300, 4, 4, 130}, {700, 700, 16, 8, 32}};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (int causal = 0; causal < 2; causal++)
+      linear_case(&r, sizes[i][0], sizes[i][1], sizes[i][2], sizes[i][3], sizes[i][4], causal, 1.0f);
+  /* keys from 1 to 3 in size: exponents tens apart, the running max rises */
+  linear_case(&r, 200, 500, 8, 4, 32, 0, 3.0f);
+  linear_case(&r, 500, 500, 8, 4, 32, 1, 3.0f);
+
+  begin("attn_linear_attention_workspace_size: grows with m, not with N");
+  {
+    const size_t small = attn_linear_attention_workspace_size(64, 64, 64, 64, 256),
+                 big = attn_linear_attention_workspace_size(262144, 262144, 64, 64, 256);
+    CHECK(small == big && big > 0 && big < 512 * 1024, "workspace %zu (N = 64) vs %zu (N = 262144)", small, big);
+  }
+  end();
+
+  begin("attn_random_features and attn_linear_attention status codes");
+  {
+    float a[64], b[64], c[64], out[64], W[64];
+    for (int i = 0; i < 64; i++) a[i] = b[i] = c[i] = W[i] = (float)i / 64;
+    void *ws = wsbuf(attn_linear_attention_workspace_size(2, 3, 4, 5, 3));
+#define LIN(o, q, k, v, w, nq, nk, dk, dv, m, s, x) \
+  attn_linear_attention(o, q, k, v, w, nq, nk, dk, dv, m, s, 1, x)
+    expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_OK, "linear(valid)");
+    expect_status(LIN(NULL, a, b, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(out=NULL)");
+    expect_status(LIN(out, NULL, b, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(Q=NULL)");
+    expect_status(LIN(out, a, NULL, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(K=NULL)");
+    expect_status(LIN(out, a, b, NULL, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(V=NULL)");
+    expect_status(LIN(out, a, b, c, NULL, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(omega=NULL)");
+    const int bad[] = {0, -1, INT_MIN};
+    for (int i = 0; i < 3; i++) {
+      expect_status(LIN(out, a, b, c, W, bad[i], 3, 4, 5, 3, 0.5f, ws), ATTN_E_SIZE, "linear(n_q<=0)");
+      expect_status(LIN(out, a, b, c, W, 2, bad[i], 4, 5, 3, 0.5f, ws), ATTN_E_SIZE, "linear(n_k<=0)");
+      expect_status(LIN(out, a, b, c, W, 2, 3, bad[i], 5, 3, 0.5f, ws), ATTN_E_SIZE, "linear(d_k<=0)");
+      expect_status(LIN(out, a, b, c, W, 2, 3, 4, bad[i], 3, 0.5f, ws), ATTN_E_SIZE, "linear(d_v<=0)");
+      expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, bad[i], 0.5f, ws), ATTN_E_SIZE, "linear(m<=0)");
+      expect_status(attn_random_features(W, bad[i], 3, 0), ATTN_E_SIZE, "random_features(m<=0)");
+      expect_status(attn_random_features(W, 3, bad[i], 0), ATTN_E_SIZE, "random_features(d<=0)");
+      CHECK(attn_linear_attention_workspace_size(2, 3, 4, 5, bad[i]) == 0, "workspace for m = %d", bad[i]);
+    }
+    expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, INT_MAX, 0.5f, ws), ATTN_E_SIZE, "linear(m=INT_MAX)");
+    expect_status(attn_random_features(W, INT_MAX, INT_MAX, 0), ATTN_E_SIZE, "random_features(INT_MAX)");
+    expect_status(attn_random_features(NULL, 2, 2, 0), ATTN_E_NULL, "random_features(NULL)");
+    const float bad_s[] = {0.0f, -1.0f, NAN, INFINITY};
+    for (int i = 0; i < 4; i++)
+      expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, 3, bad_s[i], ws), ATTN_E_TEMP, "linear(bad scale)");
+    expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, 3, 0.5f, NULL), ATTN_E_WORKSPACE, "linear(workspace=NULL)");
+#undef LIN
     free(ws);
   }
   end();
@@ -1859,6 +2040,115 @@ typedef struct {
   int both_paths; /* run on the SIMD and on the scalar path */
 } group_t;
 
+
+/* ==== the trainer (src/train.c) ========================================== */
+/* Its numbers are checked against a float64 reference and PyTorch in
+ * tests/transformer.test.js; here: every status code, and a short training
+ * run on each path under the sanitizers. */
+
+typedef struct {
+  attn_tf_model m;
+  float *blocks[4];
+} tf_t;
+
+static tf_t tf_new(attn_tf_config c, uint32_t seed) {
+  tf_t t;
+  const size_t n = attn_tf_param_count(&c);
+  for (int i = 0; i < 4; i++) t.blocks[i] = fbuf(n);
+  t.m = (attn_tf_model){c, t.blocks[0], t.blocks[1], t.blocks[2], t.blocks[3],
+                        xmalloc((size_t)c.layers * c.heads), 0};
+  expect_status(attn_tf_init(&t.m, seed), ATTN_OK, "attn_tf_init");
+  return t;
+}
+
+static void tf_free(tf_t *t) {
+  for (int i = 0; i < 4; i++) free(t->blocks[i]);
+  free(t->m.off);
+}
+
+/* B sequences of L tokens: a segment of 3 different tokens, repeated. */
+static void copy_task(rng_t *r, int32_t *tokens, int B, int L, int vocab) {
+  for (int b = 0; b < B; b++) {
+    int seg[3];
+    for (int k = 0; k < 3; k++) {
+      int fresh;
+      do {
+        seg[k] = (int)(rng_unit(r) * vocab);
+        fresh = 1;
+        for (int j = 0; j < k; j++) fresh &= seg[j] != seg[k];
+      } while (!fresh);
+    }
+    for (int t = 0; t < L; t++) tokens[b * L + t] = seg[t % 3];
+  }
+}
+
+static void test_trainer(void) {
+  const attn_tf_config c = {7, 8, 8, 2, 2, 0, 0};
+  enum { B = 8, L = 9 };
+  rng_t r = rng_for("trainer");
+  int32_t tokens[B * L];
+  copy_task(&r, tokens, B, L, c.vocab);
+  const attn_adamw opt = {0.03f, 0.9f, 0.999f, 1e-8f, 0.01f};
+  const size_t ws_bytes = attn_tf_workspace_size(&c, B, L);
+  void *ws = wsbuf(ws_bytes);
+
+  begin("trainer statuses: config, pointers, sizes, tokens, optimizer");
+  attn_tf_config bad = c;
+  /* tok 7x8, pos 8x8, per layer 4 8x8 + 4 x 8, Wu 8x7, bu 7 */
+  CHECK(attn_tf_param_count(&c) == 56 + 64 + 2 * (256 + 32) + 56 + 7, "param_count %zu", attn_tf_param_count(&c));
+  bad.mlp = 1;
+  CHECK(attn_tf_param_count(&bad) == 0, "mlp: 1 has no layout yet");
+  attn_tf_param info;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_CONFIG, "attn_tf_param_info(mlp)");
+  bad = c, bad.heads = 3;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_HEADS, "attn_tf_param_info(heads 3, d 8)");
+  bad = c, bad.vocab = 0;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_SIZE, "attn_tf_param_info(vocab 0)");
+  expect_status(attn_tf_param_info(&info, &c, 20), ATTN_E_SIZE, "attn_tf_param_info(past the end)");
+  expect_status(attn_tf_param_info(NULL, &c, 0), ATTN_E_NULL, "attn_tf_param_info(NULL)");
+  expect_status(attn_tf_init(NULL, 1), ATTN_E_NULL, "attn_tf_init(NULL)");
+  CHECK(attn_tf_workspace_size(&c, B, 1) == 0 && attn_tf_workspace_size(&c, B, c.context + 2) == 0 &&
+        attn_tf_workspace_size(&c, 0, L) == 0, "workspace size for bad sizes");
+  tf_t t = tf_new(c, 5);
+  float loss;
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, NULL, tokens, B, L, ws), ATTN_E_NULL, "forward(NULL model)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, NULL, B, L, ws), ATTN_E_NULL, "forward(NULL tokens)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, B, L, NULL), ATTN_E_WORKSPACE, "forward(NULL workspace)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, 0, L, ws), ATTN_E_SIZE, "forward(batch 0)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, 1, c.context + 2, ws), ATTN_E_SIZE, "forward(too long)");
+  int32_t wrong[L];
+  memcpy(wrong, tokens, sizeof wrong);
+  wrong[4] = c.vocab;
+  expect_status(attn_tf_gradients(&loss, &t.m, wrong, 1, L, ws), ATTN_E_TOKEN, "gradients(token = vocab)");
+  wrong[4] = -1;
+  expect_status(attn_tf_train_step(&loss, &t.m, wrong, 1, L, &opt, ws), ATTN_E_TOKEN, "train_step(token -1)");
+  const attn_adamw bad_opts[] = {{0, .9f, .999f, 1e-8f, 0}, {NAN, .9f, .999f, 1e-8f, 0}, {1e-3f, 1, .999f, 1e-8f, 0},
+                                 {1e-3f, .9f, -1, 1e-8f, 0}, {1e-3f, .9f, .999f, -1, 0}, {1e-3f, .9f, .999f, 1e-8f, INFINITY}};
+  for (size_t k = 0; k < sizeof bad_opts / sizeof *bad_opts; k++)
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &bad_opts[k], ws), ATTN_E_OPTIM, "train_step(bad optimizer)");
+  expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, NULL, ws), ATTN_E_NULL, "train_step(NULL optimizer)");
+  CHECK(t.m.step == 0, "failed steps were counted (%d)", t.m.step);
+  end();
+
+  begin("trainer: 150 AdamW steps on a copy task (period 3) halve the loss; the step's loss is forward's");
+  float first = NAN, last = NAN;
+  for (int step = 0; step < 150; step++) {
+    copy_task(&r, tokens, B, L, c.vocab);
+    float before;
+    expect_status(attn_tf_forward(&before, NULL, NULL, NULL, &t.m, tokens, B, L, ws), ATTN_OK, "forward");
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &opt, ws), ATTN_OK, "train_step");
+    CHECK(loss == before, "step %d: the step's loss %.9g, forward's %.9g", step, (double)loss, (double)before);
+    if (step == 0) first = loss;
+    last = loss;
+  }
+  CHECK(t.m.step == 150, "step count %d", t.m.step);
+  check_finite("parameters", t.m.params, attn_tf_param_count(&c));
+  CHECK(last < 0.5f * first, "loss %.4f -> %.4f", (double)first, (double)last);
+  tf_free(&t);
+  free(ws);
+  end();
+}
+
 static const group_t GROUPS[] = {
     {"status_names", test_status_names, 0},
     {"memory", test_memory, 0},
@@ -1876,6 +2166,8 @@ static const group_t GROUPS[] = {
     {"softmax_backward", test_softmax_backward, 1},
     {"attention_backward", test_attention_backward, 1},
     {"mha_backward", test_mha_backward, 1},
+    {"linear", test_linear, 1},
+    {"trainer", test_trainer, 1},
 };
 
 static void run_group(const group_t *g, int simd, const char *only) {

@@ -92,3 +92,24 @@ export class Kernels {
     return this.ex.attn_memory_in_use() >>> 0;
   }
 }
+
+// Resident objects dropped without dispose() give their wasm memory back
+// when collected.
+const registry = new FinalizationRegistry((arena) => arena.free());
+
+/**
+ * An arena that outlives calls (parameters kept in wasm), freed by the
+ * returned dispose() or, as a backstop, when `owner` is collected.
+ */
+export function residentArena(k, owner) {
+  const arena = new Arena(k.ex);
+  const token = {};
+  registry.register(owner, arena, token);
+  return {
+    arena,
+    dispose() {
+      registry.unregister(token);
+      arena.free();
+    },
+  };
+}

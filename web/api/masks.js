@@ -1,6 +1,7 @@
 // masks.js: the masks every attention call shares (additive mask, key
-// padding, causal), validated for n_q x n_k, and written into wasm as the C
-// struct attn_masks. The one place that knows that struct's layout.
+// padding, causal, sliding window with global tokens), validated for
+// n_q x n_k, and written into wasm as the C struct attn_masks. The one place
+// that knows that struct's layout.
 import { expectShape, isArrayLike, toFlag, toMatrix } from './check.js';
 
 function toPadding(x, n_k) {
@@ -19,19 +20,58 @@ function toPadding(x, n_k) {
   return out;
 }
 
+const absent = (x) => x === undefined || x === null;
+
+// The window w: query i sees key j when |i - j| <= w. Any w past the last
+// position is the same as none, so it is capped at int32 for the C struct.
+function toWindow(w) {
+  if (typeof w !== 'number') throw new TypeError(`window must be a number (keys each side a query sees), got ${typeof w}`);
+  if (!Number.isInteger(w) || w < 0) throw new RangeError(`window must be an integer >= 0, got ${w}`);
+  return Math.min(w, 2 ** 31 - 1);
+}
+
+// Global positions, sorted for the C side's binary searches; each must be a
+// query or key position (< max(n_q, n_k)) and given once.
+function toGlobal(x, n) {
+  if (!isArrayLike(x)) throw new TypeError('globalTokens must be an array of positions (integers)');
+  const out = new Int32Array(x.length);
+  for (let g = 0; g < x.length; g++) {
+    const p = x[g];
+    if (typeof p !== 'number') throw new TypeError(`globalTokens[${g}] is ${typeof p}, expected a position (integer)`);
+    if (!Number.isInteger(p) || p < 0 || p >= n) {
+      throw new RangeError(`globalTokens[${g}] is ${p}, expected an integer position in 0..${n - 1}`);
+    }
+    out[g] = p;
+  }
+  out.sort();
+  for (let g = 1; g < out.length; g++) {
+    if (out[g] === out[g - 1]) throw new RangeError(`globalTokens lists position ${out[g]} twice`);
+  }
+  return out;
+}
+
 /** The mask options of `opts`, checked for n_q queries and n_k keys. */
 export function toMasks(opts, n_q, n_k) {
-  const mask = opts.mask === undefined || opts.mask === null ? null
-    : toMatrix(opts.mask, 'mask', { allowMinusInf: true });
+  const mask = absent(opts.mask) ? null : toMatrix(opts.mask, 'mask', { allowMinusInf: true });
   if (mask) expectShape(mask, 'mask', n_q, n_k, 'one additive term per query and key');
-  const padding = opts.keyPaddingMask === undefined || opts.keyPaddingMask === null ? null
-    : toPadding(opts.keyPaddingMask, n_k);
-  return { mask, padding, causal: toFlag(opts.causal, 'causal', false) };
+  const padding = absent(opts.keyPaddingMask) ? null : toPadding(opts.keyPaddingMask, n_k);
+  const window = absent(opts.window) ? null : toWindow(opts.window);
+  let global = null;
+  if (!absent(opts.globalTokens)) {
+    if (window === null) throw new TypeError('globalTokens needs a window: global positions are the ones exempt from it');
+    global = toGlobal(opts.globalTokens, Math.max(n_q, n_k));
+  }
+  return { mask, padding, causal: toFlag(opts.causal, 'causal', false), window, global };
 }
 
 /** Copies checked masks into `arena`; returns a pointer to attn_masks, or 0 (NULL) for none. */
-export function putMasks(arena, { mask, padding, causal }) {
-  if (!mask && !padding && !causal) return 0;
-  // attn_masks {const float *add; const uint8_t *key_padding; int causal}
-  return arena.words([arena.input(mask), padding ? arena.put(padding) : 0, causal ? 1 : 0]);
+export function putMasks(arena, { mask, padding, causal, window, global }) {
+  if (!mask && !padding && !causal && window === null) return 0;
+  const hasGlobal = global !== null && global.length > 0;
+  // attn_masks {const float *add; const uint8_t *key_padding; int causal;
+  //             int has_window; int window; const int32_t *global; int n_global}
+  return arena.words([
+    arena.input(mask), padding ? arena.put(padding) : 0, causal ? 1 : 0,
+    window === null ? 0 : 1, window ?? 0, hasGlobal ? arena.put(global) : 0, hasGlobal ? global.length : 0,
+  ]);
 }

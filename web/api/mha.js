@@ -2,7 +2,7 @@
 // stay in wasm memory.
 import { FUSED_HINT, checkBytes, expectShape, toFlag, toMatrix, toOptions } from './check.js';
 import { runMhaBackward, toMhaBackwardCall } from './backward.js';
-import { Arena } from './kernels.js';
+import { Arena, residentArena } from './kernels.js';
 import { putLayer, toLayer, toSequences } from './layer.js';
 import { putMasks, toMasks } from './masks.js';
 
@@ -72,27 +72,6 @@ export function multiHeadAttention(k, Xq, Xkv, options) {
   [Xq, Xkv] = toSequences(Xq, Xkv);
   const call = toMhaCall(toLayer(opts, Xq.cols), Xq, Xkv, opts);
   return k.run((arena) => runMha(k, arena, putLayer(arena, call.layer), call));
-}
-
-// Resident objects dropped without dispose() give their wasm memory back
-// when collected.
-const registry = new FinalizationRegistry((arena) => arena.free());
-
-/**
- * An arena that outlives calls (parameters kept in wasm), freed by the
- * returned dispose() or, as a backstop, when `owner` is collected.
- */
-export function residentArena(k, owner) {
-  const arena = new Arena(k.ex);
-  const token = {};
-  registry.register(owner, arena, token);
-  return {
-    arena,
-    dispose() {
-      registry.unregister(token);
-      arena.free();
-    },
-  };
 }
 
 /**

@@ -3,12 +3,13 @@
 // tiled one, SIMD against scalar. The sweep runs in a Web Worker
 // (cost.worker.js) and stops itself within the time budget.
 // Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
-import { FigureElement, defineFigure } from './figure-element.js';
+import { defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { choice, slider } from './controls.js';
-import { wasmBaseUrl } from './engine.js';
+import { MeasuringFigure } from './measuring.js';
 import { mathSpan } from './math.js';
 import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
+import { bytes, millis } from './format.js';
 
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
 const NAME = { simd: 'SIMD', scalar: 'scalar', fused: 'fused', plain: 'plain' };
@@ -16,15 +17,8 @@ const LIMIT = 2 ** 31;
 const QUICK = 2048; // the sweep that runs by itself when the figure starts: well under a second
 const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margins
 
-export function bytes(b) {
-  const units = ['B', 'KiB', 'MiB', 'GiB'];
-  let k = 0;
-  while (b >= 1024 && k < units.length - 1) { b /= 1024; k++; }
-  return `${b < 10 && k ? b.toFixed(1) : Math.round(b)} ${units[k]}`;
-}
-export const millis = (ms) => (ms < 1 ? `${+ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${+(ms / 1000).toFixed(2)} s`);
 
-class Cost extends FigureElement {
+class Cost extends MeasuringFigure {
   static props = {
     n: { type: 'number', default: 16384, min: 1024, max: 65536 },
     d: { type: 'enum', values: ['16', '32', '64'], default: '32' },
@@ -79,36 +73,15 @@ class Cost extends FigureElement {
     ]);
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.stop();
-  }
-
   syncControls() {
     this.nSlider?.set(this.state.n);
     this.dChoice?.set(this.state.d);
   }
 
   run(maxN) {
-    this.stop();
-    this.results = [];
     this.simd = null;
-    this.maxN = maxN;
-    this.started = performance.now();
-    this.worker = new Worker(new URL('./cost.worker.js', import.meta.url), { type: 'module' });
-    this.worker.addEventListener('message', ({ data }) => this.receive(data));
-    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.stop(`The measuring worker failed: ${e.message || 'it could not load'}.`); });
-    const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
-    this.worker.postMessage({ type: 'run', maxN, d: Number(this.state.d), budgetMs: this.state.budget * 1000, wasmBase: String(base) });
-    this.statusText = `Measuring up to N = ${maxN}, d = ${this.state.d}\u2026`;
-    this.invalidate();
-  }
-
-  stop(message) {
-    this.worker?.terminate();
-    this.worker = null;
-    if (message) this.statusText = message;
-    this.invalidate();
+    this.measure('cost.worker.js', maxN, { d: Number(this.state.d), budgetMs: this.state.budget * 1000 },
+      `Measuring up to N = ${maxN}, d = ${this.state.d}\u2026`);
   }
 
   receive(msg) {

@@ -6,6 +6,16 @@ export function num(v, digits = 2) {
   return t.replace('-', '\u2212');
 }
 
+/** A byte count in B, KiB, MiB or GiB. */
+export function bytes(b) {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let k = 0;
+  while (b >= 1024 && k < units.length - 1) { b /= 1024; k++; }
+  return `${b < 10 && k ? b.toFixed(1) : Math.round(b)} ${units[k]}`;
+}
+/** A duration given in ms, as ms or s. */
+export const millis = (ms) => (ms < 1 ? `${+ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${+(ms / 1000).toFixed(2)} s`);
+
 /** A weight in [0, 1] as a whole percentage. */
 export const pct = (w) => `${Math.round(w * 100)}%`;
 

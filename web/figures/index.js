@@ -21,4 +21,6 @@ import './as-dense.js';
 import './as-conv.js';
 import './cross.js';
 import './cost.js';
+import './efficient.js';
 import './heatmap.js';
+import './induction.js';

@@ -1,0 +1,506 @@
+/* train.c: a tiny decoder-only transformer, trained in wasm memory.
+ *
+ * In the style of llm.c's train_gpt2.c: every layer is a forward/backward
+ * pair, in the order data flows; the forward keeps exactly what the backward
+ * needs (the attention weights, Q, K, V, Z, each layer's input); gradients
+ * accumulate with += into a block zeroed once per step; parameters,
+ * gradients and AdamW's two moments are four blocks of one layout, so the
+ * optimizer is one loop over them.
+ *
+ * The model (DESIGN.md, "Tiny transformers"), attention-only so far:
+ *   x_0     = tok[token] + pos[position]                       (B, T, C)
+ *   x_{l+1} = x_l + Concat(Z_1..Z_NH) Wo + bo,  Z_h = causal attention of
+ *             the h-th column block of Q = x_l Wq + bq, K, V    (B, T, C)
+ *   logits  = x_L Wu + bu                                      (B, T, V)
+ *   loss    = mean over (b, t) of -log softmax(logits[b][t])[token[b][t+1]]
+ * B sequences of T + 1 tokens each (T inputs, T targets); C = d_model,
+ * NH heads of hs = C / NH columns, V = vocab, L = layers.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ==== the parameter layout ============================================= */
+
+/* Each tensor's size, as rows x cols of these dimensions. */
+enum dim { ONE, D_MODEL, VOCAB, CONTEXT };
+
+typedef struct {
+  const char *name;
+  unsigned char rows, cols; /* enum dim */
+} tensor_t;
+
+/* Block order: HEAD, then LAYER once per layer, then TAIL. The GPT block
+ * (LayerNorm, MLP) adds its rows here, behind the config flags. */
+static const tensor_t HEAD[] = {{"tok", VOCAB, D_MODEL}, {"pos", CONTEXT, D_MODEL}};
+static const tensor_t LAYER[] = {
+    {"Wq", D_MODEL, D_MODEL}, {"Wk", D_MODEL, D_MODEL}, {"Wv", D_MODEL, D_MODEL},
+    {"Wo", D_MODEL, D_MODEL}, {"bq", ONE, D_MODEL},     {"bk", ONE, D_MODEL},
+    {"bv", ONE, D_MODEL},     {"bo", ONE, D_MODEL}};
+static const tensor_t TAIL[] = {{"Wu", D_MODEL, VOCAB}, {"bu", ONE, VOCAB}};
+enum {
+  N_HEAD = sizeof HEAD / sizeof *HEAD,
+  N_LAYER = sizeof LAYER / sizeof *LAYER,
+  N_TAIL = sizeof TAIL / sizeof *TAIL,
+};
+
+static int dim(const attn_tf_config *cfg, int d) {
+  switch (d) {
+    case D_MODEL: return cfg->d_model;
+    case VOCAB: return cfg->vocab;
+    case CONTEXT: return cfg->context;
+    default: return 1;
+  }
+}
+
+static int check_config(const attn_tf_config *cfg) {
+  if (!cfg) return ATTN_E_NULL;
+  if (cfg->mlp || cfg->layer_norm) return ATTN_E_CONFIG;
+  if (cfg->vocab <= 0 || cfg->context <= 0 || cfg->d_model <= 0 || cfg->layers < 0)
+    return ATTN_E_SIZE;
+  if (cfg->heads <= 0 || cfg->d_model % cfg->heads != 0) return ATTN_E_HEADS;
+  /* The largest tensors, and the whole block (below 4 C^2 + 4 C floats per
+   * layer plus the embeddings), must be addressable. */
+  const uint64_t C = (uint64_t)cfg->d_model;
+  const uint64_t total = ((uint64_t)cfg->vocab * 2 + cfg->context + 1) * C +
+                         (uint64_t)cfg->layers * (4 * C * C + 4 * C);
+  if (!attn__fits(C * C, 4) || !attn__fits(total, 4 * 4)) return ATTN_E_SIZE;
+  return ATTN_OK;
+}
+
+/* Fills `out` with tensor `index` of the block; 0 past the last one. */
+static int tensor_at(attn_tf_param *out, const attn_tf_config *cfg, int index) {
+  size_t offset = 0;
+  int i = 0;
+  for (int part = 0; part < 3; part++) {
+    const tensor_t *list = part == 0 ? HEAD : part == 1 ? LAYER : TAIL;
+    const int n = part == 0 ? N_HEAD : part == 1 ? N_LAYER : N_TAIL;
+    const int repeat = part == 1 ? cfg->layers : 1;
+    for (int l = 0; l < repeat; l++)
+      for (int e = 0; e < n; e++, i++) {
+        const int rows = dim(cfg, list[e].rows), cols = dim(cfg, list[e].cols);
+        if (i == index) {
+          *out = (attn_tf_param){list[e].name, part == 1 ? l : -1, rows, cols, offset};
+          return 1;
+        }
+        offset += (size_t)rows * cols;
+      }
+  }
+  out->offset = offset; /* past the end: the block's size */
+  return 0;
+}
+
+size_t attn_tf_param_count(const attn_tf_config *cfg) {
+  if (check_config(cfg) != ATTN_OK) return 0;
+  attn_tf_param end;
+  tensor_at(&end, cfg, -1);
+  return end.offset;
+}
+
+int attn_tf_param_info(attn_tf_param *info, const attn_tf_config *cfg, int index) {
+  if (!info) return ATTN_E_NULL;
+  const int status = check_config(cfg);
+  if (status != ATTN_OK) return status;
+  return index >= 0 && tensor_at(info, cfg, index) ? ATTN_OK : ATTN_E_SIZE;
+}
+
+/* The tensor `name` of `layer` (-1 for the others) inside `block`. */
+static float *find(float *block, const attn_tf_config *cfg, int layer, const char *name) {
+  attn_tf_param t;
+  for (int i = 0; tensor_at(&t, cfg, i); i++)
+    if (t.layer == layer && !strcmp(t.name, name)) return block + t.offset;
+  return NULL; /* unreachable for the names used below */
+}
+
+/* One layer's tensors in a block (parameters or gradients: same layout). */
+typedef struct {
+  float *Wq, *Wk, *Wv, *Wo; /* (C, C) each */
+  float *bq, *bk, *bv, *bo; /* (C) each */
+} layer_t;
+
+static layer_t layer_in(float *block, const attn_tf_config *cfg, int l) {
+  return (layer_t){find(block, cfg, l, "Wq"), find(block, cfg, l, "Wk"),
+                   find(block, cfg, l, "Wv"), find(block, cfg, l, "Wo"),
+                   find(block, cfg, l, "bq"), find(block, cfg, l, "bk"),
+                   find(block, cfg, l, "bv"), find(block, cfg, l, "bo")};
+}
+
+/* ==== initialisation ==================================================== */
+
+/* splitmix64: a small, well-mixed generator; the same numbers in every build. */
+static uint64_t next_u64(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in [-a, a): 24 random bits, so exact in float. */
+static float uniform(uint64_t *s, float a) {
+  return a * ((float)(next_u64(s) >> 40) * 0x1p-23f - 1.0f);
+}
+
+int attn_tf_init(attn_tf_model *model, uint32_t seed) {
+  if (!model) return ATTN_E_NULL;
+  const attn_tf_config *cfg = &model->cfg;
+  const int status = check_config(cfg);
+  if (status != ATTN_OK) return status;
+  if (!model->params || !model->grads || !model->m || !model->v ||
+      (!model->off && cfg->layers > 0))
+    return ATTN_E_NULL;
+  /* Uniform, so that a standard deviation sigma takes a = sqrt(3) sigma:
+   * embeddings sigma 1; Wq..Wo sigma 1/sqrt(C) (a unit input keeps unit
+   * size); Wu sigma 0.02 (the first logits are near 0, the loss near
+   * log V); biases 0. */
+  const float root3 = 1.7320508f, C = (float)cfg->d_model;
+  uint64_t s = seed;
+  attn_tf_param t;
+  for (int i = 0; tensor_at(&t, cfg, i); i++) {
+    const float a = t.name[0] == 'b'                                     ? 0.0f
+                    : !strcmp(t.name, "tok") || !strcmp(t.name, "pos") ? root3
+                    : !strcmp(t.name, "Wu")                            ? 0.02f * root3
+                                                                       : root3 / sqrtf(C);
+    float *p = model->params + t.offset;
+    for (size_t k = 0; k < (size_t)t.rows * t.cols; k++) p[k] = a ? uniform(&s, a) : 0.0f;
+  }
+  const size_t n = t.offset; /* tensor_at left the block size there */
+  memset(model->grads, 0, n * sizeof(float));
+  memset(model->m, 0, n * sizeof(float));
+  memset(model->v, 0, n * sizeof(float));
+  if (cfg->layers > 0) memset(model->off, 0, (size_t)cfg->layers * cfg->heads);
+  model->step = 0;
+  return ATTN_OK;
+}
+
+/* ==== activations ======================================================== */
+
+typedef struct {
+  float *x;      /* (L+1, B, T, C) the residual stream: x[0] embeddings, x[l+1] after layer l */
+  float *q, *k, *v; /* (L, B, T, C) each layer's projections */
+  float *z;      /* (L, B, T, C) each layer's head outputs, concatenated */
+  float *att;    /* (L, B, NH, T, T) each layer's attention weights */
+  float *logits; /* (B, T, V); the training step turns them into dlogits */
+  float *row;    /* (V) scratch for the loss without gradients */
+  float *dx;     /* (B, T, C) dLoss / the residual stream, layer by layer */
+  float *dz, *dq, *dk, *dv; /* (B, T, C) one layer's gradients */
+  void *scratch; /* the attention backward's workspace */
+} acts_t;
+
+/* Carves the workspace at `base` into `a` (base NULL: only counts); returns
+ * its size in bytes, 16-byte aligned pieces. */
+static size_t carve(acts_t *a, char *base, const attn_tf_config *cfg, int B, int T) {
+  const size_t L = (size_t)cfg->layers, BTC = (size_t)B * T * cfg->d_model;
+  const size_t sizes[] = {
+      (L + 1) * BTC, L * BTC, L * BTC, L * BTC, L * BTC,
+      L * B * cfg->heads * T * T, (size_t)B * T * cfg->vocab, (size_t)cfg->vocab,
+      BTC, BTC, BTC, BTC, BTC};
+  float **slots[] = {&a->x, &a->q, &a->k, &a->v, &a->z, &a->att, &a->logits,
+                     &a->row, &a->dx, &a->dz, &a->dq, &a->dk, &a->dv};
+  size_t bytes = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    *slots[i] = base ? (float *)(base + bytes) : NULL;
+    bytes += (sizes[i] * sizeof(float) + 15) & ~(size_t)15;
+  }
+  const int hs = cfg->d_model / cfg->heads;
+  a->scratch = base ? base + bytes : NULL;
+  return bytes + attn_attention_backward_workspace_size(T, T, hs, hs);
+}
+
+/* ==== layers: forward and backward ====================================== */
+
+/* out (B, T, C) = tok[tokens[b][t]] + pos[t]
+ *   tokens (B, T+1), rows T+1 apart; tok (V, C); pos (context, C) */
+static void embed_forward(float *out, const int32_t *tokens, const float *tok,
+                          const float *pos, int B, int T, int C) {
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++) {
+      const float *e = tok + (size_t)tokens[(size_t)b * (T + 1) + t] * C, *p = pos + (size_t)t * C;
+      float *o = out + ((size_t)b * T + t) * C;
+      for (int c = 0; c < C; c++) o[c] = e[c] + p[c];
+    }
+}
+
+/* In the forward pass: out[b][t] = tok[tokens[b][t]] + pos[t], so now
+ * dtok[tokens[b][t]] += dout[b][t] (a scatter-add: a token seen twice
+ * gathers both) and dpos[t] += dout[b][t]. */
+static void embed_backward(float *dtok, float *dpos, const float *dout,
+                           const int32_t *tokens, int B, int T, int C) {
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++) {
+      float *dt = dtok + (size_t)tokens[(size_t)b * (T + 1) + t] * C, *dp = dpos + (size_t)t * C;
+      const float *d = dout + ((size_t)b * T + t) * C;
+      for (int c = 0; c < C; c++) dt[c] += d[c], dp[c] += d[c];
+    }
+}
+
+/* out (N, OC) = inp (N, IC) W (IC, OC) + bias (OC); += with accumulate.
+ * One GEMM over every token of the batch. */
+static void linear_forward(float *out, const float *inp, const float *W,
+                           const float *bias, int N, int IC, int OC, int accumulate) {
+  attn__gemm(out, (size_t)OC, inp, (size_t)IC, W, (size_t)OC, N, IC, OC, 0, accumulate);
+  for (int i = 0; i < N; i++)
+    for (int o = 0; o < OC; o++) out[(size_t)i * OC + o] += bias[o];
+}
+
+/* In the forward pass: out = inp W + bias, so now
+ *   dinp (N, IC) += dout W^T    dW (IC, OC) += inp^T dout    dbias += sum over rows of dout
+ * dbias NULL: a bias whose gradient is known to be exactly zero (bk). */
+static void linear_backward(float *dinp, float *dW, float *dbias, const float *dout,
+                            const float *inp, const float *W, int N, int IC, int OC) {
+  attn__gemm(dinp, (size_t)IC, dout, (size_t)OC, W, (size_t)OC, N, OC, IC, 1, 1);
+  attn__gemm_at(dW, (size_t)OC, inp, (size_t)IC, dout, (size_t)OC, IC, N, OC, 1);
+  if (dbias)
+    for (int i = 0; i < N; i++)
+      for (int o = 0; o < OC; o++) dbias[o] += dout[(size_t)i * OC + o];
+}
+
+static const attn_masks CAUSAL = {.causal = 1};
+
+/* z (B, T, C) = per sequence b and head h, causal attention of the column
+ * blocks h of q, k, v (B, T, C), scale 1/sqrt(hs); att (B, NH, T, T) keeps
+ * the weights. A head switched off (off[h]) writes zeros into z. */
+static void attention_forward(float *z, float *att, const float *q, const float *k,
+                              const float *v, const uint8_t *off, int B, int T,
+                              int C, int NH) {
+  const int hs = C / NH;
+  const float scale = 1.0f / sqrtf((float)hs);
+  for (int b = 0; b < B; b++)
+    for (int h = 0; h < NH; h++) {
+      const size_t at = (size_t)b * T * C + (size_t)h * hs;
+      attn__attention_strided(z + at, (size_t)C, att + ((size_t)b * NH + h) * T * T,
+                              q + at, (size_t)C, k + at, (size_t)C, v + at, (size_t)C,
+                              T, T, hs, hs, scale, &CAUSAL, NULL);
+      if (off[h])
+        for (int t = 0; t < T; t++) memset(z + at + (size_t)t * C, 0, hs * sizeof(float));
+    }
+}
+
+/* In the forward pass: z_bh = softmax(scale q_bh k_bh^T + causal) v_bh, so
+ * now dq, dk, dv (B, T, C) = that attention's gradients given dz (the
+ * weights path of the attention backward, with att from the forward). A
+ * head that was off passed nothing forward, so it gets zero gradients. */
+static void attention_backward(float *dq, float *dk, float *dv, const float *dz,
+                               const float *z, const float *att, const float *q,
+                               const float *k, const float *v, const uint8_t *off,
+                               int B, int T, int C, int NH, void *scratch) {
+  const int hs = C / NH;
+  const float scale = 1.0f / sqrtf((float)hs);
+  for (int b = 0; b < B; b++)
+    for (int h = 0; h < NH; h++) {
+      const size_t at = (size_t)b * T * C + (size_t)h * hs;
+      if (off[h]) {
+        for (int t = 0; t < T; t++) {
+          const size_t row = at + (size_t)t * C;
+          memset(dq + row, 0, hs * sizeof(float));
+          memset(dk + row, 0, hs * sizeof(float));
+          memset(dv + row, 0, hs * sizeof(float));
+        }
+        continue;
+      }
+      attn__attention_backward_strided(
+          dq + at, (size_t)C, dk + at, (size_t)C, dv + at, (size_t)C, q + at, (size_t)C,
+          k + at, (size_t)C, v + at, (size_t)C, z + at, (size_t)C, dz + at, (size_t)C,
+          att + ((size_t)b * NH + h) * T * T, NULL, T, T, hs, hs, scale, &CAUSAL, scratch);
+    }
+}
+
+/* losses (N) = -log softmax(logits[i])[targets[i]] for N rows of V logits;
+ * returns their sum (in double). With dlogits (which may be logits itself),
+ * also the gradient of grad_scale * sum(losses) in the same pass:
+ *   dlogits[i] = grad_scale (softmax(logits[i]) - onehot(targets[i]))
+ * Without, `row` (V floats) is the scratch for the exponentials. */
+static double crossentropy(float *losses, float *dlogits, float *row,
+                           const float *logits, const int32_t *tokens, int B, int T,
+                           int V, float grad_scale) {
+  double total = 0;
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++) {
+      const size_t i = (size_t)b * T + t;
+      const int target = tokens[(size_t)b * (T + 1) + t + 1];
+      const float *in = logits + i * V;
+      float *e = dlogits ? dlogits + i * V : row;
+      if (e != in) memcpy(e, in, (size_t)V * sizeof(float));
+      const float max = attn__row_max(e, V), picked = e[target] - max;
+      const float sum = attn__exp_shifted(e, V, max, 1.0f);
+      const float loss = logf(sum) - picked;
+      if (losses) losses[i] = loss;
+      total += loss;
+      if (dlogits) {
+        attn__scale_row(e, V, grad_scale / sum);
+        e[target] -= grad_scale;
+      }
+    }
+  return total;
+}
+
+/* ==== the model ========================================================== */
+
+static int check_call(const attn_tf_model *m, const int32_t *tokens, int B,
+                      int n_tokens, void *workspace) {
+  if (!m) return ATTN_E_NULL;
+  const int status = check_config(&m->cfg);
+  if (status != ATTN_OK) return status;
+  if (!m->params || !tokens || (!m->off && m->cfg.layers > 0)) return ATTN_E_NULL;
+  if (B <= 0 || n_tokens < 2 || n_tokens > m->cfg.context + 1) return ATTN_E_SIZE;
+  if (attn_tf_workspace_size(&m->cfg, B, n_tokens) == 0) return ATTN_E_SIZE;
+  for (size_t i = 0; i < (size_t)B * n_tokens; i++)
+    if (tokens[i] < 0 || tokens[i] >= m->cfg.vocab) return ATTN_E_TOKEN;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  return ATTN_OK;
+}
+
+size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens) {
+  if (check_config(cfg) != ATTN_OK || batch <= 0 || n_tokens < 2 ||
+      n_tokens > cfg->context + 1)
+    return 0;
+  const int T = n_tokens - 1;
+  const uint64_t L = (uint64_t)cfg->layers, BT = (uint64_t)batch * T;
+  /* What carve() asks for, in floats, bounded before it is computed. */
+  const uint64_t floats = (5 * L + 6) * BT * cfg->d_model + L * BT * cfg->heads * T +
+                          (BT + 1) * cfg->vocab;
+  if (!attn__fits(floats + 64, 4) || !attn__fits(BT * (uint64_t)n_tokens, 4))
+    return 0;
+  acts_t a;
+  return carve(&a, NULL, cfg, batch, T);
+}
+
+/* The forward pass into the activations; returns the summed loss. With
+ * dlogits set, also dlogits = d(mean loss) / d logits, in place. */
+static double forward(acts_t *a, const attn_tf_model *m, const int32_t *tokens,
+                      int B, int T, float *losses, int dlogits) {
+  const attn_tf_config *cfg = &m->cfg;
+  const int C = cfg->d_model, NH = cfg->heads, V = cfg->vocab, N = B * T;
+  const size_t BTC = (size_t)N * C;
+  float *P = m->params;
+  embed_forward(a->x, tokens, find(P, cfg, -1, "tok"), find(P, cfg, -1, "pos"), B, T, C);
+  for (int l = 0; l < cfg->layers; l++) {
+    const layer_t w = layer_in(P, cfg, l);
+    const float *x = a->x + l * BTC;
+    float *q = a->q + l * BTC, *k = a->k + l * BTC, *v = a->v + l * BTC, *z = a->z + l * BTC;
+    linear_forward(q, x, w.Wq, w.bq, N, C, C, 0);
+    linear_forward(k, x, w.Wk, w.bk, N, C, C, 0);
+    linear_forward(v, x, w.Wv, w.bv, N, C, C, 0);
+    attention_forward(z, a->att + (size_t)l * B * NH * T * T, q, k, v,
+                      m->off + (size_t)l * NH, B, T, C, NH);
+    float *x_next = a->x + (l + 1) * BTC;
+    memcpy(x_next, x, BTC * sizeof(float)); /* the residual */
+    linear_forward(x_next, z, w.Wo, w.bo, N, C, C, 1);
+  }
+  linear_forward(a->logits, a->x + cfg->layers * BTC, find(P, cfg, -1, "Wu"),
+                 find(P, cfg, -1, "bu"), N, C, V, 0);
+  return crossentropy(losses, dlogits ? a->logits : NULL, a->row, a->logits, tokens,
+                      B, T, V, 1.0f / (float)N);
+}
+
+/* The backward pass, from the dlogits forward() left in a->logits into the
+ * zeroed gradient block. */
+static void backward(acts_t *a, attn_tf_model *m, const int32_t *tokens, int B, int T) {
+  const attn_tf_config *cfg = &m->cfg;
+  const int C = cfg->d_model, NH = cfg->heads, V = cfg->vocab, N = B * T;
+  const size_t BTC = (size_t)N * C;
+  float *P = m->params, *G = m->grads;
+  memset(a->dx, 0, BTC * sizeof(float));
+  linear_backward(a->dx, find(G, cfg, -1, "Wu"), find(G, cfg, -1, "bu"), a->logits,
+                  a->x + cfg->layers * BTC, find(P, cfg, -1, "Wu"), N, C, V);
+  for (int l = cfg->layers - 1; l >= 0; l--) {
+    const layer_t w = layer_in(P, cfg, l), g = layer_in(G, cfg, l);
+    const float *x = a->x + l * BTC, *q = a->q + l * BTC, *k = a->k + l * BTC,
+                *v = a->v + l * BTC, *z = a->z + l * BTC;
+    /* x_{l+1} = x_l + z Wo + bo: dx passes to x_l as it is, and through Wo. */
+    memset(a->dz, 0, BTC * sizeof(float));
+    linear_backward(a->dz, g.Wo, g.bo, a->dx, z, w.Wo, N, C, C);
+    attention_backward(a->dq, a->dk, a->dv, a->dz, z, a->att + (size_t)l * B * NH * T * T,
+                       q, k, v, m->off + (size_t)l * NH, B, T, C, NH, a->scratch);
+    linear_backward(a->dx, g.Wq, g.bq, a->dq, x, w.Wq, N, C, C);
+    /* bk adds q_i . bk to every score of row i, which the softmax ignores:
+     * its gradient is exactly 0. Summing dk would give rounding noise, which
+     * AdamW's normalisation would turn into steps of up to lr. */
+    linear_backward(a->dx, g.Wk, NULL, a->dk, x, w.Wk, N, C, C);
+    linear_backward(a->dx, g.Wv, g.bv, a->dv, x, w.Wv, N, C, C);
+  }
+  embed_backward(find(G, cfg, -1, "tok"), find(G, cfg, -1, "pos"), a->dx, tokens, B, T, C);
+}
+
+int attn_tf_forward(float *loss, float *losses, float *logits, float *weights,
+                    const attn_tf_model *model, const int32_t *tokens, int batch,
+                    int n_tokens, void *workspace) {
+  const int status = check_call(model, tokens, batch, n_tokens, workspace);
+  if (status != ATTN_OK) return status;
+  const attn_tf_config *cfg = &model->cfg;
+  const int T = n_tokens - 1;
+  acts_t a;
+  carve(&a, workspace, cfg, batch, T);
+  const double total = forward(&a, model, tokens, batch, T, losses, 0);
+  if (loss) *loss = (float)(total / ((double)batch * T));
+  if (logits) memcpy(logits, a.logits, (size_t)batch * T * cfg->vocab * sizeof(float));
+  if (weights)
+    memcpy(weights, a.att, (size_t)cfg->layers * batch * cfg->heads * T * T * sizeof(float));
+  return ATTN_OK;
+}
+
+int attn_tf_gradients(float *loss, attn_tf_model *model, const int32_t *tokens,
+                      int batch, int n_tokens, void *workspace) {
+  int status = check_call(model, tokens, batch, n_tokens, workspace);
+  if (status != ATTN_OK) return status;
+  if (!model->grads) return ATTN_E_NULL;
+  const int T = n_tokens - 1;
+  acts_t a;
+  carve(&a, workspace, &model->cfg, batch, T);
+  memset(model->grads, 0, attn_tf_param_count(&model->cfg) * sizeof(float));
+  const double total = forward(&a, model, tokens, batch, T, NULL, 1);
+  backward(&a, model, tokens, batch, T);
+  if (loss) *loss = (float)(total / ((double)batch * T));
+  return ATTN_OK;
+}
+
+/* ==== AdamW ============================================================== */
+
+/* b^n for a whole n, by squaring: PyTorch's beta ** step, in double. */
+static double power(double b, int n) {
+  double r = 1;
+  for (; n; n >>= 1, b *= b)
+    if (n & 1) r *= b;
+  return r;
+}
+
+static int check_adamw(const attn_adamw *o) {
+  if (!o) return ATTN_E_NULL;
+  const int ok = o->lr > 0 && o->lr < INFINITY && o->beta1 >= 0 && o->beta1 < 1 &&
+                 o->beta2 >= 0 && o->beta2 < 1 && o->eps >= 0 && o->eps < INFINITY &&
+                 o->weight_decay >= 0 && o->weight_decay < INFINITY;
+  return ok ? ATTN_OK : ATTN_E_OPTIM;
+}
+
+/* One step of torch.optim.AdamW (step is 1 for the first), the same
+ * operations in the same order as its single-tensor loop:
+ *   p *= 1 - lr wd;  m += (1 - b1)(g - m);  v = b2 v + (1 - b2) g^2
+ *   p -= (lr / (1 - b1^step)) m / (sqrt(v) / sqrt(1 - b2^step) + eps) */
+static void adamw(float *p, float *m, float *v, const float *g, size_t n, int step,
+                  const attn_adamw *o) {
+  const float decay = (float)(1.0 - (double)o->lr * o->weight_decay);
+  const float w1 = (float)(1.0 - o->beta1), w2 = (float)(1.0 - o->beta2);
+  const float step_size = (float)(o->lr / (1.0 - power(o->beta1, step)));
+  const float bc2_sqrt = (float)sqrt(1.0 - power(o->beta2, step));
+  for (size_t i = 0; i < n; i++) {
+    p[i] *= decay;
+    /* torch.lerp(m, g, w1), which switches form at w1 = 0.5 */
+    m[i] = w1 < 0.5f ? m[i] + w1 * (g[i] - m[i]) : g[i] - (g[i] - m[i]) * (1.0f - w1);
+    v[i] = v[i] * o->beta2 + w2 * g[i] * g[i];
+    p[i] -= step_size * (m[i] / (sqrtf(v[i]) / bc2_sqrt + o->eps));
+  }
+}
+
+int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
+                       int batch, int n_tokens, const attn_adamw *opt, void *workspace) {
+  int status = check_adamw(opt);
+  if (status != ATTN_OK) return status;
+  if (model && (!model->m || !model->v)) return ATTN_E_NULL;
+  if (model && model->step == INT32_MAX) return ATTN_E_SIZE;
+  status = attn_tf_gradients(loss, model, tokens, batch, n_tokens, workspace);
+  if (status != ATTN_OK) return status;
+  model->step++;
+  adamw(model->params, model->m, model->v, model->grads,
+        attn_tf_param_count(&model->cfg), model->step, opt);
+  return ATTN_OK;
+}

@@ -1,0 +1,188 @@
+// efficient.model.js: two answers to attention's N^2 cost, computed by the
+// kernels on a small example and measured as N grows.
+//
+//   sliding window (Longformer): query i sees keys j with |i - j| <= w, and
+//     global tokens see and are seen by everything. The kernels skip the
+//     key tiles outside the band: time ~ N w d.
+//   Performer (FAVOR+): m positive random features phi with
+//     phi(q).phi(k) ~ exp(q.k / sqrt(d)), so softmax(QK^T)V becomes
+//     phi(Q) (phi(K)^T V), never N x N: time ~ N m d, an estimate.
+// `example` gives all three weight patterns for n tokens; the Performer's
+// weights are linearAttention's output for V = I (row i of the output is
+// then query i's weights over the keys). `featureErrors` follows the
+// Performer's error as m grows; `sweep` times the three as N doubles (in a
+// Web Worker: efficient.worker.js).
+import { normalMatrix } from './random.js';
+import { identity } from './mat.js';
+
+export const N_TOKENS = 32;
+export const D = 16;
+export const FEATURE_COUNTS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
+export const MECHANISMS = ['full', 'window', 'linear'];
+export const FIRST_N = 256;
+/** The sweep's window and feature count (the text quotes them). */
+export const SWEEP = { window: 32, features: 64, d: 32 };
+
+let cached = null;
+/** The example's tokens: sinusoidal positions plus noise, so attention is mostly local (as in text). */
+export function tokens(attn) {
+  if (cached?.attn === attn) return cached.X;
+  const P = attn.positionalEncoding(N_TOKENS, D);
+  const noise = normalMatrix(N_TOKENS, D, 0xeff1c, 0.3);
+  const data = P.data.map((p, k) => p + noise.data[k]);
+  cached = { attn, X: { rows: N_TOKENS, cols: D, data } };
+  return cached.X;
+}
+
+/** "0,5" -> [0, 5]: distinct positions inside the example, sorted. */
+export function parseGlobal(text) {
+  const out = new Set();
+  for (const part of String(text ?? '').split(',')) {
+    const p = Number(part.trim());
+    if (part.trim() !== '' && Number.isInteger(p) && p >= 0 && p < N_TOKENS) out.add(p);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** -Infinity where the window (with global tokens) hides key j from query i: the same rule as an additive mask. */
+export function windowMask(n, window, global) {
+  const g = new Set(global);
+  const data = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) if (Math.abs(i - j) > window && !g.has(i) && !g.has(j)) data[i * n + j] = -Infinity;
+  }
+  return { rows: n, cols: n, data };
+}
+
+/** Half the L1 distance between two weight rows, averaged over rows: the share of weight put on the wrong keys. */
+export function misplaced(A, B) {
+  let total = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let d = 0;
+    for (let j = 0; j < A.cols; j++) d += Math.abs(A.data[i * A.cols + j] - B.data[i * B.cols + j]);
+    total += d / 2;
+  }
+  return total / A.rows;
+}
+
+/** The share of each row's exact weight that falls on keys the window keeps, averaged. */
+function kept(exact, mask) {
+  let total = 0;
+  exact.data.forEach((w, k) => { if (mask.data[k] === 0) total += w; });
+  return total / exact.rows;
+}
+
+/** The Performer's implicit weights (n x n) for m features and a seed. */
+export function performerWeights(attn, X, features, seed) {
+  return attn.linearAttention(X, X, identity(X.rows), { features, seed }).output;
+}
+
+/**
+ * The three patterns for window w, global tokens, m features:
+ * {exact, windowed, masked, performer} weight matrices and
+ * {windowGap, kept, misplacedPerformer}: windowGap = the largest difference
+ * between the window's weights and full attention under the window's mask.
+ */
+export function example(attn, { window, global = [], features, seed = 1 }) {
+  const X = tokens(attn);
+  const mask = windowMask(X.rows, window, global);
+  const exact = attn.attention(X, X, X).weights;
+  const windowed = attn.attention(X, X, X, { window, globalTokens: global }).weights;
+  const masked = attn.attention(X, X, X, { mask }).weights;
+  const performer = performerWeights(attn, X, features, seed);
+  let windowGap = 0;
+  windowed.data.forEach((w, k) => { windowGap = Math.max(windowGap, Math.abs(w - masked.data[k])); });
+  return { exact, windowed, masked, performer, windowGap, kept: kept(exact, mask), misplacedPerformer: misplaced(performer, exact) };
+}
+
+/** The Performer's misplaced weight for each feature count, averaged over `seeds` draws of the features. */
+export function featureErrors(attn, { counts = FEATURE_COUNTS, seeds = 6 } = {}) {
+  const X = tokens(attn);
+  const exact = attn.attention(X, X, X).weights;
+  return counts.map((m) => {
+    let sum = 0;
+    for (let s = 1; s <= seeds; s++) sum += misplaced(performerWeights(attn, X, m, s), exact);
+    return { m, error: sum / seeds };
+  });
+}
+
+/** Least-squares slope of log y against log x: the exponent of a power law. */
+export function slope(points, x = 'n', y = 'ms') {
+  const pts = points.filter((p) => p[x] > 0 && p[y] > 0).map((p) => [Math.log(p[x]), Math.log(p[y])]);
+  if (pts.length < 2) return NaN;
+  const mx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
+  const my = pts.reduce((s, p) => s + p[1], 0) / pts.length;
+  let num = 0, den = 0;
+  for (const [a, b] of pts) {
+    num += (a - mx) * (b - my);
+    den += (a - mx) ** 2;
+  }
+  return num / den;
+}
+
+// ---- the sweep ------------------------------------------------------------
+
+/** How time grows with N for each mechanism, to predict the next run. */
+export const EXPONENT = { full: 2, window: 1, linear: 1 };
+
+const inputCache = { n: 0, X: null };
+function sweepInputs(n, d) {
+  if (inputCache.n !== n) Object.assign(inputCache, { n, X: normalMatrix(n, d, 0x5eed) });
+  return inputCache.X;
+}
+
+/**
+ * One call of `mechanism` at size n: {ms, bytes}. Calls are timed in batches
+ * of at least minMs (a browser's clock ticks in steps of up to 0.1 ms, and a
+ * small call takes less), ms is the fastest batch of `repeats` per call.
+ */
+export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 10, now = () => performance.now() } = {}) {
+  const X = sweepInputs(n, d);
+  const call = {
+    full: () => attn.attention(X, X, X, { weights: false }),
+    window: () => attn.attention(X, X, X, { weights: false, window: SWEEP.window }),
+    linear: () => attn.linearAttention(X, X, X, { features: SWEEP.features }),
+  }[mechanism];
+  let ms = Infinity, bytes = 0;
+  for (let r = 0; r < repeats; r++) {
+    attn.memoryPeak();
+    const t0 = now();
+    let calls = 0, elapsed = 0;
+    do {
+      call();
+      calls++;
+      elapsed = now() - t0;
+    } while (elapsed < minMs && calls < 10000);
+    ms = Math.min(ms, elapsed / calls);
+    bytes = Math.max(bytes, attn.memoryPeak());
+  }
+  return { ms, bytes };
+}
+
+/**
+ * Generator: for N = FIRST_N, 2 FIRST_N, ... maxN and each mechanism, yields
+ * {mechanism, n, ms, bytes}, or {mechanism, n, skipped} once a run is
+ * predicted (from the last one and EXPONENT) past runCapMs or the budget left.
+ */
+export function* sweep(attn, { maxN = 16384, budgetMs = 20000, runCapMs = 4000, now = () => performance.now() } = {}) {
+  const start = now();
+  const last = {};
+  const stopped = new Set();
+  // warm up: long enough for the engine to swap in its optimised code
+  for (const mechanism of MECHANISMS) measure(attn, mechanism, FIRST_N, { minMs: 50, now });
+  for (let n = FIRST_N; n <= maxN; n *= 2) {
+    for (const mechanism of MECHANISMS) {
+      if (stopped.has(mechanism)) continue;
+      const guess = last[mechanism] ? last[mechanism].ms * (n / last[mechanism].n) ** EXPONENT[mechanism] : 0;
+      const left = budgetMs - (now() - start);
+      if (guess > Math.min(runCapMs, left)) {
+        stopped.add(mechanism);
+        yield { mechanism, n, skipped: guess > runCapMs ? `one run would take about ${Math.round(guess / 1000)} s` : 'the time budget is spent' };
+        continue;
+      }
+      const r = measure(attn, mechanism, n, { repeats: guess < 200 ? 3 : 1, now });
+      last[mechanism] = { n, ms: r.ms };
+      yield { mechanism, n, ...r };
+    }
+  }
+}

@@ -1,0 +1,297 @@
+// <attention-induction>: a two-layer attention-only transformer learns, in
+// the reader's browser, to continue sequences that repeat a random segment.
+// Training runs in a Web Worker (induction.worker.js); the page draws the
+// loss on the first pass and on the repeats as it falls, every head's
+// attention on one held-out sequence with its previous-token and
+// prefix-matching scores, and, once training stops, what switching heads
+// off does to the loss.
+// Attributes: layers="1|2", steps="100..5000" (the budget), seed="0..".
+import { FigureElement, defineFigure } from './figure-element.js';
+import { h, s, replace } from './dom.js';
+import { choice } from './controls.js';
+import { wasmBaseUrl } from './engine.js';
+import { palette, paintMatrix } from './scale.canvas.js';
+import { ALPHABET, DEFAULTS } from './induction.model.js';
+
+const [PH, PL, PB, PT] = [220, 40, 30, 24]; // loss plot: height, left, bottom and top margins
+const PW_MAX = 560;
+const CHANCE = Math.log(DEFAULTS.vocab);
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '\u2013');
+const headName = (l, hd) => `L${l + 1}H${hd + 1}`;
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+class Induction extends FigureElement {
+  static props = {
+    layers: { type: 'enum', values: ['1', '2'], default: '2' },
+    steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000 },
+    seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31 },
+  };
+
+  static css = `
+  .status { font-variant-numeric: tabular-nums; margin: 4px 0; }
+  .status b { font-weight: 600; }
+  .milestone { color: var(--attention-accent); min-height: 1.4em; margin: 0 0 4px; }
+  .plot { width: 100%; max-width: ${PW_MAX}px; }
+  .plot text { font-size: 11px; fill: var(--attention-muted); }
+  .plot .grid { stroke: var(--attention-border); stroke-width: 0.5; }
+  .plot .chance { stroke: var(--attention-muted); stroke-dasharray: 4 3; }
+  .plot polyline { fill: none; stroke-width: 2; }
+  .plot circle { fill: currentColor; stroke: none; }
+  .first { stroke: var(--attention-key); color: var(--attention-key); }
+  .repeats { stroke: var(--attention-head-1); color: var(--attention-head-1); }
+  .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; color: var(--attention-fg); }
+  .legend i { display: inline-block; width: 22px; border-top: 3px solid; vertical-align: middle; margin-right: 5px; }
+  .sample { margin: 8px 0 4px; }
+  .sample .pass { display: inline-block; font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: 0.08em; padding: 0 2px; border-radius: 3px; }
+  .sample .pass:nth-child(odd) { background: var(--attention-panel); }
+  .layers { display: grid; gap: 10px; margin-top: 6px; }
+  .layer { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-start; }
+  .layer > .lab { flex: 0 0 100%; font-weight: 600; font-size: 0.92em; }
+  .head { flex: 1 1 140px; max-width: 240px; min-width: 0; }
+  .head.off canvas { opacity: 0.3; }
+  .head canvas { display: block; width: 100%; aspect-ratio: 1; image-rendering: pixelated; border: 1px solid var(--attention-border); border-radius: 3px; }
+  .head .cap { font-size: 0.85em; font-weight: 600; margin-bottom: 3px; }
+  .score { display: grid; grid-template-columns: 1fr 2.6em; align-items: center; gap: 0 6px; font-size: 0.8em; font-variant-numeric: tabular-nums; margin-top: 3px; }
+  .score .name { grid-column: 1 / -1; }
+  .score .bar { height: 7px; background: var(--attention-panel); border-radius: 4px; overflow: hidden; }
+  .score .bar span { display: block; height: 100%; background: var(--attention-accent); }
+  .head .switch { font-size: 0.85em; }
+  .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }
+  .ablation { background: var(--attention-panel); border-radius: 8px; padding: 8px 10px; margin-top: 10px; font-variant-numeric: tabular-nums; }
+  .ablation:empty { display: none; }`;
+
+  build() {
+    this.curve = [];
+    this.view = null;
+    this.milestone = null;
+    this.colors = null;
+    this.run = h('button', { type: 'button', onclick: () => this.toggle() }, 'Start training');
+    this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, 'Reset');
+    this.layerChoice = choice({
+      label: 'Layers', value: this.state.layers,
+      options: [{ value: '1', label: '1 layer' }, { value: '2', label: '2 layers' }],
+      onchange: (layers) => this.set({ layers }),
+    });
+    this.statusEl = h('p', { class: 'status', 'aria-live': 'polite' });
+    this.milestoneEl = h('p', { class: 'milestone' });
+    this.plotEl = h('div');
+    new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
+    this.sampleEl = h('p', { class: 'sample' });
+    this.readoutEl = h('p', { class: 'readout' });
+    this.layersEl = h('div', { class: 'layers' });
+    this.ablationEl = h('div', { class: 'ablation' });
+    return h('div', {}, [
+      h('p', { class: 'title' }, 'Watch a tiny transformer learn to copy, in your browser'),
+      h('div', { class: 'controls' }, [this.run, this.resetButton, this.layerChoice.el]),
+      this.statusEl, this.milestoneEl,
+      h('div', { class: 'legend' }, [
+        h('span', {}, [h('i', { class: 'first' }), 'loss on the first pass (unpredictable)']),
+        h('span', {}, [h('i', { class: 'repeats' }), 'loss on the repeats (copyable)']),
+      ]),
+      this.plotEl,
+      h('p', { class: 'note' }, 'One held-out sequence (its passes shaded), and what every head attends to in it: row i of a map is the query at token i, column j the key at token j; darker is more weight.'),
+      this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl,
+      h('p', { class: 'note' }, [
+        'Scores (Olsson et al., 2022), averaged over 32 held-out sequences: ',
+        h('b', {}, 'previous token'), ' is the weight a query puts on the token just before it; ',
+        h('b', {}, 'prefix matching'), ' is the weight a query puts on the tokens that followed earlier copies of its own token, over the queries whose token came before. ',
+        `The model: ${DEFAULTS.vocab} tokens, ${DEFAULTS.context} positions, width ${DEFAULTS.dModel}, ${DEFAULTS.heads} heads per layer, no MLP and no LayerNorm, trained with AdamW (learning rate ${DEFAULTS.lr}) on batches of ${DEFAULTS.batch} fresh sequences.`,
+      ]),
+    ]);
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (this.attn && !this.worker) this.reset();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    super.attributeChangedCallback(name, old, value);
+    if (this.worker && old !== value) this.reset();
+  }
+
+  syncControls() {
+    this.layerChoice?.set(this.state.layers);
+  }
+
+  set(patch) {
+    const again = 'layers' in patch && patch.layers !== this.state.layers;
+    super.set(patch);
+    if (again) this.reset();
+  }
+
+  // A fresh model and run in a fresh worker (a worker that is busy training
+  // would read the message only after its slice).
+  reset() {
+    this.worker?.terminate();
+    this.curve = [];
+    this.view = null;
+    this.milestone = null;
+    // `loading` until the worker's first message (which carries no such field) replaces it
+    this.msg = { step: 0, steps: this.state.steps, running: false, trainingMs: 0, loading: true };
+    this.error = null;
+    for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) replace(el); // until the new model's first view
+    this.worker = new Worker(new URL('./induction.worker.js', import.meta.url), { type: 'module' });
+    this.worker.addEventListener('message', ({ data }) => this.receive(data));
+    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(`the training worker failed: ${e.message || 'it could not load'}`); });
+    const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
+    const options = { layers: Number(this.state.layers), steps: this.state.steps, seed: this.state.seed };
+    this.worker.postMessage({ type: 'reset', options, wasmBase: String(base) });
+    this.invalidate();
+  }
+
+  toggle() {
+    if (!this.worker || this.msg.step >= this.msg.steps) return;
+    if (this.msg.running) {
+      this.worker.postMessage({ type: 'pause' });
+      return;
+    }
+    this.msg.running = true; // until the worker says otherwise
+    this.worker.postMessage({ type: 'start' });
+    this.invalidate();
+  }
+
+  fail(message) {
+    this.error = message;
+    this.worker?.terminate();
+    this.worker = null;
+    this.invalidate();
+  }
+
+  receive(msg) {
+    if (msg.type === 'error') return this.fail(`training failed: ${msg.message}`);
+    this.msg = msg;
+    this.curve.push(...msg.curve);
+    if (msg.view) {
+      this.view = msg.view;
+      const top = this.view.scores.at(-1);
+      if (!this.milestone && this.state.layers === '2' && top && Math.max(...top.map((x) => x.prefixMatching)) > 0.5) {
+        this.milestone = { step: msg.step, trainingMs: msg.trainingMs };
+      }
+    }
+    this.invalidate();
+  }
+
+  ablate(off) {
+    this.worker?.postMessage({ type: 'ablate', off });
+  }
+
+  render() {
+    if (!this.worker && !this.error) this.reset();
+    const { step, steps, running, trainingMs } = this.msg;
+    const done = step >= steps;
+    this.run.textContent = running ? 'Pause' : step ? 'Continue training' : 'Start training';
+    this.run.disabled = done || !!this.error;
+    const rate = trainingMs > 0 ? ` \u00b7 ${Math.round((1000 * step) / trainingMs)} steps/s` : '';
+    this.statusEl.textContent = this.error ? `This figure stopped: ${this.error}.`
+      : `Step ${step} of ${steps} \u00b7 ${seconds(trainingMs)} of training${rate} \u00b7 ${running ? 'training\u2026' : done ? 'done' : step ? 'paused' : this.msg.loading ? 'loading the model\u2026' : 'ready'}`;
+    const m = this.milestone;
+    this.milestoneEl.textContent = m ? `A layer-2 head’s prefix-matching score passed 0.5 at step ${m.step}, after ${seconds(m.trainingMs)} of training.` : '';
+    replace(this.plotEl, this.plot());
+    if (this.view) this.renderHeads(running);
+    const last = this.curve.at(-1);
+    const layers = `${this.state.layers} layer${this.state.layers === '1' ? '' : 's'}`;
+    const losses = last ? ` Held-out loss ${fmt(last.first)} on the first pass, ${fmt(last.repeats)} on the repeats.` : '';
+    this.announce(`${layers}, step ${step} of ${steps}${running ? ', training' : done ? ', done' : ''}.${losses} ${this.scoreText()}`.trim());
+  }
+
+  scoreText() {
+    if (!this.view) return '';
+    return this.view.scores.map((heads, l) => heads.map((x, hd) =>
+      `${headName(l, hd)} previous-token ${fmt(x.previousToken)}, prefix-matching ${fmt(x.prefixMatching)}`).join('; ')).join('; ') + '.';
+  }
+
+  // The loss on the held-out set against the step, for the first pass and the repeats.
+  plot() {
+    // drawn at the width it is shown at, so its text stays readable on a phone
+    const PW = Math.max(280, Math.min(PW_MAX, Math.round(this.plotEl.clientWidth) || PW_MAX));
+    const steps = this.msg.steps;
+    const top = Math.max(4.5, ...this.curve.map((p) => Math.max(p.first, p.repeats)));
+    const yMax = Math.ceil(top);
+    const X = (st) => PL + (st / steps) * (PW - PL - 10);
+    const Y = (v) => PT + (1 - v / yMax) * (PH - PB - PT);
+    const kids = [];
+    for (let v = 0; v <= yMax; v++) {
+      kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 10, y1: Y(v), y2: Y(v) }), s('text', { x: PL - 6, y: Y(v) + 4, 'text-anchor': 'end' }, String(v)));
+    }
+    for (let k = 0; k <= 4; k++) {
+      const st = Math.round((k * steps) / 4);
+      kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
+    }
+    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, 'training step'));
+    kids.push(s('text', { x: 4, y: 10 }, 'loss (nats)'));
+    kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
+      s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, `a uniform guess: ln ${DEFAULTS.vocab} = ${CHANCE.toFixed(2)}`));
+    const last = this.curve.at(-1);
+    for (const part of ['first', 'repeats']) {
+      if (!last) continue;
+      kids.push(s('polyline', { class: part, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
+      kids.push(s('circle', { class: part, cx: X(last.step), cy: Y(last[part]), r: 3 })); // the latest value (all there is at step 0)
+    }
+    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img',
+      'aria-label': 'Held-out loss on the first pass and on the repeats against the training step' }, kids);
+  }
+
+  renderHeads(running) {
+    const { tokens, period, attention, scores, losses } = this.view;
+    const key = getComputedStyle(this).getPropertyValue('--attention-positive');
+    if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
+    const passes = [];
+    for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
+    replace(this.sampleEl, [`The sample: a segment of ${period}, repeated: `, h('span', { class: 'tokens' }, passes)]);
+    this.off ??= new Set();
+    const canAblate = !running && this.msg.step > 0;
+    if (!canAblate && this.off.size) this.off.clear();
+    const focused = this.shadowRoot.activeElement?.dataset?.head; // a switch keeps its focus across the redraw
+    replace(this.layersEl, attention.map((heads, l) => h('div', { class: 'layer', role: 'group', 'aria-label': `layer ${l + 1}` }, [
+      h('span', { class: 'lab' }, `Layer ${l + 1}`),
+      ...heads.map((W, hd) => this.headCard(W, l, hd, scores[l][hd], tokens, canAblate)),
+    ])));
+    const repeatsTrained = this.curve.at(-1)?.repeats;
+    if (focused) this.layersEl.querySelector(`input[data-head="${focused}"]`)?.focus();
+    replace(this.ablationEl, canAblate ? this.ablationText(losses, repeatsTrained)
+      : 'When training stops, switch heads off here to see what each one does for the loss.');
+  }
+
+  headCard(W, l, hd, score, tokens, canAblate) {
+    const name = `${l}.${hd}`;
+    const canvas = h('canvas', { role: 'img', 'aria-label': `attention of layer ${l + 1}, head ${hd + 1} on the sample` });
+    paintMatrix(canvas, W, this.colors, 1);
+    canvas.addEventListener('mousemove', (e) => {
+      const r = canvas.getBoundingClientRect();
+      const [i, j] = [Math.floor(((e.clientY - r.top) / r.height) * W.rows), Math.floor(((e.clientX - r.left) / r.width) * W.cols)];
+      if (i < 0 || j < 0 || i >= W.rows || j >= W.cols) return;
+      this.readoutEl.textContent = `${headName(l, hd)}: query ${i} (${ALPHABET[tokens[i]]}) \u2192 key ${j} (${ALPHABET[tokens[j]]}): weight ${fmt(W.data[i * W.cols + j])}`;
+    });
+    const bar = (label, v) => h('div', { class: 'score' }, [h('span', { class: 'name' }, label), h('span', { class: 'bar' }, h('span', { style: `width:${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%` })), fmt(v)]);
+    const input = h('input', { type: 'checkbox', role: 'switch', 'data-head': name, checked: this.off.has(name), disabled: !canAblate });
+    input.addEventListener('change', () => {
+      if (input.checked) this.off.add(name); else this.off.delete(name);
+      this.ablate([...this.off].map((k) => k.split('.').map(Number)));
+    });
+    return h('div', { class: `head${this.off.has(name) ? ' off' : ''}` }, [
+      h('div', { class: 'cap' }, `Layer ${l + 1}, head ${hd + 1}`),
+      canvas,
+      bar('previous token', score.previousToken),
+      bar('prefix matching', score.prefixMatching),
+      h('label', { class: 'switch' }, [input, 'switch this head off']),
+    ]);
+  }
+
+  ablationText(losses, repeatsTrained) {
+    const before = this.curve[0]?.repeats;
+    if (!this.off.size) return `Held-out loss on the repeats: ${fmt(repeatsTrained)} now, ${fmt(before)} before training. Switch heads off to see which ones carry the copying.`;
+    const names = [...this.off].map((k) => k.split('.').map(Number)).map(([l, hd]) => headName(l, hd)).join(', ');
+    const back = before - repeatsTrained > 0 ? (losses.repeats - repeatsTrained) / (before - repeatsTrained) : NaN;
+    return `With ${names} off: loss on the repeats ${fmt(losses.repeats)} (trained ${fmt(repeatsTrained)}, before training ${fmt(before)}), `
+      + `so ${Number.isFinite(back) ? Math.round(100 * back) : '\u2013'}% of what training removed comes back; first pass ${fmt(losses.first)}.`;
+  }
+}
+
+defineFigure('attention-induction', Induction);
