@@ -506,7 +506,8 @@ static inline void ref_mha_backward(double *dXq, double *edXq, double *dXkv,
   free(Z), free(eZ), free(dZ), free(edZ), free(w), free(ew);
   for (int t = 0; t < 4; t++) free(W[t]);
   for (int t = 0; t < 3; t++) free(G[t]), free(eG[t]);
-=======
+}
+
 /* attn_linear_attention's specification in its quadratic form, in double:
  *   phi(x)_r = exp(w_r . x' - |x'|^2/2),  x' = sqrt(scale) x  (1/sqrt(m) cancels)
  *   A_ij = phi(q_i) . phi(k_j), 0 for j > i with causal
