@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # build.sh: everything `npm start`, `npm test` and `npm run bench` need.
 #   build/attention.simd.wasm   kernels with wasm SIMD (-msimd128)
+#   build/attention.relaxed.wasm  the same C with relaxed SIMD (-mrelaxed-simd: f32x4.relaxed_madd),
+#                               compiled by Debian's clang-19 and linked by wasm-ld-19 against
+#                               Emscripten's sysroot (emcc 3.1.6 emits a pre-standard opcode)
 #   build/attention.wasm        the same C, scalar (no -msimd128, so no auto-vectorizer)
 #   build/native/               the same C natively, for sanitizer tests and fuzzing
 #   dist/                       the figures bundle for embedding (when web/figures exists)
@@ -23,6 +26,8 @@ need() { # need <command> <debian package>
 }
 need emcc emscripten
 need cc gcc
+need clang-19 clang-19
+need wasm-ld-19 lld-19
 if [ "${1:-}" = --test ]; then
   need chromium chromium
   need clang clang
@@ -48,6 +53,23 @@ stale() { [ ! -f "$1" ] || [ -n "$(find src -newer "$1" -print -quit)" ] || [ bu
 
 if stale build/attention.simd.wasm; then
   emcc "${CFLAGS[@]}" -msimd128 "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.simd.wasm
+fi
+# The relaxed build: compile with -c and link with wasm-ld-19 directly (clang's
+# driver would run the wasm-opt on PATH, which rejects relaxed opcodes), with
+# the same libraries, exports and memory settings emcc uses for the others.
+if stale build/attention.relaxed.wasm; then
+  # emcc builds the sysroot's libraries on first use; the SIMD build above has run it.
+  SYS="$(em-config CACHE)/sysroot"
+  LIB="$SYS/lib/wasm32-emscripten"
+  rm -rf build/relaxed && mkdir -p build/relaxed
+  for s in "${SOURCES[@]}"; do
+    clang-19 --target=wasm32-unknown-emscripten --sysroot="$SYS" "${CFLAGS[@]}" -msimd128 -mrelaxed-simd \
+      -c "$s" -o "build/relaxed/$(basename "${s%.c}").o"
+  done
+  wasm-ld-19 -o build/attention.relaxed.wasm build/relaxed/*.o -L"$LIB" "$LIB/crt1_reactor.o" \
+    -lstandalonewasm-memgrow -lstubs -lnoexit -lc -lemmalloc -lcompiler_rt \
+    --import-undefined --strip-debug $(sed 's/^_/--export=/' src/exports.txt) --export=_initialize \
+    -z stack-size=262144 --initial-memory=4194304 --max-memory=2147483648 --entry=_initialize
 fi
 if stale build/attention.wasm; then
   emcc "${CFLAGS[@]}" "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.wasm

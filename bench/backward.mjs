@@ -12,8 +12,8 @@
 // output and log-sum-exp already in wasm memory), the figure the issue's
 // ceiling target is about. Plus the engine memory of the fused causal
 // backward at N = 16,384.
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { runtimeVersion } from './engine-js.mjs';
+import { tfjsWasmDir } from './engine-tfjs.mjs';
 import { mhaInputs, sampleRows, sdpaInputs } from './inputs.mjs';
 import { mhaBackward, sdpaBackward } from './plain-js-backward.mjs';
 import { interleave } from './timing.mjs';
@@ -90,10 +90,9 @@ const m = (data, rows, cols) => ({ rows, cols, data });
 async function tfjsEngine() {
   const tf = await import('@tensorflow/tfjs');
   const backend = await import('@tensorflow/tfjs-backend-wasm');
-  const require = createRequire(import.meta.url);
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   backend.setThreadsCount(1);
-  backend.setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep);
+  backend.setWasmPaths(await tfjsWasmDir());
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
   // Inputs become tensors inside the timed call and gradients are read back
   // with dataSync, as in the forward bench; tidy frees the intermediates.
@@ -145,7 +144,7 @@ async function tfjsEngine() {
 
 function jsEngine() {
   return {
-    version: process.version,
+    version: runtimeVersion(),
     skip(cfg, weights) {
       if (!weights) return 'no fused path (one row per config)';
       if (cfg.kind === 'sdpa' && cfg.N > MAX_N.js) return `about ${Math.round((10 * cfg.N * cfg.N * cfg.d) / 1e9 / (cfg.causal ? 2 : 1))} s a run at ~1 GFLOP/s`;
@@ -242,15 +241,21 @@ const kernelFlops = (cfg, weights) => ((weights ? 8 : 10) * cfg.N * cfg.N * cfg.
 
 // ---- the section ------------------------------------------------------------
 
+const BUILD_LABELS = { relaxed: 'attention-wasm relaxed', simd: 'attention-wasm SIMD', scalar: 'attention-wasm scalar' };
+const stderr = (s) => process.stderr.write(s);
+
 /**
  * Runs every config on every engine; returns {rows, kernel, memory} and
- * prints them. `loadThis(simd)` loads this project's engine
- * (engine-this.mjs); `ceiling` is the run's measured wasm SIMD ceiling.
+ * prints them (unless `print` is false: printBackward). `loadThis(build)`
+ * loads this project's engine (engine-this.mjs) for each of `builds`;
+ * `ceiling` is the run's measured wasm SIMD ceiling, `relaxedCeiling` the
+ * relaxed one (for the relaxed rows); `progress(text)` reports each config.
  */
-export async function runBackward({ quick, ceiling, loadThis }) {
+export async function runBackward({
+  quick, ceiling, relaxedCeiling = null, loadThis, builds = ['simd', 'scalar'], print = true, progress = stderr,
+}) {
   const engines = [
-    { id: 'wasm-simd', label: 'attention-wasm SIMD', load: async () => thisEngine(await loadThis(true), 'simd') },
-    { id: 'wasm-scalar', label: 'attention-wasm scalar', load: async () => thisEngine(await loadThis(false), 'scalar') },
+    ...builds.map((b) => ({ id: `wasm-${b}`, label: BUILD_LABELS[b], load: async () => thisEngine(await loadThis(b), b) })),
     { id: 'tfjs', label: 'tfjs-wasm tf.grads', load: tfjsEngine },
     { id: 'js', label: 'plain JS', load: async () => jsEngine() },
   ];
@@ -278,7 +283,7 @@ export async function runBackward({ quick, ceiling, loadThis }) {
         const row = { config: label(cfg), cfg, engine: e.id, label: e.label, weights };
         row.na = engine.unavailable ?? engine.skip(cfg, weights);
         if (row.na) {
-          if (e.id === 'wasm-simd' || e.id === 'wasm-scalar' || weights) rows.push(row);
+          if (e.id.startsWith('wasm-') || weights) rows.push(row);
           continue;
         }
         rows.push(row);
@@ -302,14 +307,15 @@ export async function runBackward({ quick, ceiling, loadThis }) {
     for (const row of rows.filter((r) => r.cfg === cfg && !r.na)) {
       const tfjs = rows.find((o) => o.cfg === cfg && o.engine === 'tfjs' && !o.na);
       row.vsTfjs = tfjs ? tfjs.medianMs / row.medianMs : null;
-      row.ofCeiling = ceiling.gflops ? row.gflops / ceiling.gflops : null;
+      const c = row.engine === 'wasm-relaxed' && relaxedCeiling?.gflops ? relaxedCeiling : ceiling;
+      row.ofCeiling = c?.gflops ? row.gflops / c.gflops : null;
     }
-    process.stderr.write(`  backward ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
+    progress(`  backward ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
   }
 
   // The kernel alone, SIMD, on a fresh instance (so memory is its own).
   const kernel = [];
-  const simd = await loadThis(true);
+  const simd = await loadThis('simd');
   for (const cfg of backwardConfigs().filter((c) => c.kind === 'sdpa' && c.N >= 1024)) {
     if (quick && cfg.N > 4096) continue;
     const x = withGradient(cfg);
@@ -329,7 +335,7 @@ export async function runBackward({ quick, ceiling, loadThis }) {
   let memory = null;
   if (!quick) {
     const cfg = backwardConfigs().at(-1);
-    const fresh = await loadThis(true);
+    const fresh = await loadThis('simd');
     const small = withGradient({ kind: 'sdpa', N: 256, d: cfg.d });
     thisEngine(fresh, 'simd').prepare({ ...cfg, N: 256 }, small, false).run();
     fresh.attn.memoryPeak(); // reset
@@ -341,8 +347,9 @@ export async function runBackward({ quick, ceiling, loadThis }) {
       method: 'attn.memoryPeak() over one attentionBackward call (every byte the call allocated), minus Q, K, V, dOutput, dQ, dK, dV',
     };
   }
-  printBackward(rows, kernel, memory, ceiling);
-  return { flopFormulas: BACKWARD_FLOPS, rows: rows.map(({ cfg, ...r }) => ({ ...r, ...cfg })), kernel, memory };
+  const section = { flopFormulas: BACKWARD_FLOPS, rows: rows.map(({ cfg, ...r }) => ({ ...r, ...cfg })), kernel, memory };
+  if (print) printBackward(section, ceiling);
+  return section;
 }
 
 // ---- printing ---------------------------------------------------------------
@@ -352,7 +359,8 @@ const lpad = (s, n) => String(s).padStart(n);
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
 const mib = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 
-function printBackward(rows, kernel, memory, ceiling) {
+/** Prints a section runBackward returned. */
+export function printBackward({ rows, kernel, memory }, ceiling) {
   console.log('\n== forward + backward (gradients) ==');
   console.log(`flops: SDPA ${BACKWARD_FLOPS.sdpa}, causal ${BACKWARD_FLOPS.causal}, MHA ${BACKWARD_FLOPS.mha}`);
   console.log('one call: forward and backward, inputs and dOutput in, every gradient out (copies timed); median of interleaved rounds');

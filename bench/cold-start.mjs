@@ -31,7 +31,7 @@ export function measureColdStart(id, repeats) {
   const runs = [];
   try {
     for (let i = 0; i < repeats; i++) {
-      const out = execFileSync(process.execPath, [SELF, id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = execFileSync(process.execPath, [...process.execArgv, SELF, id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       runs.push(JSON.parse(out).ms);
     }
   } catch (e) {

@@ -166,7 +166,7 @@ function ruvectorLinear(rv, x, features, count) {
 // ---- the section ------------------------------------------------------------------
 
 export async function runEfficient({ quick = false, full262k = false } = {}) {
-  const attn = await loadAttention();
+  const attn = await loadAttention({ build: 'simd' }); // the SIMD build, as before relaxed existed (npm run bench gives Node the relaxed flag)
   const sizes = quick ? [4096, 16384] : [4096, 16384, 32768, 65536, 262144];
   const rows = [];
   const fullRate = {}; // GFLOP/s of full attention per N, for the 262k estimate

@@ -1,15 +1,15 @@
 // engine-tfjs.mjs: TensorFlow.js ops on its wasm backend, one thread, SIMD.
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// In the browser bench's page the packages come through its import map.
 
 // Every op keeps its output: at N = 16,384 the scores, scaled scores and
 // softmax are 1 GiB each, and a run would take tens of seconds.
 const MAX_N = 4096;
 
-/** Folder holding the backend's .wasm files, for setWasmPaths in Node. */
-export function tfjsWasmDir() {
-  const require = createRequire(import.meta.url);
-  return path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep;
+/** Folder holding the backend's .wasm files, for setWasmPaths (a path in Node, a URL in a page). */
+export async function tfjsWasmDir() {
+  if (!globalThis.process?.versions?.node) return new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url).href;
+  const [{ createRequire }, path] = await Promise.all([import('node:module'), import('node:path')]);
+  return path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm')) + path.sep;
 }
 
 export async function load() {
@@ -18,7 +18,7 @@ export async function load() {
   // One thread: without multithread support it picks the plain SIMD build.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   backend.setThreadsCount(1);
-  backend.setWasmPaths(tfjsWasmDir());
+  backend.setWasmPaths(await tfjsWasmDir());
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
   if (!tf.env().getBool('WASM_HAS_SIMD_SUPPORT')) throw new Error('tfjs-wasm: no SIMD');
 

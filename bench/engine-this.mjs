@@ -1,7 +1,13 @@
-// engine-this.mjs: this project's API (web/attention.js), SIMD or scalar.
-import { readFileSync } from 'node:fs';
+// engine-this.mjs: this project's API (web/attention.js), one build
+// (relaxed, simd or scalar). Runs in Node and in the browser bench's page.
 
 const PACKAGE = new URL('../package.json', import.meta.url);
+
+async function packageVersion() {
+  if (PACKAGE.protocol !== 'file:') return (await (await fetch(PACKAGE)).json()).version;
+  const { readFileSync } = await import('node:fs');
+  return JSON.parse(readFileSync(PACKAGE, 'utf8')).version;
+}
 
 // The scalar build runs the fused path at ~1/5 of SIMD's speed: a 65,536
 // run would take minutes.
@@ -25,12 +31,13 @@ async function loadWatched(loadAttention, options) {
   }
 }
 
-export async function load({ simd, quick } = {}) {
+export async function load({ build, quick } = {}) {
   const { loadAttention } = await import('../web/attention.js');
-  const { attn, exports } = await loadWatched(loadAttention, { simd });
-  if (attn.simd !== simd) throw new Error(`asked for simd=${simd}, the API loaded simd=${attn.simd}`);
+  const { attn, exports } = await loadWatched(loadAttention, { build });
+  if (attn.build !== build) throw new Error(`asked for the ${build} build, the API loaded ${attn.build}`);
+  const simd = attn.simd;
   return {
-    version: JSON.parse(readFileSync(PACKAGE, 'utf8')).version,
+    version: await packageVersion(),
     attn, // the API and the raw exports, for the backward section (backward.mjs)
     exports,
     skip(cfg, { weights }) {

@@ -1,7 +1,8 @@
 // payload.mjs: gzip bytes of what each engine ships to a browser.
-//   attention-wasm: both .wasm builds + the loader (web/attention.js and its
-//     modules in web/api/, as the one minified ES module esbuild makes of them,
-//     which is what a bundler or a CDN serves).
+//   attention-wasm, per build: the one .wasm a page loads (the loader fetches
+//     only the build it picks) + the loader (web/attention.js and its modules
+//     in web/api/, as the one minified ES module esbuild makes of them, which
+//     is what a bundler or a CDN serves).
 //   onnxruntime-web: the wasm-only browser bundle (Node loads ort.node.min.mjs
 //     plus onnxruntime-common instead, ~the same JS) + the SIMD module it
 //     loads (ort-wasm-simd-threaded .mjs + .wasm, the only build it ships).
@@ -34,10 +35,11 @@ function files() {
   const ort = dist('onnxruntime-web');
   const tfw = dist('@tensorflow/tfjs-backend-wasm');
   const tfc = dist('@tensorflow/tfjs-core');
-  const ours = ['build/attention.simd.wasm', 'build/attention.wasm'].map((f) => path.join(root, f)).concat(LOADER);
+  const ours = (file) => [path.join(root, 'build', file), LOADER];
   return {
-    'wasm-simd': ours,
-    'wasm-scalar': ours,
+    'wasm-relaxed': ours('attention.relaxed.wasm'),
+    'wasm-simd': ours('attention.simd.wasm'),
+    'wasm-scalar': ours('attention.wasm'),
     ort: ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => path.join(ort, f)),
     tfjs: [path.join(tfc, 'tf-core.min.js'), path.join(tfw, 'tf-backend-wasm.min.js'), path.join(tfw, 'tfjs-backend-wasm-simd.wasm')],
     js: [path.join(root, 'bench/plain-js.mjs')],

@@ -18,9 +18,10 @@ export function printMachine(m) {
   console.log('packages: ' + Object.entries(m.packages).map(([k, v]) => `${k} ${v ?? 'missing'}`).join(', '));
 }
 
-export function printCeiling(c) {
-  if (c.error) console.log(`wasm SIMD ceiling: n/a (${c.error})`);
-  else console.log(`wasm SIMD ceiling: ${c.gflops.toFixed(1)} GFLOP/s (${c.method})`);
+export function printCeiling(c, relaxed = null) {
+  const line = (what, x) => console.log(x.error ? `${what}: n/a (${x.error})` : `${what}: ${x.gflops.toFixed(1)} GFLOP/s (${x.method})`);
+  line('wasm SIMD ceiling', c);
+  if (relaxed) line('relaxed SIMD ceiling (the relaxed rows\' "ceiling")', relaxed);
 }
 
 export function printResults(results) {
@@ -57,8 +58,7 @@ export function printColdStart(cold, labels) {
 export function printPayload(payload, labels) {
   console.log('\npayload (gzip -9 of each file, summed):');
   for (const [id, p] of Object.entries(payload)) {
-    if (id === 'wasm-scalar') continue; // the same files as wasm-simd
-    const what = id === 'wasm-simd' ? 'attention-wasm' : labels[id];
+    const what = labels[id] ?? id;
     console.log(`  ${pad(what, 22)} ${p.error ? `n/a: ${p.error}` : `${lpad(kb(p.gzipBytes), 11)} gzip (${kb(p.bytes)} raw): ${p.files.join(', ')}`}`);
   }
 }

@@ -5,13 +5,13 @@
 //   --only forward | backward | efficient | train   one section (backward.mjs,
 //                efficient.mjs: the recent advances, train.mjs)
 //   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
+//   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
-import { ENGINES, BASELINE } from './engines.mjs';
-import { configs, flops, label, FLOP_FORMULAS } from './configs.mjs';
-import { sdpaInputs, mhaInputs } from './inputs.mjs';
-import { reference, maxAbsError } from './accuracy.mjs';
-import { interleave } from './timing.mjs';
+import { ENGINES } from './engines.mjs';
+import { configs, label, FLOP_FORMULAS } from './configs.mjs';
+import { sdpaInputs } from './inputs.mjs';
+import { addRatios, labels, loadEngines, problems, runConfig } from './forward.mjs';
 import { measureCeiling } from './ceiling.mjs';
 import { measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
@@ -19,6 +19,7 @@ import { machineInfo } from './machine.mjs';
 import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
+import { relaxedSimdSupported } from '../web/attention.js';
 import { runTrain, trainProblems } from './train.mjs';
 
 const args = process.argv.slice(2);
@@ -32,33 +33,8 @@ const SECTIONS = ['forward', 'backward', 'efficient', 'train'];
 if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
 const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
-
-const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
-const errorText = (e) => String(e?.message ?? e).split('\n')[0];
-
-// Rounds: ~budget ms of samples per engine and config; a fused run takes
-// seconds, so one sample there. A first call over warmMs counts as a sample
-// (a 30 s run at 65,536 on hot code gains nothing from a second); below it
-// the first call is warm-up only, as it carries one-time costs (ORT's first
-// N = 16,384 call takes ~3x longer while its memory grows by 2 GiB).
-const policy = (cfg) => ({
-  budgetMs: quick ? 100 : 1500,
-  minRounds: quick || cfg.kind === 'fused' ? 1 : 3,
-  maxRounds: quick ? 3 : 30,
-  warmMs: quick ? 200 : 10000,
-});
-
-async function loadEngines() {
-  const loaded = {};
-  for (const spec of ENGINES) {
-    try {
-      loaded[spec.id] = await spec.load({ quick });
-    } catch (e) {
-      loaded[spec.id] = { unavailable: `failed to load: ${errorText(e)}` };
-    }
-  }
-  return loaded;
-}
+const filterIndex = args.indexOf('--filter');
+const filter = filterIndex >= 0 ? new RegExp(args[filterIndex + 1]) : null;
 
 // The largest fused config runs on a fresh instance so that its wasm
 // memory shows this config's peak alone; a small call first warms it.
@@ -67,37 +43,6 @@ async function freshForMemory(cfg) {
   const small = { kind: 'sdpa', N: 256, d: cfg.d };
   engine.prepare(small, sdpaInputs(small), { weights: false })();
   return { engine, before: engine.memoryBytes() };
-}
-
-async function runConfig(cfg, engines, memoryProbe) {
-  const x = cfg.kind === 'mha' ? mhaInputs(cfg) : sdpaInputs(cfg);
-  const ref = reference(cfg, x);
-  const rows = [];
-  const variants = [];
-  for (const spec of ENGINES) {
-    const engine = spec.id === 'wasm-simd' && memoryProbe ? memoryProbe.engine : engines[spec.id];
-    for (const weights of cfg.kind === 'sdpa' ? [false, true] : [false]) {
-      const row = { config: label(cfg), cfg, engine: spec.id, label: spec.label, weights };
-      rows.push(row);
-      row.na = engine.unavailable ?? engine.skip(cfg, { weights });
-      if (row.na) continue;
-      try {
-        variants.push({ row, run: await engine.prepare(cfg, x, { weights }) });
-      } catch (e) {
-        row.na = `prepare failed: ${errorText(e)}`;
-      }
-    }
-  }
-  const timed = await interleave(variants, policy(cfg));
-  variants.forEach(({ row }, i) => {
-    const t = timed[i];
-    if (t.error) return (row.na = `failed: ${t.error}`);
-    Object.assign(row, {
-      medianMs: t.medianMs, samples: t.samples, rounds: t.samples.length, batch: t.batch,
-      gflops: flops(cfg) / t.medianMs / 1e6, maxAbsErr: maxAbsError(t.first, ref, cfg.N),
-    });
-  });
-  return rows;
 }
 
 function memoryReport(cfg, probe) {
@@ -110,35 +55,6 @@ function memoryReport(cfg, probe) {
   };
 }
 
-// Speed relative to onnxruntime-web and to the ceiling, per row.
-function addRatios(rows, ceiling) {
-  for (const r of rows) {
-    if (r.na) continue;
-    const ort = rows.find((o) => o.config === r.config && o.engine === BASELINE && o.weights === r.weights && !o.na);
-    r.vsOrt = ort ? ort.medianMs / r.medianMs : null;
-    r.ofCeiling = ceiling.gflops ? r.gflops / ceiling.gflops : null;
-  }
-}
-
-// Float32 results average values in [-1, 1]: the errors seen are ~1e-7, and
-// a broken kernel shows up as 1e-2 or NaN.
-const MAX_ERROR = 1e-4;
-
-/** Reasons to exit non-zero, so that --quick serves as a smoke test: this
- *  project's engine did not load, a run threw, or a result is wrong. */
-function problems(results, engines) {
-  const out = [];
-  for (const id of ['wasm-simd', 'wasm-scalar']) {
-    if (engines[id].unavailable) out.push(`${labels[id]}: ${engines[id].unavailable}`);
-  }
-  for (const r of results) {
-    const where = `${r.config}, ${r.label}, weights ${r.weights ? 'on' : 'off'}`;
-    if (r.na?.startsWith('failed') || r.na?.startsWith('prepare failed')) out.push(`${where}: ${r.na}`);
-    if (!r.na && !(r.maxAbsErr <= MAX_ERROR)) out.push(`${where}: error ${r.maxAbsErr} > ${MAX_ERROR}`);
-  }
-  return out;
-}
-
 async function main() {
   const machine = machineInfo();
   report.printMachine(machine);
@@ -146,16 +62,18 @@ async function main() {
   const found = [];
   if (wants('forward') || wants('backward')) {
     out.ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
-    report.printCeiling(out.ceiling);
+    out.relaxedCeiling = await measureCeiling({ runs: quick ? 3 : 7, kind: 'relaxed' });
+    report.printCeiling(out.ceiling, out.relaxedCeiling);
   }
   if (wants('forward')) {
-    Object.assign(out, await forward(out.ceiling));
+    Object.assign(out, await forward(out.ceiling, out.relaxedCeiling));
     found.push(...problems(out.results, out.engines));
     delete out.engines;
   }
   if (wants('backward')) {
-    const loadThis = (simd) => ENGINES.find((e) => e.id === (simd ? 'wasm-simd' : 'wasm-scalar')).load({ quick });
-    out.backward = await runBackward({ quick, ceiling: out.ceiling, loadThis });
+    const loadThis = (build) => ENGINES.find((e) => e.id === `wasm-${build}`).load({ quick });
+    const builds = relaxedSimdSupported() ? ['relaxed', 'simd', 'scalar'] : ['simd', 'scalar'];
+    out.backward = await runBackward({ quick, ceiling: out.ceiling, relaxedCeiling: out.relaxedCeiling, loadThis, builds });
     found.push(...backwardProblems(out.backward));
   }
   if (wants('efficient')) {
@@ -178,12 +96,12 @@ async function main() {
 }
 
 // The forward section: every engine on every config, cold start, payload, fused memory.
-async function forward(ceiling) {
+async function forward(ceiling, relaxedCeiling) {
   const payload = measurePayload();
   const cold = Object.fromEntries(ENGINES.map((e) => [e.id, measureColdStart(e.id, quick ? 1 : 3)]));
 
-  const engines = await loadEngines();
-  const list = configs({ quick });
+  const engines = await loadEngines({ quick });
+  const list = configs({ quick }).filter((c) => !filter || filter.test(label(c)));
   const memoryCfg = list.filter((c) => c.kind === 'fused').at(-1);
   let memory = null;
   const results = [];
@@ -191,11 +109,11 @@ async function forward(ceiling) {
     const t = performance.now();
     let probe = null;
     if (cfg === memoryCfg && !engines['wasm-simd'].unavailable) probe = await freshForMemory(cfg);
-    results.push(...(await runConfig(cfg, engines, probe)));
+    results.push(...(await runConfig(cfg, engines, { quick, memoryProbe: probe })));
     if (probe) memory = memoryReport(cfg, probe);
     process.stderr.write(`  ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
   }
-  addRatios(results, ceiling);
+  addRatios(results, ceiling, relaxedCeiling);
 
   report.printResults(results);
   report.printColdStart(cold, labels);

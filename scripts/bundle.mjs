@@ -1,12 +1,14 @@
 // bundle.mjs: dist/ for embedding the figures (run by build.sh).
 //   dist/attention-figures.js     all figures + toolkit + KaTeX + the JS API, one ES module
-//   dist/attention[.simd].wasm    the kernels, found next to the bundle
+//   dist/attention[.relaxed|.simd].wasm  the kernels, found next to the bundle (a page
+//                                 downloads one: the best its engine validates)
 //   dist/fonts/*.woff2            the KaTeX fonts the figures' math uses
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { BUILDS } from '../web/api/load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -69,7 +71,7 @@ export async function bundle() {
   for (const name of ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js']) {
     await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
   }
-  for (const name of ['attention.simd.wasm', 'attention.wasm']) {
+  for (const name of Object.values(BUILDS)) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }
   for (const name of FONTS) {
@@ -77,9 +79,12 @@ export async function bundle() {
   }
 }
 
-/** Bytes a page downloads for all figures: the bundle, one wasm (SIMD) and the fonts, raw and gzip -9. */
-export async function payload() {
-  const files = ['attention-figures.js', 'attention.simd.wasm', ...(await readdir(join(dist, 'fonts'))).map((f) => `fonts/${f}`)];
+/**
+ * Bytes a page downloads for all figures: the bundle, the one wasm its engine
+ * loads (`build`: the largest, relaxed, by default) and the fonts, raw and gzip -9.
+ */
+export async function payload(build = 'relaxed') {
+  const files = ['attention-figures.js', BUILDS[build], ...(await readdir(join(dist, 'fonts'))).map((f) => `fonts/${f}`)];
   let raw = 0;
   let gzip = 0;
   for (const f of files) {
@@ -93,5 +98,5 @@ export async function payload() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await bundle();
   const { raw, gzip } = await payload();
-  console.log(`bundle.mjs: dist/ payload for all figures ${raw} bytes, ${gzip} gzip (JS + SIMD wasm + fonts)`);
+  console.log(`bundle.mjs: dist/ payload for all figures ${raw} bytes, ${gzip} gzip (JS + relaxed wasm + fonts)`);
 }

@@ -147,7 +147,7 @@ static void tile_simd(float *C, size_t ldc, const float *A, size_t lda,
     for (int v = 0; v < NV; v++) b[v] = vf4_load(panel + p * NR + 4 * v);
     for (int i = 0; i < MR; i++) {
       const vf4 ai = vf4_load_splat(a[i] + p);
-      for (int v = 0; v < NV; v++) t[i][v] = vf4_add(t[i][v], vf4_mul(ai, b[v]));
+      for (int v = 0; v < NV; v++) t[i][v] = vf4_madd(ai, b[v], t[i][v]);
     }
   }
   if (mr == MR && nr == NR) {

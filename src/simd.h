@@ -1,6 +1,7 @@
 /* simd.h: the one small SIMD vocabulary every kernel is written against.
  *
- * Four float lanes. Backed by wasm_simd128.h under `emcc -msimd128`, and by
+ * Four float lanes. Backed by wasm_simd128.h under `emcc -msimd128` (and
+ * clang's `-mrelaxed-simd`: the relaxed build), and by
  * GCC/clang vector extensions in native builds (so the same kernels run under
  * sanitizers and fuzzers). Without either (the scalar wasm build) ATTN_HAVE_SIMD
  * is 0 and only the scalar kernels are compiled.
@@ -24,6 +25,13 @@ static inline vf4 vf4_load_splat(const float *p) { return wasm_v128_load32_splat
 static inline vf4 vf4_add(vf4 a, vf4 b) { return wasm_f32x4_add(a, b); }
 static inline vf4 vf4_sub(vf4 a, vf4 b) { return wasm_f32x4_sub(a, b); }
 static inline vf4 vf4_mul(vf4 a, vf4 b) { return wasm_f32x4_mul(a, b); }
+/* a b + c. Relaxed SIMD: one instruction that the engine may fuse (one
+ * rounding) or not (two, as mul + add); the error model allows either. */
+#if defined(__wasm_relaxed_simd__)
+static inline vf4 vf4_madd(vf4 a, vf4 b, vf4 c) { return wasm_f32x4_relaxed_madd(a, b, c); }
+#else
+static inline vf4 vf4_madd(vf4 a, vf4 b, vf4 c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }
+#endif
 /* a < b ? b : a (so a NaN in a survives). */
 static inline vf4 vf4_max(vf4 a, vf4 b) { return wasm_f32x4_pmax(a, b); }
 /* Lanes where x < limit become 0. */
@@ -61,6 +69,11 @@ static inline vf4 vf4_load_splat(const float *p) { return vf4_splat(*p); }
 static inline vf4 vf4_add(vf4 a, vf4 b) { return a + b; }
 static inline vf4 vf4_sub(vf4 a, vf4 b) { return a - b; }
 static inline vf4 vf4_mul(vf4 a, vf4 b) { return a * b; }
+/* Two statements: never contracted into an FMA, like wasm's mul + add. */
+static inline vf4 vf4_madd(vf4 a, vf4 b, vf4 c) {
+  const vf4 p = a * b;
+  return p + c;
+}
 /* wasm's pmax: a < b ? b : a (so a NaN in a survives). */
 static inline vf4 vf4_max(vf4 a, vf4 b) {
   vi4 m = a < b;

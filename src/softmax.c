@@ -78,12 +78,12 @@ float attn__exp2f(float y) {
 
 #if ATTN_HAVE_SIMD
 static inline vf4 vf4_poly(vf4 r, vf4 s, const float c[5]) {
-  vf4 p = vf4_add(vf4_mul(vf4_splat(c[4]), r), vf4_splat(c[3]));
-  p = vf4_add(vf4_mul(p, r), vf4_splat(c[2]));
-  p = vf4_add(vf4_mul(p, r), vf4_splat(c[1]));
-  p = vf4_add(vf4_mul(p, r), vf4_splat(c[0]));
+  vf4 p = vf4_madd(vf4_splat(c[4]), r, vf4_splat(c[3]));
+  p = vf4_madd(p, r, vf4_splat(c[2]));
+  p = vf4_madd(p, r, vf4_splat(c[1]));
+  p = vf4_madd(p, r, vf4_splat(c[0]));
   r = vf4_mul(r, s);
-  return vf4_add(vf4_mul(r, p), s);
+  return vf4_madd(r, p, s);
 }
 
 static inline vf4 vf4_exp(vf4 x) {

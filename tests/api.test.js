@@ -9,8 +9,9 @@ import { describe, it } from 'node:test';
 
 import {
   MASK_KINDS, U, assertClose, assertFresh, attentionBound, builds, forEachBuild, makeMasks,
-  matmulBound, randMatrix, randVector, ref, relBound, rng, scalarBuild, simdBuild, softmaxBound, toNested,
+  matmulBound, randMatrix, randVector, ref, relBound, relaxedBuild, rng, scalarBuild, simdBuild, softmaxBound, toNested,
 } from './helpers.js';
+import { bestBuild, loadAttention, relaxedSimdSupported } from '../web/attention.js';
 
 // Multi-head attention chains three float32 stages (projections over d,
 // attention over n_k and d/h, output projection over d); with d, n_k <= 129
@@ -28,7 +29,38 @@ const label = (what, seed) => `${what} (seed ${seed})`;
 describe('builds', () => {
   it('loads the SIMD build and the scalar build', () => {
     assert.equal(simdBuild.attn.simd, true, 'Node 20 validates wasm SIMD, so {simd: true} runs the SIMD build');
+    assert.equal(simdBuild.attn.build, 'simd');
     assert.equal(scalarBuild.attn.simd, false);
+    assert.equal(scalarBuild.attn.build, 'scalar');
+  });
+  it('loads the best build the engine validates by default; {build} forces one, {simd} still works', async () => {
+    const best = relaxedSimdSupported() ? 'relaxed' : 'simd';
+    assert.equal(bestBuild(), best);
+    assert.equal((await loadAttention()).build, best);
+    assert.equal((await loadAttention({ simd: true })).build, 'simd');
+    assert.equal((await loadAttention({ simd: false })).build, 'scalar');
+    assert.equal((await loadAttention({ build: 'scalar', simd: true })).build, 'scalar', 'build wins over simd');
+    await assert.rejects(loadAttention({ build: 'fast' }), { name: 'RangeError', message: /build must be 'relaxed', 'simd' or 'scalar', got 'fast'/ });
+    await assert.rejects(loadAttention({ build: true }), { name: 'TypeError', message: /build must be/ });
+    if (!relaxedSimdSupported()) {
+      await assert.rejects(loadAttention({ build: 'relaxed' }), /does not validate relaxed SIMD, so the 'relaxed' build cannot run/);
+    }
+  });
+  // A product rounded once or twice: 1 - (1 + 2^-11) is exact, but
+  // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 loses its 2^-24 when rounded alone. So
+  // [1, 1 + 2^-12] . [-(1 + 2^-11), 1 + 2^-12] is 2^-24 with a fused
+  // multiply-add and 0 without. Plain SIMD and scalar never fuse; relaxed
+  // SIMD may do either (the engine chooses), and every bound allows both.
+  it('relaxed SIMD fuses the multiply-add or not; the other builds never do', () => {
+    const e = 2 ** -12;
+    const A = { rows: 1, cols: 2, data: Float32Array.of(1, 1 + e) };
+    const B = { rows: 2, cols: 1, data: Float32Array.of(-(1 + 2 * e), 1 + e) };
+    assert.equal(simdBuild.attn.matmul(A, B).data[0], 0);
+    assert.equal(scalarBuild.attn.matmul(A, B).data[0], 0);
+    if (!relaxedBuild) return;
+    const r = relaxedBuild.attn.matmul(A, B).data[0];
+    assert.ok(r === 0 || r === 2 ** -24, `relaxed: ${r}`);
+    console.log(`relaxed build: this engine ${r === 0 ? 'does not fuse' : 'fuses'} f32x4.relaxed_madd`);
   });
   it('uses no wasm memory between calls', () => {
     for (const { attn } of builds) assert.equal(attn.memoryInUse(), 0);
@@ -308,13 +340,13 @@ forEachBuild('results', (attn) => {
   });
 });
 
-// ---- SIMD and scalar agree ----------------------------------------------------
+// ---- SIMD (plain or relaxed) and scalar agree ----------------------------------
 
-describe('SIMD and scalar builds agree', () => {
+for (const fast of builds.filter((b) => b.name !== 'scalar')) describe(`${fast.name} and scalar builds agree`, () => {
   // Both are within the bound of the reference, so within twice the bound of
   // each other.
   const twice = (bound) => bound.map((b) => 2 * b);
-  const [simd, scalar] = [simdBuild.attn, scalarBuild.attn];
+  const [simd, scalar] = [fast.attn, scalarBuild.attn];
 
   it('matmul', () => {
     for (const [m, k, n] of MATMUL_SHAPES) {

@@ -1,6 +1,8 @@
 // helpers.js: what every test file shares.
-//   - `builds`: the API loaded from BOTH wasm builds (SIMD and scalar), and
-//     `forEachBuild` to run a suite once per build;
+//   - `builds`: the API loaded from every wasm build this engine runs (SIMD,
+//     scalar, and relaxed SIMD where validated: Node 20 needs
+//     --experimental-wasm-relaxed-simd, which tests/relaxed.test.js gives a
+//     child process), and `forEachBuild` to run a suite once per build;
 //   - seeded random inputs (numpy's MT19937, so a case can be rebuilt in Python);
 //   - comparisons against the float64 reference with tolerances that come from
 //     an error model of float32 arithmetic (below), reported with the seed.
@@ -10,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe } from 'node:test';
 
-import { loadAttention } from '../web/attention.js';
+import { loadAttention, relaxedSimdSupported } from '../web/attention.js';
 import { RandomState } from './mt19937.js';
 import * as ref from './reference.js';
 
@@ -18,23 +20,38 @@ export { ref, RandomState };
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-// ---- the two builds ------------------------------------------------------
+// ---- the builds -------------------------------------------------------------
 
 function ensureBuilt() {
-  const wasm = ['attention.simd.wasm', 'attention.wasm'].map((f) => new URL(`../build/${f}`, import.meta.url));
+  const wasm = ['attention.simd.wasm', 'attention.wasm', 'attention.relaxed.wasm'].map((f) => new URL(`../build/${f}`, import.meta.url));
   if (wasm.every((u) => existsSync(u))) return;
   execFileSync('bash', ['build.sh'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 ensureBuilt();
 
-/** [{name: 'simd' | 'scalar', simd, attn}], each its own wasm instance. */
-export const builds = await Promise.all(
-  [true, false].map(async (simd) => ({ name: simd ? 'simd' : 'scalar', simd, attn: await loadAttention({ simd }) })),
-);
-export const [simdBuild, scalarBuild] = builds;
+const load = async (name) => ({ name, simd: name !== 'scalar', attn: await loadAttention({ build: name }) });
 
-/** describe(`${title} [simd]`) and describe(`${title} [scalar]`), fn(attn, build). */
+/** The SIMD and the scalar build, always; the relaxed build, or null where the engine lacks relaxed SIMD. */
+export const [simdBuild, scalarBuild] = await Promise.all(['simd', 'scalar'].map(load));
+export const relaxedBuild = relaxedSimdSupported() ? await load('relaxed') : null;
+
+/**
+ * [{name: 'simd' | 'scalar' | 'relaxed', simd, attn}], each its own wasm
+ * instance: every build this engine runs, or those named in ATTN_TEST_BUILDS
+ * (comma-separated; tests/relaxed.test.js sets 'relaxed'). Naming a build the
+ * engine cannot run is an error, so such a run never passes empty.
+ */
+export const builds = (() => {
+  const all = [simdBuild, scalarBuild, relaxedBuild].filter(Boolean);
+  const wanted = process.env.ATTN_TEST_BUILDS?.split(',');
+  if (!wanted) return all;
+  const missing = wanted.filter((n) => !all.some((b) => b.name === n));
+  if (missing.length) throw new Error(`ATTN_TEST_BUILDS: this engine cannot run ${missing.join(', ')}`);
+  return all.filter((b) => wanted.includes(b.name));
+})();
+
+/** describe(`${title} [simd]`), describe(`${title} [scalar]`), ... per build; fn(attn, build). */
 export function forEachBuild(title, fn) {
   for (const build of builds) describe(`${title} [${build.name}]`, () => fn(build.attn, build));
 }

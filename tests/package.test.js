@@ -58,10 +58,10 @@ describe('npm package', () => {
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('packs the API, both .wasm builds, the types and the license, and no tests', () => {
+  it('packs the API, every .wasm build, the types and the license, and no tests', () => {
     const files = packed.files.map((f) => f.path);
     const api = readdirSync(join(ROOT, 'web/api')).map((f) => `web/api/${f}`);
-    for (const f of ['web/attention.js', ...api, 'web/attention.d.ts', 'build/attention.simd.wasm', 'build/attention.wasm', 'package.json', 'LICENSE']) {
+    for (const f of ['web/attention.js', ...api, 'web/attention.d.ts', 'build/attention.simd.wasm', 'build/attention.relaxed.wasm', 'build/attention.wasm', 'package.json', 'LICENSE']) {
       assert.ok(files.includes(f), `${f} is missing from the tarball (${files.length} files)`);
     }
     const stray = files.filter((f) => /^(tests|node_modules|bench|build\/native|build\/emcache)\//.test(f));

@@ -12,10 +12,19 @@ export type MatrixLike =
   | { rows: number; cols: number; data: ArrayLike<number> }
   | ArrayLike<ArrayLike<number>>;
 
+/** The builds of the kernels: relaxed SIMD (fused multiply-add), plain wasm SIMD, scalar. */
+export type Build = 'relaxed' | 'simd' | 'scalar';
+
 export interface LoadOptions {
-  /** Force the SIMD (true) or scalar (false) build. Default: SIMD where the engine validates it. */
+  /**
+   * Force a build; an Error when the engine does not validate it. Default: the best the
+   * engine validates (relaxed > simd > scalar). With wasmUrl or wasmBinary, name the build
+   * those bytes are.
+   */
+  build?: Build;
+  /** Force the SIMD (true) or scalar (false) build; `build` wins when both are given. */
   simd?: boolean;
-  /** Where the .wasm file is. Default: ../build/attention[.simd].wasm next to attention.js. */
+  /** Where the .wasm file is. Default: ../build/attention[.relaxed|.simd].wasm next to attention.js. */
   wasmUrl?: string | URL;
   /** The .wasm bytes themselves (skips fetching). */
   wasmBinary?: BufferSource;
@@ -188,7 +197,9 @@ export interface Transformer {
 }
 
 export interface Attention {
-  /** True when the SIMD build runs. */
+  /** Which build runs. */
+  readonly build: Build;
+  /** True when a SIMD build (relaxed or plain) runs. */
   readonly simd: boolean;
   /** Bytes of wasm memory the module holds right now (0 between calls). */
   memoryInUse(): number;
@@ -227,3 +238,7 @@ export interface Attention {
 
 export function loadAttention(options?: LoadOptions): Promise<Attention>;
 export function simdSupported(): boolean;
+/** True when the engine validates relaxed SIMD (f32x4.relaxed_madd). */
+export function relaxedSimdSupported(): boolean;
+/** The build loadAttention() picks by default: the best the engine validates. */
+export function bestBuild(): Build;

@@ -7,7 +7,7 @@
 // touching wasm memory), copy inputs into wasm (where a SIMD scan rejects NaN
 // and infinities), run one C function, copy results out into fresh
 // Float32Arrays, free everything in `finally`.
-import { instantiate, simdSupported } from './api/load.js';
+import { BUILDS, bestBuild, chooseBuild, instantiate, relaxedSimdSupported, simdSupported } from './api/load.js';
 import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
@@ -15,27 +15,31 @@ import { attentionBackward, multiHeadAttentionBackward, softmaxBackward } from '
 import { linearAttention, randomFeatures } from './api/linear.js';
 import { createTransformer } from './api/transformer.js';
 
-export { simdSupported };
+export { bestBuild, relaxedSimdSupported, simdSupported };
 
 /**
- * Load the kernels. Options: `simd` (default: where supported),
- * `wasmUrl` (where the .wasm is; default next to this file in ../build/),
- * `wasmBinary` (the .wasm bytes themselves, skips fetching).
+ * Load the kernels. Options: `build` ('relaxed', 'simd' or 'scalar';
+ * default: the best the engine validates), `simd` (false: scalar, true:
+ * SIMD; `build` wins), `wasmUrl` (where that build's .wasm is; default next
+ * to this file in ../build/), `wasmBinary` (the .wasm bytes themselves,
+ * skips fetching).
  */
 export async function loadAttention(options = {}) {
-  const simd = options.simd ?? simdSupported();
-  const name = simd ? 'attention.simd.wasm' : 'attention.wasm';
-  const url = new URL(options.wasmUrl ?? `../build/${name}`, import.meta.url);
+  const build = chooseBuild(options);
+  const url = new URL(options.wasmUrl ?? `../build/${BUILDS[build]}`, import.meta.url);
   const ex = await instantiate(options.wasmBinary, url);
-  return new Attention(new Kernels(ex), ex.attn_simd_enabled() === 1 && simd);
+  const simd = ex.attn_simd_enabled() === 1 && build !== 'scalar';
+  return new Attention(new Kernels(ex), simd ? build : 'scalar');
 }
 
 class Attention {
   #k;
-  constructor(kernels, simd) {
+  constructor(kernels, build) {
     this.#k = kernels;
-    /** True when the SIMD build runs. */
-    this.simd = simd;
+    /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
+    this.build = build;
+    /** True when a SIMD build (plain or relaxed) runs. */
+    this.simd = build !== 'scalar';
   }
 
   /** Bytes the module has allocated right now (0 between calls). */

@@ -12,8 +12,9 @@ export const FIGURES = ['attention-notation', 'attention-dot-product', 'attentio
   'attention-matrix', 'attention-multi-head-it', 'attention-multi-head-matmul'];
 
 export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
-const EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+/** Debian's Chromium and the flags every headless run uses (the browser bench too). */
+export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 
 /** Start server (and browser); returns {origin, open(path, opts), close()}. */
@@ -21,7 +22,7 @@ export async function start({ csp = false } = {}) {
   const server = await serve({ port: 0, csp });
   const origin = `http://127.0.0.1:${server.address().port}`;
   // launch() gives every run a fresh temporary profile of its own.
-  const browser = await chromium.launch({ executablePath: EXECUTABLE, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
   // prepare(page): runs before the page loads (routes, init scripts).

@@ -250,9 +250,9 @@ test('(b) the shipped scripts contain no eval, no Function constructor, no strin
 
 // Ways the .wasm can fail to arrive. `works`: the figures must still draw.
 const WASM_CASES = [
-  { name: '404', route: (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }), message: /could not load .*attention(\.simd)?\.wasm \(HTTP 404\)/ },
-  { name: 'network error', route: (r) => r.abort('failed'), message: /could not load .*attention(\.simd)?\.wasm \(/ },
-  { name: 'an HTML page with status 200', route: (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>Page not found</p>' }), message: /attention(\.simd)?\.wasm is not a valid WebAssembly module/ },
+  { name: '404', route: (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }), message: /could not load .*attention(\.relaxed|\.simd)?\.wasm \(HTTP 404\)/ },
+  { name: 'network error', route: (r) => r.abort('failed'), message: /could not load .*attention(\.relaxed|\.simd)?\.wasm \(/ },
+  { name: 'an HTML page with status 200', route: (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>Page not found</p>' }), message: /attention(\.relaxed|\.simd)?\.wasm is not a valid WebAssembly module/ },
   { name: 'corrupted bytes', corrupt: (b) => { for (let i = 64; i < b.length; i += 7) b[i] ^= 0x5a; return b; }, message: /is not a valid WebAssembly module/ },
   { name: 'truncated', corrupt: (b) => b.subarray(0, b.length >> 1), message: /is not a valid WebAssembly module/ },
   { name: 'no WebAssembly in the engine', init: () => { delete globalThis.WebAssembly; }, message: /this browser has no WebAssembly/ },
@@ -335,6 +335,9 @@ test('(e) two copies of the bundle on one page: each tag defined once, one engin
   // (the cost figure's worker loads its own engines: only the page's resources count here)
   const pageWasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.endsWith('.wasm')));
   assert.equal(pageWasm.length, 1, `one wasm download for the page: ${pageWasm}`);
+  // Chromium (>= 114) validates relaxed SIMD: the page picks and fetches that build only.
+  assert.equal(await page.evaluate(() => document.querySelector('attention-notation').attn.build), 'relaxed');
+  assert.match(pageWasm[0], /\/attention\.relaxed\.wasm$/);
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);

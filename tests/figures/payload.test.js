@@ -1,12 +1,20 @@
 // The bytes a blog page downloads for all figures (dist/, built by build.sh):
-// the bundle (JS with its CSS inlined), the SIMD wasm and the KaTeX fonts.
+// the bundle (JS with its CSS inlined), the one wasm build its engine picks
+// (tests/browser/hostile.test.js checks that a page fetches exactly one) and
+// the KaTeX fonts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { payload } from '../../scripts/bundle.mjs';
+import { BUILDS } from '../../web/api/load.js';
 
-test('the figures payload stays under 300 KB gzip', { skip: !existsSync(new URL('../../dist/attention-figures.js', import.meta.url)) && 'dist/ not built' }, async () => {
-  const { raw, gzip } = await payload();
-  console.log(`figures payload: ${raw} bytes, ${gzip} gzip`);
-  assert.ok(gzip < 300_000, `${gzip} bytes gzip`);
-});
+const built = existsSync(new URL('../../dist/attention-figures.js', import.meta.url));
+
+for (const build of Object.keys(BUILDS)) {
+  test(`the figures payload with the ${build} build stays under 300 KB gzip`, { skip: !built && 'dist/ not built' }, async () => {
+    const { raw, gzip, files } = await payload(build);
+    assert.ok(files.includes(BUILDS[build]) && files.filter((f) => f.endsWith('.wasm')).length === 1, `one wasm: ${files}`);
+    console.log(`figures payload (${build}): ${raw} bytes, ${gzip} gzip`);
+    assert.ok(gzip < 300_000, `${gzip} bytes gzip`);
+  });
+}

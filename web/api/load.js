@@ -7,13 +7,57 @@ const SIMD_PROBE = new Uint8Array([
   0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
-/** True when this engine validates wasm SIMD. */
-export function simdSupported() {
+// Three i8x16.splat of 0 into one f32x4.relaxed_madd (0xfd 0x105): validates
+// only where relaxed SIMD is supported.
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17,
+  0, 65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11,
+]);
+
+const validates = (probe) => {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(probe);
   } catch {
     return false;
   }
+};
+
+/** True when this engine validates wasm SIMD. */
+export const simdSupported = () => validates(SIMD_PROBE);
+
+/** True when this engine validates relaxed SIMD (f32x4.relaxed_madd). */
+export const relaxedSimdSupported = () => validates(RELAXED_PROBE);
+
+/** Each build's .wasm file, best first. */
+export const BUILDS = Object.freeze({
+  relaxed: 'attention.relaxed.wasm',
+  simd: 'attention.simd.wasm',
+  scalar: 'attention.wasm',
+});
+
+/** The best build this engine validates: 'relaxed', 'simd' or 'scalar'. */
+export function bestBuild() {
+  if (relaxedSimdSupported()) return 'relaxed';
+  return simdSupported() ? 'simd' : 'scalar';
+}
+
+/**
+ * The build loadAttention's options ask for: `build` by name, else `simd`
+ * (true: 'simd', false: 'scalar'), else the best the engine validates. A
+ * build the engine cannot run is an Error that says so.
+ */
+export function chooseBuild({ build, simd } = {}) {
+  if (build !== undefined) {
+    if (typeof build !== 'string') throw new TypeError(`build must be 'relaxed', 'simd' or 'scalar', got ${typeof build}`);
+    if (!Object.hasOwn(BUILDS, build)) throw new RangeError(`build must be 'relaxed', 'simd' or 'scalar', got '${build}'`);
+  } else if (simd !== undefined) {
+    build = simd ? 'simd' : 'scalar';
+  } else {
+    return bestBuild();
+  }
+  const supported = { relaxed: relaxedSimdSupported, simd: simdSupported, scalar: () => true }[build]();
+  if (!supported) throw new Error(`attention-wasm: this engine does not validate ${build === 'relaxed' ? 'relaxed SIMD' : 'wasm SIMD'}, so the '${build}' build cannot run`);
+  return build;
 }
 
 /**

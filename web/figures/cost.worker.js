@@ -1,18 +1,18 @@
 // cost.worker.js: runs the attention-cost sweep off the page's main thread,
 // so a long measurement never freezes the page. It loads its own engines
-// (SIMD where supported, and scalar) from the same folder as the figures'
-// wasm, and posts one message per measurement.
+// (the best SIMD build, relaxed or plain, where supported, and scalar) from
+// the same folder as the figures' wasm, and posts one message per measurement.
 //   in:  {type: 'run', maxN, d, budgetMs, wasmBase}
 //   out: {type: 'start', simd}, {type: 'result', build, kernel, n, d, ms, bytes | skipped},
 //        {type: 'done'}, {type: 'error', message}
-import { loadAttention, simdSupported } from '../attention.js';
+import { loadAttention } from '../attention.js';
+import { BUILDS, bestBuild } from '../api/load.js';
 import { sweep } from './cost.model.js';
 
-const WASM = { simd: 'attention.simd.wasm', scalar: 'attention.wasm' };
-
 async function engines(base) {
-  const load = (build) => loadAttention({ simd: build === 'simd', ...(base ? { wasmUrl: new URL(WASM[build], base) } : {}) });
-  return simdSupported() ? { simd: await load('simd'), scalar: await load('scalar') } : { scalar: await load('scalar') };
+  const load = (build) => loadAttention({ build, ...(base ? { wasmUrl: new URL(BUILDS[build], base) } : {}) });
+  const best = bestBuild();
+  return best === 'scalar' ? { scalar: await load('scalar') } : { simd: await load(best), scalar: await load('scalar') };
 }
 
 self.addEventListener('message', async ({ data }) => {

@@ -3,7 +3,8 @@
 // The first figure that starts loads the wasm; the others await the same
 // promise. The promise lives on a global symbol so that two copies of the
 // bundle on one page still share one instance.
-import { loadAttention, simdSupported } from '../attention.js';
+import { loadAttention } from '../attention.js';
+import { BUILDS, bestBuild } from '../api/load.js';
 
 const KEY = Symbol.for('attention-wasm.engine');
 let wasmBase = null;
@@ -19,9 +20,9 @@ export const wasmBaseUrl = () => wasmBase;
 /** The shared engine: a promise of the object loadAttention() returns. */
 export function engine() {
   if (!globalThis[KEY]) {
-    const name = simdSupported() ? 'attention.simd.wasm' : 'attention.wasm';
-    const options = wasmBase ? { wasmUrl: new URL(name, wasmBase) } : {};
-    globalThis[KEY] = loadAttention(options);
+    // One build, the best this engine validates: the page downloads only it.
+    const build = bestBuild();
+    globalThis[KEY] = loadAttention(wasmBase ? { build, wasmUrl: new URL(BUILDS[build], wasmBase) } : { build });
   }
   return globalThis[KEY];
 }

@@ -8,7 +8,8 @@
 //   out: {type: 'state', step, steps, running, trainingMs, curve: new points, view?}
 //        {type: 'error', message}
 //   view = {tokens, period, attention[layer][head], scores[layer][head], losses}
-import { loadAttention, simdSupported } from '../attention.js';
+import { loadAttention } from '../attention.js';
+import { BUILDS, bestBuild } from '../api/load.js';
 import { createRun, measure } from './induction.model.js';
 
 const SLICE_MS = 30; // training per slice: messages are read between slices
@@ -24,8 +25,8 @@ let off = [];
 let generation = 0; // a loop stops when a pause or reset starts a new one
 
 async function engine(base) {
-  const name = simdSupported() ? 'attention.simd.wasm' : 'attention.wasm';
-  return (attn ??= await loadAttention(base ? { wasmUrl: new URL(name, base) } : {}));
+  const build = bestBuild();
+  return (attn ??= await loadAttention(base ? { build, wasmUrl: new URL(BUILDS[build], base) } : { build }));
 }
 
 // The held-out sequence the figure draws: the first one with at least three passes.

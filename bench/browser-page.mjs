@@ -1,0 +1,36 @@
+// browser-page.mjs: the browser bench's side inside Chromium. The Node side
+// (browser.mjs) calls window.bench step by step and prints the tables; the
+// engines, inputs, timing and checks are the very modules `npm run bench`
+// uses in Node (forward.mjs).
+import { loadEngines, runConfig } from './forward.mjs';
+import { measureCeilingBytes } from './ceiling-measure.mjs';
+import { ENGINES } from './engines.mjs';
+import { runBackward } from './backward.mjs';
+
+let engines = null;
+
+window.bench = {
+  /** Ceiling of the given module bytes (an array of numbers), or { error }. */
+  async ceiling(bytes, options) {
+    const module = new Uint8Array(bytes);
+    if (!WebAssembly.validate(module)) return { error: 'this engine does not validate the ceiling module' };
+    return measureCeilingBytes(module, options);
+  },
+  /** Loads every engine once: { [id]: { version } | { unavailable } }. */
+  async load({ quick }) {
+    engines = await loadEngines({ quick });
+    return Object.fromEntries(Object.entries(engines).map(([id, e]) => [id, e.unavailable ? { unavailable: e.unavailable } : { version: e.version }]));
+  },
+  /** One config, every engine interleaved: the rows (plain data). */
+  async run(cfg, { quick }) {
+    return runConfig(cfg, engines, { quick });
+  },
+  /** The gradients section (backward.mjs) on every build; progress lines go to the console. */
+  async backward({ quick, ceiling, relaxedCeiling }) {
+    const loadThis = (build) => ENGINES.find((e) => e.id === `wasm-${build}`).load({ quick });
+    return runBackward({
+      quick, ceiling, relaxedCeiling, loadThis, builds: ['relaxed', 'simd', 'scalar'], print: false,
+      progress: (text) => console.info(text.trimEnd()),
+    });
+  },
+};

@@ -1,0 +1,95 @@
+// browser.mjs: `npm run bench:browser`. The forward configs of `npm run bench`
+// with the same engines (this project's relaxed, SIMD and scalar builds,
+// onnxruntime-web, tfjs-wasm, plain JS) in one headless Chromium page
+// (Debian's, its default flags: relaxed SIMD is on), the same seeded inputs,
+// interleaved rounds, medians; prints the same table.
+//   --quick        few rounds, no N = 65,536 (a smoke test)
+//   --json FILE    also write every result as JSON
+//   --filter RE    only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
+//   --only forward | --only backward   one section (backward: bench/backward.mjs, in the page)
+// Not in the browser: cold start, payload (npm run bench measures both) and
+// the forward fused memory.
+// Exits 1 when this project's engine fails or a result is wrong (never on time).
+import { writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { serve } from '../scripts/serve.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../tests/browser/harness.js';
+import { configs, label, FLOP_FORMULAS } from './configs.mjs';
+import { addRatios, labels, problems } from './forward.mjs';
+import { ceilingWasm } from './ceiling.mjs';
+import { machineInfo } from './machine.mjs';
+import { backwardProblems, printBackward } from './backward.mjs';
+import * as report from './report.mjs';
+
+const args = process.argv.slice(2);
+const value = (flag) => {
+  const i = args.indexOf(flag);
+  if (i >= 0 && !args[i + 1]) throw new Error(`${flag} needs a value`);
+  return i >= 0 ? args[i + 1] : null;
+};
+const quick = args.includes('--quick');
+const jsonFile = value('--json');
+const filter = value('--filter') ? new RegExp(value('--filter')) : null;
+const only = value('--only');
+if (only && !['forward', 'backward'].includes(only)) throw new Error('--only needs forward or backward');
+
+const server = await serve({ port: 0 });
+const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+try {
+  const page = await (await browser.newContext()).newPage();
+  page.on('console', (m) => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) console.error(`page: ${m.text()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) console.error(`page: HTTP ${r.status()} ${r.url()}`); });
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'info') process.stderr.write(`${m.text()}\n`); }); // progress
+  await page.goto(`http://127.0.0.1:${server.address().port}/bench/browser.html`);
+  await page.waitForFunction(() => window.bench);
+
+  const machine = machineInfo();
+  report.printMachine(machine);
+  console.log(`browser: Chromium ${browser.version()} (${CHROMIUM_EXECUTABLE}, headless, default flags)`);
+  const ceiling = async (kind) => {
+    try {
+      const what = kind === 'relaxed' ? 'f32x4.relaxed_madd' : 'f32x4 mul+add';
+      return await page.evaluate(([b, o]) => window.bench.ceiling(b, o), [Array.from(ceilingWasm(kind)), { runs: quick ? 3 : 7, what }]);
+    } catch (e) {
+      return { error: e.message.split('\n')[0] };
+    }
+  };
+  const [simdCeiling, relaxedCeiling] = [await ceiling('simd'), await ceiling('relaxed')];
+  report.printCeiling(simdCeiling, relaxedCeiling);
+
+  const out = { date: new Date().toISOString(), quick, machine, browser: browser.version(), ceiling: simdCeiling, relaxedCeiling };
+  const found = [];
+  if (only !== 'backward') {
+    const engines = await page.evaluate((q) => window.bench.load({ quick: q }), quick);
+    console.log('engines: ' + Object.entries(engines).map(([id, e]) => `${labels[id]} ${e.unavailable ?? e.version}`).join('; '));
+    const results = [];
+    for (const cfg of configs({ quick }).filter((c) => !filter || filter.test(label(c)))) {
+      const t = performance.now();
+      results.push(...(await page.evaluate(([c, q]) => window.bench.run(c, { quick: q }), [cfg, quick])));
+      process.stderr.write(`  ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
+    }
+    addRatios(results, simdCeiling, relaxedCeiling);
+    report.printResults(results);
+    Object.assign(out, { flopFormulas: FLOP_FORMULAS, engines, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })) });
+    found.push(...problems(results, engines, ['wasm-relaxed', 'wasm-simd', 'wasm-scalar']));
+  }
+  if (only !== 'forward') {
+    out.backward = await page.evaluate((o) => window.bench.backward(o), { quick, ceiling: simdCeiling, relaxedCeiling });
+    printBackward(out.backward, simdCeiling);
+    found.push(...backwardProblems(out.backward));
+  }
+  console.log('\nnot measured in the browser: cold start and payload (see npm run bench), the forward fused memory');
+
+  if (jsonFile) {
+    writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
+    console.log(`\nJSON written to ${jsonFile}`);
+  }
+  if (found.length) {
+    console.error(`\nbench:browser: ${found.length} problem(s):\n  ${found.join('\n  ')}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await browser.close();
+  await new Promise((r) => server.close(r));
+}

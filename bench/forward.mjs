@@ -1,0 +1,107 @@
+// forward.mjs: the forward section's rows, shared by `npm run bench` (Node,
+// run.mjs) and the browser bench (browser-page.mjs, in Chromium): load every
+// engine, time every engine on one config interleaved, ratios, problems.
+import { ENGINES, BASELINE } from './engines.mjs';
+import { flops, label } from './configs.mjs';
+import { sdpaInputs, mhaInputs } from './inputs.mjs';
+import { reference, maxAbsError } from './accuracy.mjs';
+import { interleave } from './timing.mjs';
+
+export const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
+export const errorText = (e) => String(e?.message ?? e).split('\n')[0];
+
+// Rounds: ~budget ms of samples per engine and config; a fused run takes
+// seconds, so one sample there. A first call over warmMs counts as a sample
+// (a 30 s run at 65,536 on hot code gains nothing from a second); below it
+// the first call is warm-up only, as it carries one-time costs (ORT's first
+// N = 16,384 call takes ~3x longer while its memory grows by 2 GiB).
+export const policy = (cfg, quick) => ({
+  budgetMs: quick ? 100 : 1500,
+  minRounds: quick || cfg.kind === 'fused' ? 1 : 3,
+  maxRounds: quick ? 3 : 30,
+  warmMs: quick ? 200 : 10000,
+});
+
+/** { [engine id]: engine | { unavailable } }. */
+export async function loadEngines({ quick }) {
+  const loaded = {};
+  for (const spec of ENGINES) {
+    try {
+      loaded[spec.id] = await spec.load({ quick });
+    } catch (e) {
+      loaded[spec.id] = { unavailable: `failed to load: ${errorText(e)}` };
+    }
+  }
+  return loaded;
+}
+
+/**
+ * Every engine on one config (both weights settings for SDPA), interleaved.
+ * `memoryProbe` ({engine}): a fresh SIMD instance to run instead of the
+ * shared one, so its memory shows this config alone (run.mjs).
+ */
+export async function runConfig(cfg, engines, { quick, memoryProbe = null } = {}) {
+  const x = cfg.kind === 'mha' ? mhaInputs(cfg) : sdpaInputs(cfg);
+  const ref = reference(cfg, x);
+  const rows = [];
+  const variants = [];
+  for (const spec of ENGINES) {
+    const engine = spec.id === 'wasm-simd' && memoryProbe ? memoryProbe.engine : engines[spec.id];
+    for (const weights of cfg.kind === 'sdpa' ? [false, true] : [false]) {
+      const row = { config: label(cfg), cfg, engine: spec.id, label: spec.label, weights };
+      rows.push(row);
+      row.na = engine.unavailable ?? engine.skip(cfg, { weights });
+      if (row.na) continue;
+      try {
+        variants.push({ row, run: await engine.prepare(cfg, x, { weights }) });
+      } catch (e) {
+        row.na = `prepare failed: ${errorText(e)}`;
+      }
+    }
+  }
+  const timed = await interleave(variants, policy(cfg, quick));
+  variants.forEach(({ row }, i) => {
+    const t = timed[i];
+    if (t.error) return (row.na = `failed: ${t.error}`);
+    Object.assign(row, {
+      medianMs: t.medianMs, samples: t.samples, rounds: t.samples.length, batch: t.batch,
+      gflops: flops(cfg) / t.medianMs / 1e6, maxAbsErr: maxAbsError(t.first, ref, cfg.N),
+    });
+  });
+  return rows;
+}
+
+/**
+ * Speed relative to onnxruntime-web and to the ceiling, per row: the relaxed
+ * build against the relaxed ceiling (fused multiply-add) where one was
+ * measured, every other row against the plain SIMD ceiling.
+ */
+export function addRatios(rows, ceiling, relaxedCeiling = null) {
+  for (const r of rows) {
+    if (r.na) continue;
+    const ort = rows.find((o) => o.config === r.config && o.engine === BASELINE && o.weights === r.weights && !o.na);
+    r.vsOrt = ort ? ort.medianMs / r.medianMs : null;
+    const c = r.engine === 'wasm-relaxed' && relaxedCeiling?.gflops ? relaxedCeiling : ceiling;
+    r.ofCeiling = c?.gflops ? r.gflops / c.gflops : null;
+  }
+}
+
+// Float32 results average values in [-1, 1]: the errors seen are ~1e-7, and
+// a broken kernel shows up as 1e-2 or NaN.
+const MAX_ERROR = 1e-4;
+
+/** Reasons to exit non-zero, so that --quick serves as a smoke test: one of
+ *  this project's `required` engines did not load, a run threw, or a result
+ *  is wrong. */
+export function problems(results, engines, required = ['wasm-simd', 'wasm-scalar']) {
+  const out = [];
+  for (const id of required) {
+    if (engines[id].unavailable) out.push(`${labels[id]}: ${engines[id].unavailable}`);
+  }
+  for (const r of results) {
+    const where = `${r.config}, ${r.label}, weights ${r.weights ? 'on' : 'off'}`;
+    if (r.na?.startsWith('failed') || r.na?.startsWith('prepare failed')) out.push(`${where}: ${r.na}`);
+    if (!r.na && !(r.maxAbsErr <= MAX_ERROR)) out.push(`${where}: error ${r.maxAbsErr} > ${MAX_ERROR}`);
+  }
+  return out;
+}
