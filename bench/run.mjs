@@ -2,7 +2,7 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | --only train   one section (train: bench/train.mjs)
+//   --only forward | backward | train   one section (backward.mjs, train.mjs)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES, BASELINE } from './engines.mjs';
@@ -15,6 +15,7 @@ import { measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
 import * as report from './report.mjs';
+import { backwardProblems, runBackward } from './backward.mjs';
 import { runTrain, trainProblems } from './train.mjs';
 
 const args = process.argv.slice(2);
@@ -24,7 +25,8 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-if (onlyIndex >= 0 && !['forward', 'train'].includes(only)) throw new Error('--only needs forward or train');
+const SECTIONS = ['forward', 'backward', 'train'];
+if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only needs one of ${SECTIONS.join(', ')}`);
 
 const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 const errorText = (e) => String(e?.message ?? e).split('\n')[0];
@@ -143,6 +145,11 @@ async function main() {
     Object.assign(out, await forward(ceiling));
     found.push(...problems(out.results, out.engines));
     delete out.engines;
+  }
+  if (!only || only === 'backward') {
+    const loadThis = (simd) => ENGINES.find((e) => e.id === (simd ? 'wasm-simd' : 'wasm-scalar')).load({ quick });
+    out.backward = await runBackward({ quick, ceiling, loadThis });
+    found.push(...backwardProblems(out.backward));
   }
   if (!only || only === 'train') {
     out.train = await runTrain({ quick });

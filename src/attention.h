@@ -68,7 +68,8 @@ int attn_softmax_rows(float *out, const float *in, int rows, int cols,
 
 /* Gradient of attn_softmax_rows: with Y = softmax(X / T) row-wise and dY the
  * gradient of a loss with respect to Y, dX (rows x cols) =
- * Y * (dY - rowsum(Y * dY)) / T. Y (rows x cols) is the forward's output;
+ * Y * (dY - rowsum(Y * dY)) / T (divided, so any valid T works). Y (rows
+ * x cols) is the forward's output;
  * an entry with Y <= 0 (blocked) gets exactly 0. dX may equal Y or dY. */
 int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
                           int cols, float temperature);

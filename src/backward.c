@@ -22,6 +22,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "internal.h"
 #include "simd.h"
@@ -62,18 +63,21 @@ ATTN_NOINLINE float attn__dot(const float *a, const float *b, int n) {
   return sum;
 }
 
-int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
+ATTN_SMALL int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
                           int cols, float temperature) {
   if (!dX || !Y || !dY) return ATTN_E_NULL;
   if (rows <= 0 || cols <= 0 || !attn__fits((uint64_t)rows * cols, 4))
     return ATTN_E_SIZE;
   if (!(temperature > 0.0f) || isinf(temperature)) return ATTN_E_TEMP;
   /* In the forward pass this was y = softmax(x / T), so
-   * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. */
+   * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. A division, not a multiply by
+   * 1/T: that overflows for T < 2^-128 and loses bits for T > 2^126. */
   for (int r = 0; r < rows; r++) {
-    const size_t at = (size_t)r * cols;
-    const float D = attn__dot(Y + at, dY + at, cols);
-    attn__softmax_grad_row(dX + at, Y + at, dY + at, cols, D, 1.0f / temperature);
+    float *dx = dX + (size_t)r * cols;
+    const float D = attn__dot(Y + (size_t)r * cols, dY + (size_t)r * cols, cols);
+    attn__softmax_grad_row(dx, Y + (size_t)r * cols, dY + (size_t)r * cols, cols, D, 1.0f);
+    if (temperature != 1.0f)
+      for (int j = 0; j < cols; j++) dx[j] /= temperature;
   }
   return ATTN_OK;
 }
@@ -83,7 +87,7 @@ int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
 /* The scratch of one backward call, carved out of the caller's workspace.
  * T and G rows are `ldt` = min(n_k, BK) floats apart. */
 typedef struct {
-  float *T;  /* (BQ x ldt) scores, then P (fused path only) */
+  float *T;  /* (BQ x ldt) P: copied from the weights, or scores then P */
   float *G;  /* (BQ x ldt) dP, then dS */
   float *D;  /* (n_q) dO_i . O_i */
   float *Kt; /* the key tile packed for Q K^T (d_k x bk) */
@@ -96,14 +100,14 @@ typedef struct {
 static uint64_t tile_rows(int n_q) { return n_q < BQ ? (uint64_t)n_q : BQ; }
 static uint64_t tile_cols(int n_k) { return n_k < BK ? (uint64_t)n_k : BK; }
 
-static uint64_t backward_floats(int n_q, int n_k, int d_k, int d_v) {
+ATTN_SMALL static uint64_t backward_floats(int n_q, int n_k, int d_k, int d_v) {
   const uint64_t bq = tile_rows(n_q), bk = tile_cols(n_k);
   return 2 * bq * bk + (uint64_t)n_q + attn__packed_size(d_k, (int)bk) +
          attn__packed_size((int)bk, d_k) + attn__packed_size(d_v, (int)bk) +
          attn__packed_size((int)bq, d_k) + attn__packed_size((int)bq, d_v);
 }
 
-static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
+ATTN_SMALL static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
   const int bq = (int)tile_rows(n_q), bk = (int)tile_cols(n_k);
   scratch w;
   w.T = ws;
@@ -117,7 +121,7 @@ static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
   return w;
 }
 
-static int check_sizes(int n_q, int n_k, int d_k, int d_v) {
+ATTN_SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v) {
   if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0) return ATTN_E_SIZE;
   if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
       !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
@@ -167,6 +171,7 @@ ATTN_SMALL int attn__attention_backward_strided(
     return ATTN_E_NULL;
   const int status = check_sizes(n_q, n_k, d_k, d_v);
   if (status != ATTN_OK) return status;
+  if (weights && !attn__fits((uint64_t)n_q * n_k, 4)) return ATTN_E_SIZE;
   if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
   if (!workspace) return ATTN_E_WORKSPACE;
   const scratch w = carve(workspace, n_q, n_k, d_k, d_v);
@@ -187,10 +192,12 @@ ATTN_SMALL int attn__attention_backward_strided(
     for (int i0 = 0; i0 < n_q; i0 += BQ) {
       const int bq = n_q - i0 < BQ ? n_q - i0 : BQ;
       if (attn__tile_hidden(mk, i0, i0 + bq, j0, j0 + bk)) continue;
-      /* P: the forward's weights, or recomputed into T. */
-      const float *P = weights ? weights + (size_t)i0 * n_k + j0 : w.T;
-      const size_t ldp = weights ? (size_t)n_k : (size_t)ldt;
-      if (!weights) {
+      /* T = P: the forward's weights (copied: the products below read
+       * their columns, which are n_k apart in weights), or recomputed. */
+      if (weights) {
+        for (int r = 0; r < bq; r++)
+          memcpy(w.T + (size_t)r * ldt, weights + (size_t)(i0 + r) * n_k + j0, sizeof(float) * bk);
+      } else {
         attn__gemm_packed(w.T, ldt, Q + (size_t)i0 * ldq, ldq, w.Kt, bq, d_k, bk, 0);
         recompute_weights(w.T, ldt, bq, bk, i0, j0, n_k, lse, scale, mk);
       }
@@ -198,11 +205,11 @@ ATTN_SMALL int attn__attention_backward_strided(
       attn__gemm_packed(w.G, ldt, dout + (size_t)i0 * lddo, lddo, w.Vt, bq, d_v, bk, 0);
       for (int r = 0; r < bq; r++) {
         float *g = w.G + (size_t)r * ldt;
-        attn__softmax_grad_row(g, P + (size_t)r * ldp, g, bk, w.D[i0 + r], scale);
+        attn__softmax_grad_row(g, w.T + (size_t)r * ldt, g, bk, w.D[i0 + r], scale);
       }
       /* dV_tile += P^T dO_block, dK_tile += dS^T Q_block, dQ_block += dS K_tile */
       attn__pack_b(w.Op, dout + (size_t)i0 * lddo, lddo, 0, bq, d_v);
-      attn__gemm_packed_at(dV + (size_t)j0 * lddv, lddv, P, ldp, w.Op, bk, bq, d_v, 1);
+      attn__gemm_packed_at(dV + (size_t)j0 * lddv, lddv, w.T, ldt, w.Op, bk, bq, d_v, 1);
       attn__pack_b(w.Qp, Q + (size_t)i0 * ldq, ldq, 0, bq, d_k);
       attn__gemm_packed_at(dK + (size_t)j0 * lddk, lddk, w.G, ldt, w.Qp, bk, bq, d_k, 1);
       attn__gemm_packed(dQ + (size_t)i0 * lddq, lddq, w.G, ldt, w.Kn, bq, bk, d_k, 1);

@@ -32,7 +32,7 @@ static uint64_t saved_floats(int n_q, int n_k, int use_weights) {
   return round4(use_weights ? (uint64_t)n_q * n_k : (uint64_t)n_q);
 }
 
-static int check(int n_q, int n_k, int d, int heads, int use_weights) {
+ATTN_SMALL static int check(int n_q, int n_k, int d, int heads, int use_weights) {
   if (n_q <= 0 || n_k <= 0 || d <= 0) return ATTN_E_SIZE;
   if (heads <= 0 || d % heads != 0) return ATTN_E_HEADS;
   if (!attn__fits((uint64_t)n_q * d, 4) || !attn__fits((uint64_t)n_k * d, 4) ||
@@ -47,7 +47,7 @@ static int check(int n_q, int n_k, int d, int heads, int use_weights) {
   return attn__fits(total, 4) ? ATTN_OK : ATTN_E_SIZE;
 }
 
-size_t attn_mha_backward_workspace_size(int n_q, int n_k, int d_model,
+ATTN_SMALL size_t attn_mha_backward_workspace_size(int n_q, int n_k, int d_model,
                                         int heads, int use_weights) {
   if (check(n_q, n_k, d_model, heads, use_weights) != ATTN_OK) return 0;
   return sizeof(float) *

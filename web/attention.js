@@ -11,6 +11,7 @@ import { instantiate, simdSupported } from './api/load.js';
 import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
+import { attentionBackward, multiHeadAttentionBackward, softmaxBackward } from './api/backward.js';
 import { createTransformer } from './api/transformer.js';
 
 export { simdSupported };
@@ -59,5 +60,8 @@ class Attention {
   attention(Q, K, V, options) { return attention(this.#k, Q, K, V, options); }
   multiHeadAttention(Xq, Xkv, options) { return multiHeadAttention(this.#k, Xq, Xkv, options); }
   multiHeadAttentionLayer(options) { return multiHeadAttentionLayer(this.#k, options); }
+  softmaxBackward(weights, dWeights, options) { return softmaxBackward(this.#k, weights, dWeights, options); }
+  attentionBackward(Q, K, V, dOutput, options) { return attentionBackward(this.#k, Q, K, V, dOutput, options); }
+  multiHeadAttentionBackward(Xq, Xkv, dY, options) { return multiHeadAttentionBackward(this.#k, Xq, Xkv, dY, options); }
   createTransformer(options) { return createTransformer(this.#k, options); }
 }

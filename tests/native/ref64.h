@@ -292,8 +292,8 @@ static inline size_t ref_first_nonfinite(const float *x, size_t n, int allow_min
  * The error model of the backward kernels, by the same rules (first order,
  * any summation order; the forward quantities carry the bounds above):
  *   softmax backward      D = sum_l y_l dy_l: (n + 1) u sum |y_l dy_l|;
- *                         dx_j = y_j (dy_j - D) / T: y_j eD / T + 4 u |dx_j|
- *                         (a subtraction, two products, 1/T rounded)
+ *                         dx_j = y_j (dy_j - D) / T: y_j eD / T + 3 u |dx_j|
+ *                         (a subtraction, a product, a division)
  *   D_i = dO_i . O_i      (d_v + 1) u sum |dO O| + sum |dO| eO + sum edO |O|
  *   dP_ij = dO_i . V_j    (d_v + 1) u sum |dO V| + sum |dO| eV + sum edO |V|
  *   P_ij                  the forward's weight bound ew_ij; recomputed from
@@ -327,8 +327,8 @@ static inline void ref_softmax_backward_row(double *dx, double *edx, const float
     }
     const double g = y[j] * (dy[j] - D);
     dx[j] = g / T;
-    /* + |g| 2^-149: 1/T is subnormal (inexact) for T > 2^126 */
-    edx[j] = (y[j] * eD + 4 * REF_U * fabs(g)) / T + fabs(g) * 0x1p-149 + REF_FLOOR;
+    /* + 2^-149 / T: y_j (dy_j - D) may be subnormal before the division */
+    edx[j] = (y[j] * eD + 3 * REF_U * fabs(g) + 0x1p-149) / T + REF_FLOOR;
   }
 }
 

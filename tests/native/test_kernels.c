@@ -1504,6 +1504,9 @@ static void test_backward_status_codes(void) {
                   ATTN_E_SIZE, "backward(INT_MAX sizes)");
     CHECK(attn_attention_backward_workspace_size(INT_MAX, INT_MAX, INT_MAX, INT_MAX) == 0,
           "backward workspace size for INT_MAX sizes is not 0");
+    /* 200000^2 weights cannot exist; the fused path has none */
+    expect_status(BWD(a, b, c, out, a, W, NULL, 200000, 200000, 1, 1, 0.5f, NULL, ws), ATTN_E_SIZE,
+                  "backward(weights of 200000 x 200000)");
     for (int i = 0; i < 6; i++)
       expect_status(BWD(a, b, c, out, a, W, NULL, 2, 3, 4, 5, bad_t[i], NULL, ws), ATTN_E_TEMP,
                     "backward(bad scale)");

@@ -1,39 +1,10 @@
 // mha.js: multi-head attention, as one call or as a layer whose parameters
 // stay in wasm memory.
-import {
-  FUSED_HINT, checkBytes, checkSize, expectShape, toFlag, toMatrix, toOptions, toVector,
-} from './check.js';
-import { residentArena } from './kernels.js';
+import { FUSED_HINT, checkBytes, expectShape, toFlag, toMatrix, toOptions } from './check.js';
+import { runMhaBackward, toMhaBackwardCall } from './backward.js';
+import { Arena, residentArena } from './kernels.js';
+import { putLayer, toLayer, toSequences } from './layer.js';
 import { putMasks, toMasks } from './masks.js';
-
-export const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
-export const BIAS_NAMES = ['bq', 'bk', 'bv', 'bo'];
-
-/** Xq and Xkv of a multi-head call; Xkv null or undefined = self-attention (Xkv === Xq). */
-export function toSequences(Xq, Xkv) {
-  Xq = toMatrix(Xq, 'Xq');
-  Xkv = Xkv === null || Xkv === undefined ? Xq : toMatrix(Xkv, 'Xkv');
-  expectShape(Xkv, 'Xkv', undefined, Xq.cols, 'keys and values come from rows as wide as Xq (d_model)');
-  return [Xq, Xkv];
-}
-
-/** The parameters of a multi-head layer of width d, checked. */
-export function toLayer(opts, d) {
-  if (opts.heads === undefined) throw new TypeError('heads is required (a positive integer that divides d_model)');
-  const heads = checkSize(opts.heads, 'heads');
-  if (d % heads !== 0) throw new RangeError(`heads (${heads}) must divide d_model (${d})`);
-  const layer = { heads, d };
-  for (const key of WEIGHT_NAMES) {
-    if (opts[key] === undefined) throw new TypeError(`${key} is required (${d}x${d})`);
-    layer[key] = toMatrix(opts[key], key);
-    expectShape(layer[key], key, d, d, 'd_model x d_model');
-  }
-  for (const key of BIAS_NAMES) {
-    layer[key] = opts[key] === undefined || opts[key] === null ? null : toVector(opts[key], key, d, 'one per column of d_model');
-  }
-  checkBytes(16 * d * d, `a multi-head layer with d_model = ${d}`);
-  return layer;
-}
 
 // Everything a multi-head call needs besides the layer, checked before any
 // wasm memory is touched.
@@ -47,11 +18,6 @@ function toMhaCall(layer, Xq, Xkv, opts) {
     wantWeights ? FUSED_HINT : '',
   );
   return { layer, Xq, Xkv, wantWeights, masks: toMasks(opts, n_q, n_k) };
-}
-
-/** Copies a layer's parameters into `arena`; returns the attn_mha_params struct (Wq..Wo, bq..bo pointers). */
-export function putLayer(arena, layer) {
-  return arena.words([...WEIGHT_NAMES, ...BIAS_NAMES].map((key) => arena.input(layer[key])));
 }
 
 // Z (rows x heads*dh) as one matrix per head; each head's rows are copied
@@ -112,7 +78,8 @@ export function multiHeadAttention(k, Xq, Xkv, options) {
  * The same layer with its parameters kept in wasm memory, for running it
  * many times without copying Wq..Wo each call (memoryInUse() counts them
  * until dispose()). layer.run(Xq, Xkv, {mask, causal, keyPaddingMask,
- * weights}) returns what multiHeadAttention returns.
+ * weights}) returns what multiHeadAttention returns; layer.backward(Xq, Xkv,
+ * dY, same options) what multiHeadAttentionBackward returns.
  */
 export function multiHeadAttentionLayer(k, options) {
   const opts = toOptions(options, 'multiHeadAttentionLayer');
@@ -127,14 +94,22 @@ export function multiHeadAttentionLayer(k, options) {
     resident.dispose();
     throw e;
   }
-  self.run = (Xq, Xkv, runOptions) => {
+  // Xq and Xkv checked against the layer, then fn(Xq, Xkv, options).
+  const checked = (what, Xq, Xkv, options, fn) => {
     if (!params) throw new Error('this multiHeadAttentionLayer was disposed');
-    const o = toOptions(runOptions, 'run');
+    const o = toOptions(options, what);
     [Xq, Xkv] = toSequences(Xq, Xkv);
     expectShape(Xq, 'Xq', undefined, layer.d, 'rows as wide as the layer (d_model)');
-    const call = toMhaCall(layer, Xq, Xkv, o);
-    return k.run((arena) => runMha(k, arena, params, call));
+    return fn(Xq, Xkv, o);
   };
+  self.run = (Xq, Xkv, options) => checked('run', Xq, Xkv, options, (xq, xkv, o) => {
+    const call = toMhaCall(layer, xq, xkv, o);
+    return k.run((arena) => runMha(k, arena, params, call));
+  });
+  self.backward = (Xq, Xkv, dY, options) => checked('backward', Xq, Xkv, options, (xq, xkv, o) => {
+    const call = toMhaBackwardCall(layer, xq, xkv, dY, o);
+    return k.run((arena) => runMhaBackward(k, arena, params, call));
+  });
   self.dispose = () => {
     resident.dispose();
     params = 0;
