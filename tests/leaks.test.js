@@ -59,6 +59,7 @@ function makeCalls(rs) {
       const q = n();
       const opts = { heads, Wq: mat(d, d), Wk: mat(d, d), Wv: mat(d, d), Wo: mat(d, d), bk: randVector(rs, d) };
       return a.multiHeadAttentionBackward(mat(q, d), rs.randomSample() < 0.5 ? null : mat(n(), d), mat(q, d), { ...opts, weights: rs.randomSample() < 0.5, causal: rs.randomSample() < 0.3 });
+    }],
     ['transformer create, train, read, dispose', (a) => {
       const heads = 1 + rs.int(2);
       const cfg = { vocab: 2 + rs.int(8), context: 1 + rs.int(6), dModel: heads * (1 + rs.int(4)), heads, layers: rs.int(3), seed: rs.int(1000) };

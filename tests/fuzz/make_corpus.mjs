@@ -132,6 +132,7 @@ const seeds = {
     'bad-heads': [0, 8, 0, size(2), size(3), size(8), 241],
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-dWo': [9, 8, 0, size(2), size(3), size(4), 0],
+  },
   transformer: {
     // [flags: null(3) | unbuilt<<3 | bad token<<4 | bad optimizer<<5 | head off<<6 | extreme<<7,
     //  vocab, context, d_model, heads (< 224: a divisor of d_model by index), layers,
