@@ -36,7 +36,7 @@ export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 CFLAGS=(-std=c11 -O3 -Wall -Wextra -Werror)
 SOURCES=(src/core.c src/check.c src/gemm.c src/softmax.c src/mask.c src/attention.c src/mha.c src/posenc.c
-  src/backward.c src/mha_backward.c src/train.c)
+  src/backward.c src/mha_backward.c src/train.c src/gpt_block.c src/generate.c)
 EXPORTS=$(paste -sd, src/exports.txt)
 EMFLAGS=(--no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sINITIAL_MEMORY=4MB -sTOTAL_STACK=256KB -sFILESYSTEM=0

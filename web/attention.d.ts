@@ -109,6 +109,80 @@ export interface MultiHeadLayer {
   dispose(): void;
 }
 
+/** createTransformer's options (DESIGN.md, "Tiny transformers"). */
+export interface TransformerOptions {
+  vocab: number;
+  context: number;
+  dModel: number;
+  heads: number;
+  layers: number;
+  /** Each layer adds a GELU MLP (hidden width 4 dModel, exact erf). Default false. */
+  mlp?: boolean;
+  /** Pre-norm LayerNorm before attention and the MLP, and a final one (eps 1e-5). Default false. */
+  layerNorm?: boolean;
+  /** Initialisation seed (a uint32). Default 0. */
+  seed?: number;
+}
+
+export interface AdamWOptions {
+  lr?: number;
+  weightDecay?: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+}
+
+export interface GenerateOptions {
+  /** New tokens to produce (>= 1). */
+  steps: number;
+  /** Default 'greedy'. */
+  strategy?: 'greedy' | 'sample' | 'beam';
+  /** 'sample' only: logits are divided by it (> 0, default 1). */
+  temperature?: number;
+  /** 'beam' only: the beam width (1 to 64, default 4). */
+  beam?: number;
+  /** 'sample' only: the random stream (a uint32, default 0); the same seed gives the same text. */
+  seed?: number;
+}
+
+export interface Generated {
+  /** The new tokens (not the prompt). */
+  tokens: number[];
+  /** The model's log-probability (temperature 1) of each new token given what precedes it. */
+  logProbs: Float64Array;
+  /** Their sum: the log-probability of the whole continuation. */
+  logProb: number;
+}
+
+/** A causal decoder whose parameters, gradients and AdamW moments stay in wasm memory until dispose(). */
+export interface Transformer {
+  readonly vocab: number;
+  readonly context: number;
+  readonly dModel: number;
+  readonly heads: number;
+  readonly layers: number;
+  readonly mlp: boolean;
+  readonly layerNorm: boolean;
+  readonly seed: number;
+  /** AdamW steps taken. */
+  readonly steps: number;
+  /** One AdamW step on a batch of equal-length sequences; the mean loss before the update. */
+  trainStep(sequences: ArrayLike<number>[], options?: AdamWOptions): number;
+  gradients(sequences: ArrayLike<number>[]): { loss: number; grads: Record<string, Float32Array> };
+  loss(sequences: ArrayLike<number>[]): { mean: number; perToken: Float32Array };
+  logits(sequence: ArrayLike<number>): Matrix;
+  attention(sequence: ArrayLike<number>): Matrix[][];
+  ablate(layer: number, head: number, off?: boolean): void;
+  parameters(): Record<string, Float32Array>;
+  setParameters(values: Record<string, ArrayLike<number>>): void;
+  /**
+   * steps new tokens after prompt, decoded with keys and values cached in wasm (a new token
+   * costs one row per layer). Past the context the cache restarts from the last ceil(context / 2) tokens.
+   */
+  generate(prompt: ArrayLike<number>, options: GenerateOptions): Generated;
+  dispose(): void;
+}
+
 export interface Attention {
   /** True when the SIMD build runs. */
   readonly simd: boolean;
@@ -139,6 +213,8 @@ export interface Attention {
   attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: AttentionOptions): AttentionGradients;
   /** Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
   multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
+  /** A tiny transformer trained in wasm (attention-only, or GPT blocks with mlp and layerNorm). */
+  createTransformer(options: TransformerOptions): Transformer;
 }
 
 export function loadAttention(options?: LoadOptions): Promise<Attention>;
