@@ -63,10 +63,11 @@ export async function bundle() {
     outfile: join(dist, 'attention-figures.js'),
     plugins: [katexCssPlugin],
   });
-  // The figures' Web Workers (attention-cost's, attention-induction's): each
+  // The figures' Web Workers (attention-cost's, attention-induction's,
+  // attention-tiny-gpt's): each
   // its own file next to the bundle (a same-origin script, as worker-src
   // under a strict CSP requires).
-  for (const name of ['cost.worker.js', 'induction.worker.js']) {
+  for (const name of ['cost.worker.js', 'induction.worker.js', 'tiny-gpt.worker.js']) {
     await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
   }
   for (const name of ['attention.simd.wasm', 'attention.wasm']) {

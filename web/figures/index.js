@@ -23,3 +23,4 @@ import './cross.js';
 import './cost.js';
 import './heatmap.js';
 import './induction.js';
+import './tiny-gpt.js';
