@@ -2,7 +2,7 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | backward | train   one section (backward.mjs, train.mjs)
+//   --only forward | backward | train | gpt   one section (backward.mjs, train.mjs, gpt.mjs)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES, BASELINE } from './engines.mjs';
@@ -17,6 +17,7 @@ import { machineInfo } from './machine.mjs';
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
 import { runTrain, trainProblems } from './train.mjs';
+import { runGpt, gptProblems } from './gpt.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -25,7 +26,7 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-const SECTIONS = ['forward', 'backward', 'train'];
+const SECTIONS = ['forward', 'backward', 'train', 'gpt'];
 if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only needs one of ${SECTIONS.join(', ')}`);
 
 const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
@@ -154,6 +155,10 @@ async function main() {
   if (!only || only === 'train') {
     out.train = await runTrain({ quick });
     found.push(...trainProblems(out.train));
+  }
+  if (!only || only === 'gpt') {
+    out.gpt = await runGpt({ quick });
+    found.push(...gptProblems(out.gpt));
   }
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
