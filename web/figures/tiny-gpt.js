@@ -10,6 +10,7 @@ import { h, s, replace } from './dom.js';
 import { choice } from './controls.js';
 import { wasmBaseUrl } from './engine.js';
 import { palette, paintMatrix } from './scale.canvas.js';
+import { cssColor, maxAbs, textOn } from './scale.js';
 import { ALPHABET, DEFAULTS } from './tiny-gpt.model.js';
 
 const [PH, PL, PB, PT] = [210, 40, 30, 24]; // loss plot: height, left, bottom and top margins
@@ -55,6 +56,7 @@ class TinyGpt extends FigureElement {
   .decoding .name { font-weight: 600; font-size: 0.9em; }
   .decoding .how, .decoding .lp { color: var(--attention-muted); font-size: 0.8em; font-variant-numeric: tabular-nums; }
   .decoding .prompt { color: var(--attention-muted); }
+  .decodings > .note { grid-column: 1 / -1; }
   .attend { display: grid; gap: 6px; }
   .chars { display: flex; flex-wrap: wrap; }
   .chars button { font: 14px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; border-bottom: 2px solid transparent; padding: 1px 1px; min-width: 0.7em; margin: 0; border-radius: 2px; color: var(--attention-fg); cursor: pointer; }
@@ -208,7 +210,8 @@ class TinyGpt extends FigureElement {
     this.renderDecodings(running);
     this.renderAttention();
     const words = last ? ` Training loss ${fmt(last.train)}, held-out loss ${fmt(last.heldOut)} nats per character; the bigram model's held-out loss is ${fmt(this.bigram?.heldOut)}.` : '';
-    this.announce(`Step ${step} of ${steps}${running ? ', training' : done ? ', done' : ''}.${words}`);
+    const loading = this.curve.length ? '' : ' Loading the model in a background thread.';
+    this.announce(`Step ${step} of ${steps}${running ? ', training' : done ? ', done' : ''}.${words}${loading}`);
   }
 
   plot() {
@@ -258,9 +261,9 @@ class TinyGpt extends FigureElement {
     const q = this.query >= 0 && this.query < n ? this.query : n - 1;
     const row = W.data.subarray(q * n, q * n + n);
     const focused = this.shadowRoot.activeElement?.dataset?.at;
+    const top1 = maxAbs(row); // the project's scale, relative to the largest weight in view
     replace(this.charsEl, [...v.chars].map((c, i) => {
-      const pct = Math.round(100 * Math.min(1, row[i] * 1.5));
-      const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: color-mix(in srgb, var(--attention-positive) ${pct}%, transparent)`,
+      const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: ${cssColor(row[i], top1)}; color: ${textOn(row[i], top1)}`,
         'aria-label': `${c === ' ' ? 'space' : c}, weight ${fmt(row[i])}`, onclick: () => { this.query = i; this.invalidate(); } }, c === ' ' ? '\u00a0' : c);
       b.addEventListener('mouseenter', () => { this.query = i; this.invalidate(); });
       return b;
