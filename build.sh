@@ -41,7 +41,7 @@ export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 CFLAGS=(-std=c11 -O3 -Wall -Wextra -Werror)
 SOURCES=(src/core.c src/check.c src/gemm.c src/softmax.c src/mask.c src/attention.c src/mha.c src/posenc.c
-  src/backward.c src/mha_backward.c src/linear.c src/train.c)
+  src/backward.c src/mha_backward.c src/linear.c src/train.c src/gpt_block.c src/generate.c)
 EXPORTS=$(paste -sd, src/exports.txt)
 EMFLAGS=(--no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sINITIAL_MEMORY=4MB -sTOTAL_STACK=256KB -sFILESYSTEM=0
@@ -81,5 +81,7 @@ if stale build/native/libattention.a; then
   done
   ar rcs build/native/libattention.a build/native/*.o
 fi
+# The text <attention-tiny-gpt> learns from, whenever the article changes.
+if [ web/index.html -nt web/figures/tiny-gpt.text.js ]; then node scripts/article-text.mjs; fi
 if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'

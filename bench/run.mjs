@@ -2,8 +2,8 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | backward | efficient | train   one section (backward.mjs,
-//                efficient.mjs: the recent advances, train.mjs)
+//   --only forward | backward | efficient | train | gpt   one section
+//                (backward.mjs, efficient.mjs: the recent advances, train.mjs, gpt.mjs)
 //   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
 //   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
@@ -21,6 +21,7 @@ import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';
 import { runTrain, trainProblems } from './train.mjs';
+import { runGpt, gptProblems } from './gpt.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -29,7 +30,7 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-const SECTIONS = ['forward', 'backward', 'efficient', 'train'];
+const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt'];
 if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
 const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
@@ -84,6 +85,10 @@ async function main() {
   if (wants('train')) {
     out.train = await runTrain({ quick });
     found.push(...trainProblems(out.train));
+  }
+  if (wants('gpt')) {
+    out.gpt = await runGpt({ quick });
+    found.push(...gptProblems(out.gpt));
   }
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');

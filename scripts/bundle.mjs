@@ -66,9 +66,9 @@ export async function bundle() {
     plugins: [katexCssPlugin],
   });
   // The figures' Web Workers (attention-cost's, attention-efficient's,
-  // attention-induction's): each its own file next to the bundle (a
-  // same-origin script, as worker-src under a strict CSP requires).
-  for (const name of ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js']) {
+  // attention-induction's, attention-tiny-gpt's): each its own file next to
+  // the bundle (a same-origin script, as worker-src under a strict CSP requires).
+  for (const name of ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js', 'tiny-gpt.worker.js']) {
     await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
   }
   for (const name of Object.values(BUILDS)) {

@@ -31,7 +31,7 @@ typedef enum attn_status {
   ATTN_E_MASK = -6,      /* window < 0, or global positions not ascending,
                             repeated or out of range */
   ATTN_E_TOKEN = -7,     /* a token id is < 0 or >= vocab */
-  ATTN_E_CONFIG = -8,    /* a model option this build does not have (mlp, layer_norm) */
+  ATTN_E_CONFIG = -8,    /* a model flag (mlp, layer_norm) is not 0 or 1 */
   ATTN_E_OPTIM = -9,     /* an optimizer setting out of range (lr <= 0, beta >= 1, ...) */
 } attn_status;
 
@@ -269,9 +269,11 @@ int attn_linear_attention(float *out, const float *Q, const float *K, const floa
 /* ---- tiny transformers, trained in place -------------------------- */
 
 /* A causal decoder (DESIGN.md, "Tiny transformers"):
- *   x = tok[token] + pos[position];  per layer x += MHA(x) (causal, heads
- *   heads, scale 1/sqrt(d_model/heads));  logits = x Wu + bu;
- *   loss = mean next-token cross-entropy.
+ *   x = tok[token] + pos[position];  per layer x += MHA(h) (causal, heads
+ *   heads, scale 1/sqrt(d_model/heads)), h = x or LN1(x) with layer_norm,
+ *   and with mlp x += GELU(h2 W1 + b1) W2 + b2 (hidden width 4 d_model, exact
+ *   erf GELU), h2 = x or LN2(x);  logits = f Wu + bu, f = x or LNf(x);
+ *   LayerNorm eps 1e-5;  loss = mean next-token cross-entropy.
  * A sequence of n_tokens tokens (2 <= n_tokens <= context + 1) feeds its
  * first T = n_tokens - 1 tokens in and predicts each next one. */
 typedef struct attn_tf_config {
@@ -280,8 +282,9 @@ typedef struct attn_tf_config {
   int d_model;
   int heads;      /* divides d_model */
   int layers;     /* >= 0 (0: embeddings straight into the unembedding) */
-  int mlp;        /* 0: attention-only blocks; 1 is ATTN_E_CONFIG for now */
-  int layer_norm; /* 0: no LayerNorm; 1 is ATTN_E_CONFIG for now */
+  int mlp;        /* 1: each block adds a GELU MLP; 0: attention-only */
+  int layer_norm; /* 1: pre-norm LayerNorms (LN1, LN2, LNf); 0: none.
+                     Anything but 0 or 1 is ATTN_E_CONFIG. */
 } attn_tf_config;
 
 /* A model: its config and four blocks of attn_tf_param_count floats with
@@ -297,9 +300,10 @@ typedef struct attn_tf_model {
 
 /* One tensor of the parameter block. */
 typedef struct attn_tf_param {
-  const char *name; /* "tok", "pos", "Wq", "Wk", "Wv", "Wo", "bq", "bk",
-                       "bv", "bo", "Wu", "bu" */
-  int layer;        /* the layer of Wq .. bo; -1 for the others */
+  const char *name; /* "tok", "pos", "ln1.g", "ln1.b", "Wq", "Wk", "Wv",
+                       "Wo", "bq", "bk", "bv", "bo", "ln2.g", "ln2.b", "W1",
+                       "b1", "W2", "b2", "lnf.g", "lnf.b", "Wu", "bu" */
+  int layer;        /* the layer of ln1.g .. b2; -1 for the others */
   int rows, cols;   /* a bias is 1 x cols */
   size_t offset;    /* in floats from the start of the block */
 } attn_tf_param;
@@ -316,12 +320,14 @@ typedef struct attn_adamw {
 size_t attn_tf_param_count(const attn_tf_config *cfg);
 
 /* info = the index-th tensor of the block (0, 1, ... in block order: tok,
- * pos, then Wq Wk Wv Wo bq bk bv bo of each layer, then Wu, bu);
- * ATTN_E_SIZE past the last. */
+ * pos, then of each layer [ln1.g ln1.b] Wq Wk Wv Wo bq bk bv bo [ln2.g ln2.b]
+ * [W1 b1 W2 b2], then [lnf.g lnf.b] Wu bu; the bracketed ones only with
+ * layer_norm, with layer_norm and mlp, with mlp); ATTN_E_SIZE past the last. */
 int attn_tf_param_info(attn_tf_param *info, const attn_tf_config *cfg, int index);
 
 /* Sets model->params from seed (uniform: embeddings of standard deviation
- * 1, Wq..Wo 1/sqrt(d_model), Wu 0.02, biases 0), zeros grads, m, v and off,
+ * 1, Wq..Wo and W1 1/sqrt(d_model), W2 1/sqrt(4 d_model), Wu 0.02, biases
+ * 0; LayerNorm gains 1, biases 0), zeros grads, m, v and off,
  * and step = 0. The same seed gives the same parameters in every build. */
 int attn_tf_init(attn_tf_model *model, uint32_t seed);
 
@@ -348,6 +354,27 @@ int attn_tf_gradients(float *loss, attn_tf_model *model, const int32_t *tokens,
 int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
                        int batch, int n_tokens, const attn_adamw *opt,
                        void *workspace);
+
+/* ---- generation with a KV cache (generate.c) ---- */
+
+/* Bytes of the KV cache of n sequences, (n, layers, 2, context, d_model)
+ * floats (at least 4); 0 when the config or n is not one it can have. */
+size_t attn_tf_cache_size(const attn_tf_config *cfg, int n);
+
+/* Bytes of attn_tf_decode's workspace for n sequences; 0 as above. */
+size_t attn_tf_decode_workspace_size(const attn_tf_config *cfg, int n);
+
+/* One step of decoding for n sequences that have rows 0 .. position - 1 of
+ * their caches filled: feeds tokens (n), the token of each at `position`,
+ * writes that position's keys and values into the cache, and the next-token
+ * logits (n x vocab): what attn_tf_forward gives at that position of the
+ * whole sequence, without recomputing the earlier positions.
+ *   cache      attn_tf_cache_size(cfg, n) bytes
+ *   workspace  attn_tf_decode_workspace_size(cfg, n) bytes, 16-byte aligned
+ * ATTN_E_SIZE for position outside 0 .. context - 1, ATTN_E_TOKEN for a
+ * token outside 0 .. vocab - 1. */
+int attn_tf_decode(float *logits, float *cache, const attn_tf_model *model,
+                   const int32_t *tokens, int n, int position, void *workspace);
 
 #ifdef __cplusplus
 }

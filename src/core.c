@@ -14,7 +14,7 @@ const char *attn_status_name(int status) {
     case ATTN_E_WORKSPACE: return "workspace required";
     case ATTN_E_MASK: return "window must be >= 0 and global positions ascending, distinct and in range";
     case ATTN_E_TOKEN: return "token id out of range";
-    case ATTN_E_CONFIG: return "model option not built (mlp, layer_norm)";
+    case ATTN_E_CONFIG: return "model option must be 0 or 1 (mlp, layer_norm)";
     case ATTN_E_OPTIM: return "optimizer setting out of range";
     default: return "unknown status";
   }

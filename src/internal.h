@@ -155,4 +155,27 @@ void attn__softmax_grad_row(float *ds, const float *p, const float *dp, int n,
 /* sum_i a[i] b[i]. */
 float attn__dot(const float *a, const float *b, int n);
 
+/* ---- the GPT block (gpt_block.c) ---- */
+
+/* erf(x) to within 4.2e-7, by the rational function the SIMD GELU uses. */
+float attn__erff(float x);
+
+/* out[i] = GELU(x[i]) = x[i] Phi(x[i]) (exact: erf, not tanh), n values. */
+void attn__gelu_forward(float *out, const float *x, int n);
+
+/* dx[i] = dout[i] GELU'(x[i]); dx overlaps neither x nor dout. */
+void attn__gelu_backward(float *dx, const float *x, const float *dout, int n);
+
+/* LayerNorm of each row of x (N, C), eps 1e-5, biased variance:
+ * out (N, C) = (x - mean) rstd g + b; mean, rstd (N) kept for the backward. */
+void attn__layernorm_forward(float *out, float *mean, float *rstd,
+                             const float *x, const float *g, const float *b,
+                             int N, int C);
+
+/* Its backward, all accumulated (+=): dx (N, C), dg (C), db (C), given
+ * dout (N, C) and the forward's x, g, mean, rstd. */
+void attn__layernorm_backward(float *dx, float *dg, float *db,
+                              const float *dout, const float *x, const float *g,
+                              const float *mean, const float *rstd, int N, int C);
+
 #endif

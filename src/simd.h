@@ -34,6 +34,9 @@ static inline vf4 vf4_madd(vf4 a, vf4 b, vf4 c) { return wasm_f32x4_add(wasm_f32
 #endif
 /* a < b ? b : a (so a NaN in a survives). */
 static inline vf4 vf4_max(vf4 a, vf4 b) { return wasm_f32x4_pmax(a, b); }
+/* b < a ? b : a (so a NaN in a survives). */
+static inline vf4 vf4_min(vf4 a, vf4 b) { return wasm_f32x4_pmin(a, b); }
+static inline vf4 vf4_div(vf4 a, vf4 b) { return wasm_f32x4_div(a, b); }
 /* Lanes where x < limit become 0. */
 static inline vf4 vf4_zero_below(vf4 v, vf4 x, vf4 limit) {
   return wasm_v128_andnot(v, wasm_f32x4_lt(x, limit));
@@ -79,6 +82,12 @@ static inline vf4 vf4_max(vf4 a, vf4 b) {
   vi4 m = a < b;
   return (vf4)(((vi4)b & m) | ((vi4)a & ~m));
 }
+/* wasm's pmin: b < a ? b : a. */
+static inline vf4 vf4_min(vf4 a, vf4 b) {
+  vi4 m = b < a;
+  return (vf4)(((vi4)b & m) | ((vi4)a & ~m));
+}
+static inline vf4 vf4_div(vf4 a, vf4 b) { return a / b; }
 static inline vf4 vf4_zero_below(vf4 v, vf4 x, vf4 limit) {
   return (vf4)((vi4)v & ~(x < limit));
 }

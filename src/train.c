@@ -7,11 +7,14 @@
  * gradients and AdamW's two moments are four blocks of one layout, so the
  * optimizer is one loop over them.
  *
- * The model (DESIGN.md, "Tiny transformers"), attention-only so far:
+ * The model (DESIGN.md, "Tiny transformers"):
  *   x_0     = tok[token] + pos[position]                       (B, T, C)
- *   x_{l+1} = x_l + Concat(Z_1..Z_NH) Wo + bo,  Z_h = causal attention of
- *             the h-th column block of Q = x_l Wq + bq, K, V    (B, T, C)
- *   logits  = x_L Wu + bu                                      (B, T, V)
+ *   a_l     = x_l + Concat(Z_1..Z_NH) Wo + bo,  Z_h = causal attention of
+ *             the h-th column block of Q = h_l Wq + bq, K, V    (B, T, C)
+ *             with h_l = x_l, or LN1(x_l) with layer_norm
+ *   x_{l+1} = a_l, or with mlp a_l + GELU(h2 W1 + b1) W2 + b2, h2 = a_l or
+ *             LN2(a_l) with layer_norm; the hidden width is 4C
+ *   logits  = f Wu + bu, f = x_L or LNf(x_L) with layer_norm    (B, T, V)
  *   loss    = mean over (b, t) of -log softmax(logits[b][t])[token[b][t+1]]
  * B sequences of T + 1 tokens each (T inputs, T targets); C = d_model,
  * NH heads of hs = C / NH columns, V = vocab, L = layers.
@@ -24,21 +27,41 @@
 /* ==== the parameter layout ============================================= */
 
 /* Each tensor's size, as rows x cols of these dimensions. */
-enum dim { ONE, D_MODEL, VOCAB, CONTEXT };
+enum dim { ONE, D_MODEL, VOCAB, CONTEXT, HIDDEN };
+
+/* What a tensor needs in the config: bits of these (0: always there). */
+enum { NEEDS_LN = 1, NEEDS_MLP = 2 };
 
 typedef struct {
   const char *name;
   unsigned char rows, cols; /* enum dim */
+  unsigned char needs;
 } tensor_t;
 
-/* Block order: HEAD, then LAYER once per layer, then TAIL. The GPT block
- * (LayerNorm, MLP) adds its rows here, behind the config flags. */
-static const tensor_t HEAD[] = {{"tok", VOCAB, D_MODEL}, {"pos", CONTEXT, D_MODEL}};
+/* Block order: HEAD, then LAYER once per layer, then TAIL; the GPT block's
+ * tensors (LayerNorm, MLP) only behind their config flags. */
+static const tensor_t HEAD[] = {{"tok", VOCAB, D_MODEL, 0}, {"pos", CONTEXT, D_MODEL, 0}};
 static const tensor_t LAYER[] = {
-    {"Wq", D_MODEL, D_MODEL}, {"Wk", D_MODEL, D_MODEL}, {"Wv", D_MODEL, D_MODEL},
-    {"Wo", D_MODEL, D_MODEL}, {"bq", ONE, D_MODEL},     {"bk", ONE, D_MODEL},
-    {"bv", ONE, D_MODEL},     {"bo", ONE, D_MODEL}};
-static const tensor_t TAIL[] = {{"Wu", D_MODEL, VOCAB}, {"bu", ONE, VOCAB}};
+    {"ln1.g", ONE, D_MODEL, NEEDS_LN},
+    {"ln1.b", ONE, D_MODEL, NEEDS_LN},
+    {"Wq", D_MODEL, D_MODEL, 0},
+    {"Wk", D_MODEL, D_MODEL, 0},
+    {"Wv", D_MODEL, D_MODEL, 0},
+    {"Wo", D_MODEL, D_MODEL, 0},
+    {"bq", ONE, D_MODEL, 0},
+    {"bk", ONE, D_MODEL, 0},
+    {"bv", ONE, D_MODEL, 0},
+    {"bo", ONE, D_MODEL, 0},
+    {"ln2.g", ONE, D_MODEL, NEEDS_LN | NEEDS_MLP},
+    {"ln2.b", ONE, D_MODEL, NEEDS_LN | NEEDS_MLP},
+    {"W1", D_MODEL, HIDDEN, NEEDS_MLP},
+    {"b1", ONE, HIDDEN, NEEDS_MLP},
+    {"W2", HIDDEN, D_MODEL, NEEDS_MLP},
+    {"b2", ONE, D_MODEL, NEEDS_MLP}};
+static const tensor_t TAIL[] = {{"lnf.g", ONE, D_MODEL, NEEDS_LN},
+                                {"lnf.b", ONE, D_MODEL, NEEDS_LN},
+                                {"Wu", D_MODEL, VOCAB, 0},
+                                {"bu", ONE, VOCAB, 0}};
 enum {
   N_HEAD = sizeof HEAD / sizeof *HEAD,
   N_LAYER = sizeof LAYER / sizeof *LAYER,
@@ -50,27 +73,30 @@ static int dim(const attn_tf_config *cfg, int d) {
     case D_MODEL: return cfg->d_model;
     case VOCAB: return cfg->vocab;
     case CONTEXT: return cfg->context;
+    case HIDDEN: return 4 * cfg->d_model;
     default: return 1;
   }
 }
 
 static int check_config(const attn_tf_config *cfg) {
   if (!cfg) return ATTN_E_NULL;
-  if (cfg->mlp || cfg->layer_norm) return ATTN_E_CONFIG;
+  if ((cfg->mlp != 0 && cfg->mlp != 1) || (cfg->layer_norm != 0 && cfg->layer_norm != 1))
+    return ATTN_E_CONFIG;
   if (cfg->vocab <= 0 || cfg->context <= 0 || cfg->d_model <= 0 || cfg->layers < 0)
     return ATTN_E_SIZE;
   if (cfg->heads <= 0 || cfg->d_model % cfg->heads != 0) return ATTN_E_HEADS;
-  /* The largest tensors, and the whole block (below 4 C^2 + 4 C floats per
+  /* The largest tensors, and the whole block (below 12 C^2 + 13 C floats per
    * layer plus the embeddings), must be addressable. */
   const uint64_t C = (uint64_t)cfg->d_model;
-  const uint64_t total = ((uint64_t)cfg->vocab * 2 + cfg->context + 1) * C +
-                         (uint64_t)cfg->layers * (4 * C * C + 4 * C);
-  if (!attn__fits(C * C, 4) || !attn__fits(total, 4 * 4)) return ATTN_E_SIZE;
+  const uint64_t total = ((uint64_t)cfg->vocab * 2 + cfg->context + 3) * C +
+                         (uint64_t)cfg->layers * (12 * C * C + 13 * C);
+  if (!attn__fits(4 * C * C, 4) || !attn__fits(total, 4 * 4)) return ATTN_E_SIZE;
   return ATTN_OK;
 }
 
 /* Fills `out` with tensor `index` of the block; 0 past the last one. */
 static int tensor_at(attn_tf_param *out, const attn_tf_config *cfg, int index) {
+  const int have = (cfg->layer_norm ? NEEDS_LN : 0) | (cfg->mlp ? NEEDS_MLP : 0);
   size_t offset = 0;
   int i = 0;
   for (int part = 0; part < 3; part++) {
@@ -78,13 +104,15 @@ static int tensor_at(attn_tf_param *out, const attn_tf_config *cfg, int index) {
     const int n = part == 0 ? N_HEAD : part == 1 ? N_LAYER : N_TAIL;
     const int repeat = part == 1 ? cfg->layers : 1;
     for (int l = 0; l < repeat; l++)
-      for (int e = 0; e < n; e++, i++) {
+      for (int e = 0; e < n; e++) {
+        if ((list[e].needs & have) != list[e].needs) continue;
         const int rows = dim(cfg, list[e].rows), cols = dim(cfg, list[e].cols);
         if (i == index) {
           *out = (attn_tf_param){list[e].name, part == 1 ? l : -1, rows, cols, offset};
           return 1;
         }
         offset += (size_t)rows * cols;
+        i++;
       }
   }
   out->offset = offset; /* past the end: the block's size */
@@ -110,20 +138,27 @@ static float *find(float *block, const attn_tf_config *cfg, int layer, const cha
   attn_tf_param t;
   for (int i = 0; tensor_at(&t, cfg, i); i++)
     if (t.layer == layer && !strcmp(t.name, name)) return block + t.offset;
-  return NULL; /* unreachable for the names used below */
+  return NULL; /* a tensor this config leaves out */
 }
 
-/* One layer's tensors in a block (parameters or gradients: same layout). */
+/* One layer's tensors in a block (parameters or gradients: same layout);
+ * NULL for those the config leaves out. */
 typedef struct {
   float *Wq, *Wk, *Wv, *Wo; /* (C, C) each */
   float *bq, *bk, *bv, *bo; /* (C) each */
+  float *ln1g, *ln1b, *ln2g, *ln2b; /* (C) each, with layer_norm */
+  float *W1, *b1, *W2, *b2; /* (C, 4C), (4C), (4C, C), (C), with mlp */
 } layer_t;
 
 static layer_t layer_in(float *block, const attn_tf_config *cfg, int l) {
-  return (layer_t){find(block, cfg, l, "Wq"), find(block, cfg, l, "Wk"),
-                   find(block, cfg, l, "Wv"), find(block, cfg, l, "Wo"),
-                   find(block, cfg, l, "bq"), find(block, cfg, l, "bk"),
-                   find(block, cfg, l, "bv"), find(block, cfg, l, "bo")};
+  return (layer_t){find(block, cfg, l, "Wq"),    find(block, cfg, l, "Wk"),
+                   find(block, cfg, l, "Wv"),    find(block, cfg, l, "Wo"),
+                   find(block, cfg, l, "bq"),    find(block, cfg, l, "bk"),
+                   find(block, cfg, l, "bv"),    find(block, cfg, l, "bo"),
+                   find(block, cfg, l, "ln1.g"), find(block, cfg, l, "ln1.b"),
+                   find(block, cfg, l, "ln2.g"), find(block, cfg, l, "ln2.b"),
+                   find(block, cfg, l, "W1"),    find(block, cfg, l, "b1"),
+                   find(block, cfg, l, "W2"),    find(block, cfg, l, "b2")};
 }
 
 /* ==== initialisation ==================================================== */
@@ -150,19 +185,23 @@ int attn_tf_init(attn_tf_model *model, uint32_t seed) {
       (!model->off && cfg->layers > 0))
     return ATTN_E_NULL;
   /* Uniform, so that a standard deviation sigma takes a = sqrt(3) sigma:
-   * embeddings sigma 1; Wq..Wo sigma 1/sqrt(C) (a unit input keeps unit
-   * size); Wu sigma 0.02 (the first logits are near 0, the loss near
-   * log V); biases 0. */
+   * embeddings sigma 1; Wq..Wo and W1 sigma 1/sqrt(C), W2 1/sqrt(4C) (a
+   * unit input keeps unit size); Wu sigma 0.02 (the first logits are near
+   * 0, the loss near log V); biases 0; LayerNorm gains 1 and biases 0. */
   const float root3 = 1.7320508f, C = (float)cfg->d_model;
   uint64_t s = seed;
   attn_tf_param t;
   for (int i = 0; tensor_at(&t, cfg, i); i++) {
-    const float a = t.name[0] == 'b'                                     ? 0.0f
+    const char *last = t.name + strlen(t.name) - 1;
+    const int gain = !strncmp(t.name, "ln", 2) && *last == 'g';
+    const float a = t.name[0] == 'b' || !strncmp(t.name, "ln", 2)       ? 0.0f
                     : !strcmp(t.name, "tok") || !strcmp(t.name, "pos") ? root3
                     : !strcmp(t.name, "Wu")                            ? 0.02f * root3
+                    : !strcmp(t.name, "W2")                            ? root3 / sqrtf(4 * C)
                                                                        : root3 / sqrtf(C);
     float *p = model->params + t.offset;
-    for (size_t k = 0; k < (size_t)t.rows * t.cols; k++) p[k] = a ? uniform(&s, a) : 0.0f;
+    for (size_t k = 0; k < (size_t)t.rows * t.cols; k++)
+      p[k] = a ? uniform(&s, a) : gain ? 1.0f : 0.0f;
   }
   const size_t n = t.offset; /* tensor_at left the block size there */
   memset(model->grads, 0, n * sizeof(float));
@@ -184,19 +223,34 @@ typedef struct {
   float *row;    /* (V) scratch for the loss without gradients */
   float *dx;     /* (B, T, C) dLoss / the residual stream, layer by layer */
   float *dz, *dq, *dk, *dv; /* (B, T, C) one layer's gradients */
+  /* The GPT block's (empty when the config leaves the part out): */
+  float *h1, *h2; /* (L, B, T, C) LN1(x_l) and LN2(a_l) */
+  float *ln_mean, *ln_rstd; /* (2L+1, B, T) per LayerNorm (LN1, LN2 of each layer, LNf) */
+  float *xf;     /* (B, T, C) LNf(x_L) */
+  float *xa;     /* (L, B, T, C) a_l, the stream between attention and MLP */
+  float *pre, *act; /* (L, B, T, 4C) the MLP's hidden layer before and after GELU */
+  float *dh;     /* (B, T, C) the gradient of a LayerNorm's output */
+  float *dact, *dpre; /* (B, T, 4C) the MLP's hidden gradients */
   void *scratch; /* the attention backward's workspace */
 } acts_t;
 
 /* Carves the workspace at `base` into `a` (base NULL: only counts); returns
  * its size in bytes, 16-byte aligned pieces. */
 static size_t carve(acts_t *a, char *base, const attn_tf_config *cfg, int B, int T) {
-  const size_t L = (size_t)cfg->layers, BTC = (size_t)B * T * cfg->d_model;
+  const size_t L = (size_t)cfg->layers, BT = (size_t)B * T, BTC = BT * cfg->d_model;
+  const size_t ln = cfg->layer_norm ? 1 : 0, mlp = cfg->mlp ? 1 : 0;
   const size_t sizes[] = {
       (L + 1) * BTC, L * BTC, L * BTC, L * BTC, L * BTC,
-      L * B * cfg->heads * T * T, (size_t)B * T * cfg->vocab, (size_t)cfg->vocab,
-      BTC, BTC, BTC, BTC, BTC};
+      L * B * cfg->heads * T * T, BT * cfg->vocab, (size_t)cfg->vocab,
+      BTC, BTC, BTC, BTC, BTC,
+      ln * L * BTC, ln * mlp * L * BTC, ln * (2 * L + 1) * BT, ln * (2 * L + 1) * BT,
+      ln * BTC, mlp * L * BTC, mlp * L * 4 * BTC, mlp * L * 4 * BTC,
+      ln * BTC, mlp * 4 * BTC, mlp * 4 * BTC};
   float **slots[] = {&a->x, &a->q, &a->k, &a->v, &a->z, &a->att, &a->logits,
-                     &a->row, &a->dx, &a->dz, &a->dq, &a->dk, &a->dv};
+                     &a->row, &a->dx, &a->dz, &a->dq, &a->dk, &a->dv,
+                     &a->h1, &a->h2, &a->ln_mean, &a->ln_rstd,
+                     &a->xf, &a->xa, &a->pre, &a->act,
+                     &a->dh, &a->dact, &a->dpre};
   size_t bytes = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     *slots[i] = base ? (float *)(base + bytes) : NULL;
@@ -356,13 +410,59 @@ size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens
     return 0;
   const int T = n_tokens - 1;
   const uint64_t L = (uint64_t)cfg->layers, BT = (uint64_t)batch * T;
-  /* What carve() asks for, in floats, bounded before it is computed. */
-  const uint64_t floats = (5 * L + 6) * BT * cfg->d_model + L * BT * cfg->heads * T +
-                          (BT + 1) * cfg->vocab;
+  /* What carve() asks for, in floats, bounded before it is computed (the
+   * GPT block adds at most 12 L + 10 of B T C and 4 L + 2 of B T). */
+  const uint64_t floats = (17 * L + 16) * BT * cfg->d_model + L * BT * cfg->heads * T +
+                          (BT + 1) * cfg->vocab + (4 * L + 2) * BT;
   if (!attn__fits(floats + 64, 4) || !attn__fits(BT * (uint64_t)n_tokens, 4))
     return 0;
   acts_t a;
   return carve(&a, NULL, cfg, batch, T);
+}
+
+/* The MLP of layer l: x_{l+1} = a_l + GELU(h2 W1 + b1) W2 + b2, h2 = a_l or
+ * LN2(a_l). Reads a->xa, writes h2, pre, act and x_{l+1}. */
+static void mlp_forward(acts_t *a, const layer_t *w, const attn_tf_config *cfg, int l,
+                        int N, int C) {
+  const size_t BTC = (size_t)N * C;
+  const float *xa = a->xa + l * BTC, *h = xa;
+  if (cfg->layer_norm) {
+    float *h2 = a->h2 + l * BTC;
+    attn__layernorm_forward(h2, a->ln_mean + (size_t)(2 * l + 1) * N,
+                            a->ln_rstd + (size_t)(2 * l + 1) * N, xa, w->ln2g, w->ln2b, N, C);
+    h = h2;
+  }
+  float *pre = a->pre + l * 4 * BTC, *act = a->act + l * 4 * BTC;
+  linear_forward(pre, h, w->W1, w->b1, N, C, 4 * C, 0);
+  for (int i = 0; i < N; i++)
+    attn__gelu_forward(act + (size_t)i * 4 * C, pre + (size_t)i * 4 * C, 4 * C);
+  float *x_next = a->x + (l + 1) * BTC;
+  memcpy(x_next, xa, BTC * sizeof(float)); /* the residual */
+  linear_forward(x_next, act, w->W2, w->b2, N, 4 * C, C, 1);
+}
+
+/* Its backward: given dx = dLoss/dx_{l+1} in a->dx, adds the MLP's
+ * gradients into g and leaves dLoss/da_l in a->dx (the residual's dx plus
+ * what came back through the MLP). */
+static void mlp_backward(acts_t *a, const layer_t *w, const layer_t *g,
+                         const attn_tf_config *cfg, int l, int N, int C) {
+  const size_t BTC = (size_t)N * C;
+  const float *xa = a->xa + l * BTC, *pre = a->pre + l * 4 * BTC, *act = a->act + l * 4 * BTC;
+  memset(a->dact, 0, 4 * BTC * sizeof(float));
+  linear_backward(a->dact, g->W2, g->b2, a->dx, act, w->W2, N, 4 * C, C);
+  for (int i = 0; i < N; i++) {
+    const size_t at = (size_t)i * 4 * C;
+    attn__gelu_backward(a->dpre + at, pre + at, a->dact + at, 4 * C);
+  }
+  if (!cfg->layer_norm) {
+    linear_backward(a->dx, g->W1, g->b1, a->dpre, xa, w->W1, N, C, 4 * C);
+    return;
+  }
+  memset(a->dh, 0, BTC * sizeof(float));
+  linear_backward(a->dh, g->W1, g->b1, a->dpre, a->h2 + l * BTC, w->W1, N, C, 4 * C);
+  attn__layernorm_backward(a->dx, g->ln2g, g->ln2b, a->dh, xa, w->ln2g,
+                           a->ln_mean + (size_t)(2 * l + 1) * N,
+                           a->ln_rstd + (size_t)(2 * l + 1) * N, N, C);
 }
 
 /* The forward pass into the activations; returns the summed loss. With
@@ -372,23 +472,38 @@ static double forward(acts_t *a, const attn_tf_model *m, const int32_t *tokens,
   const attn_tf_config *cfg = &m->cfg;
   const int C = cfg->d_model, NH = cfg->heads, V = cfg->vocab, N = B * T;
   const size_t BTC = (size_t)N * C;
+  const int L = cfg->layers;
   float *P = m->params;
   embed_forward(a->x, tokens, find(P, cfg, -1, "tok"), find(P, cfg, -1, "pos"), B, T, C);
-  for (int l = 0; l < cfg->layers; l++) {
+  for (int l = 0; l < L; l++) {
     const layer_t w = layer_in(P, cfg, l);
     const float *x = a->x + l * BTC;
     float *q = a->q + l * BTC, *k = a->k + l * BTC, *v = a->v + l * BTC, *z = a->z + l * BTC;
-    linear_forward(q, x, w.Wq, w.bq, N, C, C, 0);
-    linear_forward(k, x, w.Wk, w.bk, N, C, C, 0);
-    linear_forward(v, x, w.Wv, w.bv, N, C, C, 0);
+    const float *h = x;
+    if (cfg->layer_norm) {
+      float *h1 = a->h1 + l * BTC;
+      attn__layernorm_forward(h1, a->ln_mean + (size_t)2 * l * N, a->ln_rstd + (size_t)2 * l * N,
+                              x, w.ln1g, w.ln1b, N, C);
+      h = h1;
+    }
+    linear_forward(q, h, w.Wq, w.bq, N, C, C, 0);
+    linear_forward(k, h, w.Wk, w.bk, N, C, C, 0);
+    linear_forward(v, h, w.Wv, w.bv, N, C, C, 0);
     attention_forward(z, a->att + (size_t)l * B * NH * T * T, q, k, v,
                       m->off + (size_t)l * NH, B, T, C, NH);
     float *x_next = a->x + (l + 1) * BTC;
-    memcpy(x_next, x, BTC * sizeof(float)); /* the residual */
-    linear_forward(x_next, z, w.Wo, w.bo, N, C, C, 1);
+    float *xa = cfg->mlp ? a->xa + l * BTC : x_next;
+    memcpy(xa, x, BTC * sizeof(float)); /* the residual */
+    linear_forward(xa, z, w.Wo, w.bo, N, C, C, 1);
+    if (cfg->mlp) mlp_forward(a, &w, cfg, l, N, C);
   }
-  linear_forward(a->logits, a->x + cfg->layers * BTC, find(P, cfg, -1, "Wu"),
-                 find(P, cfg, -1, "bu"), N, C, V, 0);
+  const float *f = a->x + L * BTC;
+  if (cfg->layer_norm) {
+    attn__layernorm_forward(a->xf, a->ln_mean + (size_t)2 * L * N, a->ln_rstd + (size_t)2 * L * N,
+                            f, find(P, cfg, -1, "lnf.g"), find(P, cfg, -1, "lnf.b"), N, C);
+    f = a->xf;
+  }
+  linear_forward(a->logits, f, find(P, cfg, -1, "Wu"), find(P, cfg, -1, "bu"), N, C, V, 0);
   return crossentropy(losses, dlogits ? a->logits : NULL, a->row, a->logits, tokens,
                       B, T, V, 1.0f / (float)N);
 }
@@ -399,25 +514,45 @@ static void backward(acts_t *a, attn_tf_model *m, const int32_t *tokens, int B, 
   const attn_tf_config *cfg = &m->cfg;
   const int C = cfg->d_model, NH = cfg->heads, V = cfg->vocab, N = B * T;
   const size_t BTC = (size_t)N * C;
+  const int L = cfg->layers;
   float *P = m->params, *G = m->grads;
   memset(a->dx, 0, BTC * sizeof(float));
-  linear_backward(a->dx, find(G, cfg, -1, "Wu"), find(G, cfg, -1, "bu"), a->logits,
-                  a->x + cfg->layers * BTC, find(P, cfg, -1, "Wu"), N, C, V);
-  for (int l = cfg->layers - 1; l >= 0; l--) {
+  const float *xL = a->x + L * BTC;
+  if (cfg->layer_norm) { /* logits = LNf(x_L) Wu + bu */
+    memset(a->dh, 0, BTC * sizeof(float));
+    linear_backward(a->dh, find(G, cfg, -1, "Wu"), find(G, cfg, -1, "bu"), a->logits, a->xf,
+                    find(P, cfg, -1, "Wu"), N, C, V);
+    attn__layernorm_backward(a->dx, find(G, cfg, -1, "lnf.g"), find(G, cfg, -1, "lnf.b"), a->dh,
+                             xL, find(P, cfg, -1, "lnf.g"), a->ln_mean + (size_t)2 * L * N,
+                             a->ln_rstd + (size_t)2 * L * N, N, C);
+  } else {
+    linear_backward(a->dx, find(G, cfg, -1, "Wu"), find(G, cfg, -1, "bu"), a->logits, xL,
+                    find(P, cfg, -1, "Wu"), N, C, V);
+  }
+  for (int l = L - 1; l >= 0; l--) {
     const layer_t w = layer_in(P, cfg, l), g = layer_in(G, cfg, l);
     const float *x = a->x + l * BTC, *q = a->q + l * BTC, *k = a->k + l * BTC,
                 *v = a->v + l * BTC, *z = a->z + l * BTC;
-    /* x_{l+1} = x_l + z Wo + bo: dx passes to x_l as it is, and through Wo. */
+    if (cfg->mlp) mlp_backward(a, &w, &g, cfg, l, N, C); /* a->dx is now dLoss/da_l */
+    /* a_l = x_l + z Wo + bo: dx passes to x_l as it is, and through Wo. */
     memset(a->dz, 0, BTC * sizeof(float));
     linear_backward(a->dz, g.Wo, g.bo, a->dx, z, w.Wo, N, C, C);
     attention_backward(a->dq, a->dk, a->dv, a->dz, z, a->att + (size_t)l * B * NH * T * T,
                        q, k, v, m->off + (size_t)l * NH, B, T, C, NH, a->scratch);
-    linear_backward(a->dx, g.Wq, g.bq, a->dq, x, w.Wq, N, C, C);
+    /* Q, K, V came from h = x_l, or from h = LN1(x_l): then their gradient
+     * gathers in dh and goes back through the LayerNorm. */
+    const float *h = cfg->layer_norm ? a->h1 + l * BTC : x;
+    float *dh = cfg->layer_norm ? a->dh : a->dx;
+    if (cfg->layer_norm) memset(a->dh, 0, BTC * sizeof(float));
+    linear_backward(dh, g.Wq, g.bq, a->dq, h, w.Wq, N, C, C);
     /* bk adds q_i . bk to every score of row i, which the softmax ignores:
      * its gradient is exactly 0. Summing dk would give rounding noise, which
      * AdamW's normalisation would turn into steps of up to lr. */
-    linear_backward(a->dx, g.Wk, NULL, a->dk, x, w.Wk, N, C, C);
-    linear_backward(a->dx, g.Wv, g.bv, a->dv, x, w.Wv, N, C, C);
+    linear_backward(dh, g.Wk, NULL, a->dk, h, w.Wk, N, C, C);
+    linear_backward(dh, g.Wv, g.bv, a->dv, h, w.Wv, N, C, C);
+    if (cfg->layer_norm)
+      attn__layernorm_backward(a->dx, g.ln1g, g.ln1b, a->dh, x, w.ln1g,
+                               a->ln_mean + (size_t)2 * l * N, a->ln_rstd + (size_t)2 * l * N, N, C);
   }
   embed_backward(find(G, cfg, -1, "tok"), find(G, cfg, -1, "pos"), a->dx, tokens, B, T, C);
 }

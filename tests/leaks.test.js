@@ -82,6 +82,20 @@ function makeCalls(rs) {
         m.dispose();
       }
     }],
+    ['GPT block: create, train, generate (greedy, sample, beam), dispose', (a) => {
+      const heads = 1 + rs.int(2);
+      const cfg = { vocab: 2 + rs.int(8), context: 1 + rs.int(6), dModel: heads * (1 + rs.int(4)), heads, layers: rs.int(3), mlp: rs.randomSample() < 0.7, layerNorm: rs.randomSample() < 0.7 };
+      const m = a.createTransformer(cfg);
+      try {
+        const seqs = [Array.from({ length: 2 + rs.int(cfg.context) }, () => rs.int(cfg.vocab))];
+        m.trainStep(seqs, { lr: 0.01 });
+        const strategy = ['greedy', 'sample', 'beam'][rs.int(3)];
+        const g = m.generate(seqs[0], { steps: 1 + rs.int(2 * cfg.context), strategy, ...(strategy === 'beam' ? { beam: 1 + rs.int(4) } : {}) });
+        return { data: Float32Array.from(g.logProbs), extra: [m.logits(seqs[0])] };
+      } finally {
+        m.dispose();
+      }
+    }],
     // Throwing calls.
     ['throws: shape mismatch', (a) => a.matmul(mat(2, 3), mat(2, 3))],
     ['throws: heads', (a) => a.multiHeadAttention(mat(2, 4), null, { heads: 3, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
@@ -103,6 +117,16 @@ function makeCalls(rs) {
       const m = a.createTransformer({ vocab: 4, context: 3, dModel: 4, heads: 2, layers: 1 });
       try {
         const bad = [() => m.trainStep([[0, 1, 4]]), () => m.loss([[0, 1], [2]]), () => m.trainStep([[0, 1]], { lr: NaN }), () => m.setParameters({ pos: [1] })];
+        return bad[rs.int(bad.length)]();
+      } finally {
+        m.dispose();
+      }
+    }],
+    ['throws: generate with a bad prompt or options', (a) => {
+      const m = a.createTransformer({ vocab: 4, context: 3, dModel: 4, heads: 2, layers: 1, mlp: true, layerNorm: true });
+      try {
+        const bad = [() => m.generate([0, 4], { steps: 2 }), () => m.generate([], { steps: 2 }), () => m.generate([0], { steps: 0 }),
+          () => m.generate([0], { steps: 2, strategy: 'top-k' }), () => m.generate([0], { steps: 2, strategy: 'beam', beam: 0 })];
         return bad[rs.int(bad.length)]();
       } finally {
         m.dispose();

@@ -2,17 +2,87 @@
 // the tiny transformer of DESIGN.md ("Tiny transformers"), its gradients and
 // torch.optim.AdamW, written as the obvious loops, one sequence at a time.
 // Parameters are {name: Float64Array} with the API's names and layout.
+// With mlp and layerNorm the layers are GPT blocks (pre-norm LayerNorm, GELU
+// MLP, a final LayerNorm).
 
 /** [{name, rows, cols}] in the parameter block's order. */
-export function layout({ vocab, context, dModel: d, layers }) {
+export function layout({ vocab, context, dModel: d, layers, mlp = false, layerNorm = false }) {
   const list = [{ name: 'tok', rows: vocab, cols: d }, { name: 'pos', rows: context, cols: d }];
+  const vector = (name, cols = d) => list.push({ name, rows: 1, cols });
   for (let l = 0; l < layers; l++) {
+    if (layerNorm) vector(`layers.${l}.ln1.g`), vector(`layers.${l}.ln1.b`);
     for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) list.push({ name: `layers.${l}.${w}`, rows: d, cols: d });
-    for (const b of ['bq', 'bk', 'bv', 'bo']) list.push({ name: `layers.${l}.${b}`, rows: 1, cols: d });
+    for (const b of ['bq', 'bk', 'bv', 'bo']) vector(`layers.${l}.${b}`);
+    if (layerNorm && mlp) vector(`layers.${l}.ln2.g`), vector(`layers.${l}.ln2.b`);
+    if (mlp) {
+      list.push({ name: `layers.${l}.W1`, rows: d, cols: 4 * d });
+      vector(`layers.${l}.b1`, 4 * d);
+      list.push({ name: `layers.${l}.W2`, rows: 4 * d, cols: d });
+      vector(`layers.${l}.b2`);
+    }
   }
+  if (layerNorm) vector('lnf.g'), vector('lnf.b');
   list.push({ name: 'Wu', rows: d, cols: vocab }, { name: 'bu', rows: 1, cols: vocab });
   return list;
 }
+
+/**
+ * erf in float64 to ~1e-15: its Taylor series (a fixed 60 terms, so a smooth
+ * function for finite differences) below 3, the continued fraction of erfc
+ * (a fixed 60 levels) above.
+ */
+export function erf(x) {
+  const a = Math.abs(x);
+  if (a < 3) {
+    let term = a, sum = a;
+    for (let n = 1; n < 60; n++) {
+      term *= (-a * a) / n;
+      sum += term / (2 * n + 1);
+    }
+    return Math.sign(x) * (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  let f = a;
+  for (let k = 60; k >= 1; k--) f = a + (k / 2) / f;
+  return Math.sign(x) * (1 - Math.exp(-a * a) / Math.sqrt(Math.PI) / f);
+}
+
+const gelu = (x) => 0.5 * x * (1 + erf(x / Math.SQRT2));
+const geluGrad = (x) => 0.5 * (1 + erf(x / Math.SQRT2)) + x * Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
+
+// LayerNorm of each row of X (n x C), eps 1e-5, biased variance: {Y, norm, rstd}.
+function layerNorm(X, g, b, n, C) {
+  const Y = new Float64Array(n * C), norm = new Float64Array(n * C), rstd = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    let mean = 0, vr = 0;
+    for (let c = 0; c < C; c++) mean += X[r * C + c] / C;
+    for (let c = 0; c < C; c++) vr += (X[r * C + c] - mean) ** 2 / C;
+    rstd[r] = 1 / Math.sqrt(vr + 1e-5);
+    for (let c = 0; c < C; c++) {
+      norm[r * C + c] = (X[r * C + c] - mean) * rstd[r];
+      Y[r * C + c] = norm[r * C + c] * g[c] + b[c];
+    }
+  }
+  return { Y, norm, rstd };
+}
+
+// Its backward: dg, db accumulated; returns dX (n x C).
+function layerNormBack(dg, db, dY, { norm, rstd }, g, n, C) {
+  const dX = new Float64Array(n * C);
+  for (let r = 0; r < n; r++) {
+    let m1 = 0, m2 = 0;
+    for (let c = 0; c < C; c++) {
+      const dn = g[c] * dY[r * C + c];
+      m1 += dn / C;
+      m2 += dn * norm[r * C + c] / C;
+      db[c] += dY[r * C + c];
+      dg[c] += norm[r * C + c] * dY[r * C + c];
+    }
+    for (let c = 0; c < C; c++) dX[r * C + c] = rstd[r] * (g[c] * dY[r * C + c] - m1 - norm[r * C + c] * m2);
+  }
+  return dX;
+}
+
+const add = (a, b) => a.map((v, i) => v + b[i]);
 
 /** {name: Float64Array} of zeros, or of `from` (any arrays) converted. */
 export function zeros(cfg, from) {
@@ -64,9 +134,11 @@ export function forwardOne(P, cfg, tokens, off = []) {
   const layers = [];
   for (let l = 0; l < L; l++) {
     const w = (n) => P[`layers.${l}.${n}`];
-    const q = linear(x[l], w('Wq'), w('bq'), T, C, C);
-    const k = linear(x[l], w('Wk'), w('bk'), T, C, C);
-    const v = linear(x[l], w('Wv'), w('bv'), T, C, C);
+    const ln1 = cfg.layerNorm ? layerNorm(x[l], w('ln1.g'), w('ln1.b'), T, C) : null;
+    const h = ln1 ? ln1.Y : x[l];
+    const q = linear(h, w('Wq'), w('bq'), T, C, C);
+    const k = linear(h, w('Wk'), w('bk'), T, C, C);
+    const v = linear(h, w('Wv'), w('bv'), T, C, C);
     const z = new Float64Array(T * C);
     const att = [];
     for (let h = 0; h < H; h++) {
@@ -89,11 +161,22 @@ export function forwardOne(P, cfg, tokens, off = []) {
       }
       att.push(p);
     }
-    const y = linear(z, w('Wo'), w('bo'), T, C, C);
-    x.push(x[l].map((xi, idx) => xi + y[idx]));
-    layers.push({ q, k, v, z, att });
+    const a = add(x[l], linear(z, w('Wo'), w('bo'), T, C, C));
+    const block = { ln1, h, q, k, v, z, att, a };
+    if (cfg.mlp) {
+      block.ln2 = cfg.layerNorm ? layerNorm(a, w('ln2.g'), w('ln2.b'), T, C) : null;
+      block.h2 = block.ln2 ? block.ln2.Y : a;
+      block.pre = linear(block.h2, w('W1'), w('b1'), T, C, 4 * C);
+      block.act = block.pre.map(gelu);
+      x.push(add(a, linear(block.act, w('W2'), w('b2'), T, 4 * C, C)));
+    } else {
+      x.push(a);
+    }
+    layers.push(block);
   }
-  const logits = linear(x[L], P.Wu, P.bu, T, C, V);
+  const lnf = cfg.layerNorm ? layerNorm(x[L], P['lnf.g'], P['lnf.b'], T, C) : null;
+  const f = lnf ? lnf.Y : x[L];
+  const logits = linear(f, P.Wu, P.bu, T, C, V);
   const losses = new Float64Array(T);
   const probs = new Float64Array(T * V);
   for (let t = 0; t < T; t++) {
@@ -104,7 +187,7 @@ export function forwardOne(P, cfg, tokens, off = []) {
     for (let c = 0; c < V; c++) probs[t * V + c] = Math.exp(logits[t * V + c] - max) / sum;
     losses[t] = Math.log(sum) + max - logits[t * V + tokens[t + 1]];
   }
-  return { losses, logits, att: layers.map((ly) => ly.att), cache: { x, layers, probs } };
+  return { losses, logits, att: layers.map((ly) => ly.att), cache: { x, layers, probs, lnf, f } };
 }
 
 /** The mean loss over a batch and every parameter's gradient: {loss, losses, grads}. */
@@ -118,17 +201,27 @@ export function gradients(P, cfg, sequences, off = []) {
   let total = 0;
   const losses = [];
   for (const tokens of sequences) {
-    const { losses: lo, cache: { x, layers, probs } } = forwardOne(P, cfg, tokens, off);
+    const { losses: lo, cache: { x, layers, probs, lnf, f } } = forwardOne(P, cfg, tokens, off);
     losses.push(...lo);
     for (const v of lo) total += v;
     const dlogits = probs.map((p) => p / N);
     for (let t = 0; t < T; t++) dlogits[t * V + tokens[t + 1]] -= 1 / N;
     let dx = new Float64Array(T * C);
-    linearBack(dx, G.Wu, G.bu, dlogits, x[L], P.Wu, T, C, V);
+    linearBack(dx, G.Wu, G.bu, dlogits, f, P.Wu, T, C, V);
+    if (lnf) dx = layerNormBack(G['lnf.g'], G['lnf.b'], dx, lnf, P['lnf.g'], T, C);
     for (let l = L - 1; l >= 0; l--) {
       const w = (n) => P[`layers.${l}.${n}`];
       const g = (n) => G[`layers.${l}.${n}`];
-      const { q, k, v, z, att } = layers[l];
+      const { ln1, h, q, k, v, z, att, ln2, h2, pre, act } = layers[l];
+      if (cfg.mlp) { // x_{l+1} = a + GELU(h2 W1 + b1) W2 + b2
+        const dact = new Float64Array(T * 4 * C);
+        linearBack(dact, g('W2'), g('b2'), dx, act, w('W2'), T, 4 * C, C);
+        const dpre = dact.map((d, i) => d * geluGrad(pre[i]));
+        let dh2 = new Float64Array(T * C);
+        linearBack(dh2, g('W1'), g('b1'), dpre, h2, w('W1'), T, C, 4 * C);
+        if (ln2) dh2 = layerNormBack(g('ln2.g'), g('ln2.b'), dh2, ln2, w('ln2.g'), T, C);
+        dx = add(dx, dh2);
+      }
       const dz = new Float64Array(T * C);
       linearBack(dz, g('Wo'), g('bo'), dx, z, w('Wo'), T, C, C);
       const [dq, dk, dv] = [0, 0, 0].map(() => new Float64Array(T * C));
@@ -154,11 +247,12 @@ export function gradients(P, cfg, sequences, off = []) {
           }
         }
       }
-      const dxl = dx.slice(); // the residual passes dx through unchanged
-      linearBack(dxl, g('Wq'), g('bq'), dq, x[l], w('Wq'), T, C, C);
-      linearBack(dxl, g('Wk'), g('bk'), dk, x[l], w('Wk'), T, C, C);
-      linearBack(dxl, g('Wv'), g('bv'), dv, x[l], w('Wv'), T, C, C);
-      dx = dxl;
+      let dh = new Float64Array(T * C);
+      linearBack(dh, g('Wq'), g('bq'), dq, h, w('Wq'), T, C, C);
+      linearBack(dh, g('Wk'), g('bk'), dk, h, w('Wk'), T, C, C);
+      linearBack(dh, g('Wv'), g('bv'), dv, h, w('Wv'), T, C, C);
+      if (ln1) dh = layerNormBack(g('ln1.g'), g('ln1.b'), dh, ln1, w('ln1.g'), T, C);
+      dx = add(dx, dh); // the residual passes dx through unchanged
     }
     for (let t = 0; t < T; t++) {
       for (let c = 0; c < C; c++) {

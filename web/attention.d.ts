@@ -133,7 +133,7 @@ export interface MultiHeadLayer {
   dispose(): void;
 }
 
-/** createTransformer's options (DESIGN.md, "Training"); this version trains attention-only models. */
+/** createTransformer's options (DESIGN.md, "Training"); attention-only, or GPT blocks with mlp and layerNorm. */
 export interface TransformerOptions {
   vocab: number;
   /** Most input tokens; a sequence has at most context + 1 tokens. */
@@ -142,10 +142,10 @@ export interface TransformerOptions {
   /** Must divide dModel. */
   heads: number;
   layers: number;
-  /** true is not built yet (a RangeError). */
-  mlp?: false;
-  /** true is not built yet (a RangeError). */
-  layerNorm?: false;
+  /** Each layer adds a GELU MLP (hidden width 4 dModel, exact erf). Default false. */
+  mlp?: boolean;
+  /** Pre-norm LayerNorm before attention and the MLP, and a final one (eps 1e-5). Default false. */
+  layerNorm?: boolean;
   /** The initialisation's seed (default 0): the same seed, the same model. */
   seed?: number;
 }
@@ -162,6 +162,28 @@ export interface AdamWOptions {
 /** Equal-length sequences of token ids in [0, vocab), each 2 .. context + 1 long. */
 export type TokenSequences = ArrayLike<ArrayLike<number>>;
 
+export interface GenerateOptions {
+  /** New tokens to produce (>= 1). */
+  steps: number;
+  /** Default 'greedy'. */
+  strategy?: 'greedy' | 'sample' | 'beam';
+  /** 'sample' only: logits are divided by it (> 0, default 1). */
+  temperature?: number;
+  /** 'beam' only: the beam width (1 to 64, default 4). */
+  beam?: number;
+  /** 'sample' only: the random stream (a uint32, default 0); the same seed gives the same text. */
+  seed?: number;
+}
+
+export interface Generated {
+  /** The new tokens (not the prompt). */
+  tokens: number[];
+  /** The model's log-probability (temperature 1) of each new token given what precedes it. */
+  logProbs: Float64Array;
+  /** Their sum: the log-probability of the whole continuation. */
+  logProb: number;
+}
+
 /**
  * A causal decoder whose parameters, gradients and AdamW moments stay in
  * wasm memory until dispose() (or until it is garbage collected). Inputs
@@ -173,6 +195,8 @@ export interface Transformer {
   readonly dModel: number;
   readonly heads: number;
   readonly layers: number;
+  readonly mlp: boolean;
+  readonly layerNorm: boolean;
   readonly seed: number;
   /** AdamW steps taken so far. */
   readonly steps: number;
@@ -192,6 +216,11 @@ export interface Transformer {
   parameters(): Record<string, Float32Array>;
   /** Overwrite the named parameters (same sizes; all checked before any is written). */
   setParameters(values: Record<string, ArrayLike<number>>): void;
+  /**
+   * steps new tokens after prompt, decoded with keys and values cached in wasm (a new token
+   * costs one row per layer). Past the context the cache restarts from the last ceil(context / 2) tokens.
+   */
+  generate(prompt: ArrayLike<number>, options: GenerateOptions): Generated;
   /** Frees the model's wasm memory; every later call throws. */
   dispose(): void;
 }
@@ -232,7 +261,7 @@ export interface Attention {
   attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: AttentionOptions): AttentionGradients;
   /** Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
   multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
-  /** A tiny transformer trained in wasm; see Transformer. */
+  /** A tiny transformer trained in wasm (attention-only, or GPT blocks with mlp and layerNorm). */
   createTransformer(options: TransformerOptions): Transformer;
 }
 

@@ -12,7 +12,7 @@ import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOT
 
 const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
   'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-efficient', 'attention-heatmap',
-  'attention-induction'];
+  'attention-induction', 'attention-tiny-gpt'];
 const XSS = '<img src=x onerror=alert(1)>';
 const COST_N = Number(process.env.COST_N ?? 4096);
 
@@ -189,6 +189,7 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
     'attention-as-conv': /temperature 0\.500/,
     'attention-cross': /^English \u2192 German/,
     'attention-induction': /^1 layer, step 0 of 200/,
+    'attention-tiny-gpt': /^Step 0 of 200\./,
   };
   for (const tag of FIGURES_2) {
     const el = await ready(page, tag);

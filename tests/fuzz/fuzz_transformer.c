@@ -1,11 +1,15 @@
 /* fuzz_transformer.c: libFuzzer harness for the trainer: attn_tf_param_count,
  * attn_tf_param_info, attn_tf_init, attn_tf_workspace_size, attn_tf_forward,
- * attn_tf_gradients and attn_tf_train_step, on the SIMD and the scalar path.
+ * attn_tf_gradients and attn_tf_train_step, and for decoding with the KV
+ * cache: attn_tf_cache_size, attn_tf_decode_workspace_size, attn_tf_decode;
+ * attention-only models and GPT blocks (mlp, layer_norm), on the SIMD and
+ * the scalar path.
  *
  * Input layout (see fuzz_common.h for the decoders):
  *   [0] flags: bits 0-2 a NULL pointer (1 model, 2 params, 3 tokens,
- *       4 workspace, 5 optimizer, 6 m, 7 off), bit 3 an option not built
- *       (mlp or layer_norm), bit 4 a token out of range, bit 5 a bad
+ *       4 workspace, 5 optimizer, 6 m, 7 off), bit 3 a GPT config (one
+ *       more byte: bit 0 mlp, bit 1 layer_norm, bit 2 one of them neither 0
+ *       nor 1), bit 4 a token out of range, bit 5 a bad
  *       optimizer setting, bit 6 a head switched off, bit 7 parameters
  *       overwritten with extreme data
  *   [1] vocab  [2] context  [3] d_model (fz_size each)
@@ -22,7 +26,9 @@
  * batch does not use; a train step from a fresh model: counted, each
  * parameter moved by at most lr (1 + wd |p|) (the first AdamW step moves by
  * lr g / (|g| + eps) at most lr), SIMD and scalar losses within 1e-4 of each
- * other (sane data); the tokens unchanged; no allocation.
+ * other (sane data); decoding sequence 0 position by position gives the
+ * forward pass's logits (sane data), and refuses position = context; the
+ * tokens unchanged; no allocation.
  */
 #include "fuzz_common.h"
 
@@ -37,9 +43,15 @@ static int decode_heads(uint8_t b, int d) {
   return divisors[b % n];
 }
 
+static int finite_row(const float *x, int n) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
 /* The statuses a bad config may give (0 for a good one). */
 static void config_faults(fz_expect *e, const attn_tf_config *c) {
-  if (c->mlp || c->layer_norm) fz_may(e, ATTN_E_CONFIG);
+  if ((c->mlp != 0 && c->mlp != 1) || (c->layer_norm != 0 && c->layer_norm != 1)) fz_may(e, ATTN_E_CONFIG);
   if (c->vocab <= 0 || c->context <= 0 || c->d_model <= 0 || c->layers < 0) fz_may(e, ATTN_E_SIZE);
   if (c->heads <= 0 || (c->d_model > 0 && c->d_model % c->heads != 0)) fz_may(e, ATTN_E_HEADS);
 }
@@ -52,13 +64,16 @@ static void check_layout(const attn_tf_config *c, size_t count) {
     FZ_CHECK(t.offset == next && t.rows > 0 && t.cols > 0, "tensor %d (%s) at %zu, expected %zu", i, t.name, t.offset, next);
     next += (size_t)t.rows * t.cols;
   }
-  FZ_CHECK(i == 4 + 8 * c->layers && next == count, "%d tensors, %zu floats; param_count %zu", i, next, count);
+  const int per_layer = 8 + 2 * c->layer_norm + 4 * c->mlp + 2 * (c->layer_norm && c->mlp);
+  FZ_CHECK(i == 4 + 2 * c->layer_norm + per_layer * c->layers && next == count, "%d tensors, %zu floats; param_count %zu", i, next, count);
   FZ_CHECK(attn_tf_param_info(&t, c, -1) == ATTN_E_SIZE, "index -1 accepted");
 }
 
 /* The uniform bound of each tensor, as attn_tf_init states it. */
 static float init_bound(const attn_tf_param *t, int d) {
   if (t->name[0] == 'b') return 0.0f;
+  if (!strncmp(t->name, "ln", 2)) return 1.0f; /* gains exactly 1, biases 0 */
+  if (!strcmp(t->name, "W2")) return 1.7320508f / sqrtf(4.0f * d);
   if (!strcmp(t->name, "tok") || !strcmp(t->name, "pos")) return 1.7320508f;
   if (!strcmp(t->name, "Wu")) return 0.02f * 1.7320508f;
   return 1.7320508f / sqrtf((float)d);
@@ -73,8 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint8_t lb = fz_u8(&f);
   c.layers = lb == 255 ? -1 : lb % 4;
   if (flags & 8) {
-    if (fz_u8(&f) & 1) c.mlp = 1;
-    else c.layer_norm = 1;
+    const uint8_t g = fz_u8(&f);
+    c.mlp = g & 1, c.layer_norm = g >> 1 & 1;
+    if (g & 4) *(g & 8 ? &c.mlp : &c.layer_norm) = g & 16 ? 2 : -1;
   }
   const int batch = fz_size(&f);
   const uint8_t nb = fz_u8(&f);
@@ -120,7 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const size_t ws_bytes = attn_tf_workspace_size(&c, batch, n_tokens);
   FZ_CHECK((ws_bytes == 0) == !sizes_ok, "workspace %zu for batch %d, %d tokens", ws_bytes, batch, n_tokens);
   /* Keep each input quick: about the flops of a few training steps of a tiny model. */
-  const double T = n_tokens - 1, C = c.d_model, work = (double)batch * T * C * (8.0 * (c.layers + 1) * C + c.vocab + 4.0 * c.layers * T);
+  const double T = n_tokens - 1, C = c.d_model,
+               work = (double)batch * T * C * ((8.0 + 16.0 * c.mlp) * (c.layers + 1) * C + c.vocab + 4.0 * c.layers * T);
   if ((double)count > 1e6 || work > 4e6) return 0;
 
   /* ---- a model ---- */
@@ -239,6 +256,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         row += w;
       }
       if (sane) FZ_CHECK(fabs(row - 1) <= 1e-5, "weights row sums to %.9g", row);
+    }
+    /* decoding sequence 0 with the KV cache */
+    {
+      const size_t cache_bytes = attn_tf_cache_size(&c, 1), dws_bytes = attn_tf_decode_workspace_size(&c, 1);
+      FZ_CHECK(cache_bytes >= (size_t)c.layers * 2 * c.context * c.d_model * sizeof(float) && dws_bytes > 0,
+               "cache %zu, workspace %zu bytes", cache_bytes, dws_bytes);
+      float *cache = fz_floats(cache_bytes / sizeof(float)), *row = fz_floats(c.vocab);
+      void *dws = fz_workspace(dws_bytes);
+      FZ_CALL(st, attn_tf_decode(row, cache, &m, tokens, 1, c.context, dws));
+      FZ_CHECK(st == ATTN_E_SIZE, "decode at position = context returned %d", st);
+      for (int p = 0; p < Ti; p++) {
+        FZ_CALL(st, attn_tf_decode(row, cache, &m, tokens + p, 1, p, dws));
+        FZ_CHECK(st == ATTN_OK, "decode at position %d returned %d", p, st);
+        if (!sane || !finite_row(logits + (size_t)p * c.vocab, c.vocab)) continue;
+        for (int v = 0; v < c.vocab; v++) {
+          const float want = logits[(size_t)p * c.vocab + v];
+          FZ_CHECK(fabsf(row[v] - want) <= 1e-3f * (1 + fabsf(want)), "decode position %d logit %d: %g, forward %g", p, v, (double)row[v], (double)want);
+        }
+      }
+      free(cache), free(row), free(dws);
     }
     /* gradients */
     FZ_CALL(st, attn_tf_gradients(&loss2, call, tok, batch, n_tokens, wsp));

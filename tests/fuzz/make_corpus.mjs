@@ -166,9 +166,9 @@ const seeds = {
     'null-dWo': [9, 8, 0, size(2), size(3), size(4), 0],
   },
   transformer: {
-    // [flags: null(3) | unbuilt<<3 | bad token<<4 | bad optimizer<<5 | head off<<6 | extreme<<7,
+    // [flags: null(3) | gpt<<3 | bad token<<4 | bad optimizer<<5 | head off<<6 | extreme<<7,
     //  vocab, context, d_model, heads (< 224: a divisor of d_model by index), layers,
-    //  (mlp/layer_norm byte with bit 3), batch, n_tokens (2 + b % context), seed (4), lr,
+    //  (with bit 3: mlp | layer_norm<<1 | a bad flag<<2 (which<<3, 2 or -1<<4)), batch, n_tokens (2 + b % context), seed (4), lr,
     //  (which optimizer setting is bad, with bit 5), then tokens]
     'd8-2layers-2heads': [0, size(9), size(8), size(8), 1, 2, size(4), 7, 0, 0, 0, 1, 25],
     'figure-size': [0, size(32), size(32), size(32), 1, 2, size(2), 31, 0, 0, 0, 1, 25],
@@ -177,6 +177,10 @@ const seeds = {
     'token-out-of-range': [16, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50],
     'lr-nan': [32, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50, 1],
     'mlp': [8, size(5), size(4), size(4), 1, 1, 1, size(2), 3, 0, 0, 0, 3, 50],
+    'gpt-d8-2layers': [8, size(9), size(8), size(8), 1, 2, 3, size(4), 7, 0, 0, 0, 1, 25],
+    'layer-norm-only-d12-3heads': [64, size(7), size(6), size(12), 2, 2, 2, size(2), 5, 0, 0, 0, 9, 100],
+    'gpt-extreme': [128 | 8, size(9), size(8), size(8), 1, 2, 3, size(3), 7, 0, 0, 0, 5, 25],
+    'mlp-flag-2': [8, size(5), size(4), size(4), 1, 1, 4 | 8 | 16, size(2), 3, 0, 0, 0, 3, 50],
     'null-workspace': [4, size(5), size(4), size(4), 1, 1, size(2), 3, 0, 0, 0, 3, 50],
     'extreme-parameters': [128, size(9), size(8), size(8), 1, 2, size(3), 7, 0, 0, 0, 5, 25],
     'one-token': [0, size(5), size(4), size(4), 1, 1, size(2), 241, 0, 0, 0, 3, 50],

@@ -5,6 +5,7 @@
 // function over the whole batch, and copies fresh results out.
 import { MEMORY_LIMIT, checkBytes, isArrayLike, toFlag, toOptions, toPositive } from './check.js';
 import { residentArena } from './kernels.js';
+import { generate } from './generate.js';
 
 // AdamW's defaults are torch.optim.AdamW's.
 const ADAMW = { lr: 1e-3, weightDecay: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -33,12 +34,10 @@ function toConfig(options) {
     layerNorm: toFlag(o.layerNorm, 'layerNorm', false),
   };
   if (cfg.dModel % cfg.heads !== 0) throw new RangeError(`heads (${cfg.heads}) must divide dModel (${cfg.dModel})`);
-  for (const flag of ['mlp', 'layerNorm']) {
-    if (cfg[flag]) throw new RangeError(`${flag}: true is not built yet; this version trains attention-only models (mlp: false, layerNorm: false)`);
-  }
   const d = cfg.dModel;
   // parameters, gradients and two moments: four blocks of the parameter count
-  checkBytes(16 * ((2 * cfg.vocab + cfg.context + 1) * d + cfg.layers * (4 * d * d + 4 * d)),
+  const perLayer = 4 * d * d + 4 * d + (cfg.mlp ? 8 * d * d + 5 * d : 0) + (cfg.layerNorm ? (cfg.mlp ? 4 : 2) * d : 0);
+  checkBytes(16 * ((2 * cfg.vocab + cfg.context + 1 + (cfg.layerNorm ? 2 : 0)) * d + cfg.layers * perLayer),
     `a transformer with vocab ${cfg.vocab}, context ${cfg.context}, dModel ${d} and ${cfg.layers} layers`);
   return { ...cfg, seed: toInteger(o.seed, 'seed', { max: 2 ** 32 - 1, fallback: 0 }) };
 }
@@ -113,8 +112,8 @@ class Transformer {
 
   constructor(k, cfg) {
     this.#k = k;
-    const { vocab, context, dModel, heads, layers, seed } = cfg;
-    for (const [key, value] of Object.entries({ vocab, context, dModel, heads, layers, seed })) {
+    const { vocab, context, dModel, heads, layers, mlp, layerNorm, seed } = cfg;
+    for (const [key, value] of Object.entries({ vocab, context, dModel, heads, layers, mlp, layerNorm, seed })) {
       Object.defineProperty(this, key, { value, enumerable: true });
     }
     this.#resident = residentArena(k, this);
@@ -242,6 +241,17 @@ class Transformer {
     new Uint8Array(this.#k.ex.memory.buffer, this.#off, this.layers * this.heads)[layer * this.heads + head] = flag ? 1 : 0;
   }
 
+  /**
+   * `options.steps` new tokens after `prompt` (token ids), decoded with a KV
+   * cache in wasm: strategy 'greedy' (default), 'sample' (temperature, seed)
+   * or 'beam' (beam: its width, default 4). Returns {tokens, logProb,
+   * logProbs}: the new tokens, and their log-probabilities under the model.
+   */
+  generate(prompt, options) {
+    this.#live('generate');
+    return generate(this.#k, this.#model, this, prompt, options);
+  }
+
   // Fresh copies of every tensor of the block at `ptr`.
   #block(ptr) {
     const out = {};
@@ -293,7 +303,9 @@ class Transformer {
 
 /**
  * A causal decoder trained in wasm (DESIGN.md, "Tiny transformers"):
- * {vocab, context, dModel, heads, layers, mlp: false, layerNorm: false, seed}.
+ * {vocab, context, dModel, heads, layers, mlp: false, layerNorm: false, seed};
+ * mlp and layerNorm make each layer a GPT block (pre-norm LayerNorm, GELU MLP
+ * of width 4 dModel, a final LayerNorm).
  */
 export function createTransformer(k, options) {
   return new Transformer(k, toConfig(options));

@@ -24,3 +24,4 @@ import './cost.js';
 import './efficient.js';
 import './heatmap.js';
 import './induction.js';
+import './tiny-gpt.js';

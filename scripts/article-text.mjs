@@ -1,0 +1,40 @@
+// article-text.mjs: the text <attention-tiny-gpt> learns from: the prose of
+// web/index.html's <article> (figures' fallback descriptions included, tags,
+// math markup and entities removed), lower-cased, with every character
+// outside the model's alphabet dropped and runs of white space made one
+// space. Run by build.sh when web/index.html changes; writes
+// web/figures/tiny-gpt.text.js (committed, so the page works unbuilt).
+//   node scripts/article-text.mjs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { ALPHABET } from '../web/figures/tiny-gpt.model.js';
+
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '-', ndash: '-', hellip: '...', rsquo: "'", lsquo: "'", ldquo: '"', rdquo: '"' };
+
+/** The model's text from the page's HTML. */
+export function articleText(html) {
+  const article = html.match(/<article>([\s\S]*)<\/article>/)?.[1] ?? html;
+  const text = article
+    .replace(/<(script|style|math|svg)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<\/(p|h\d|li|figcaption)>/g, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x?[0-9a-f]+|\w+);/gi, (m, e) => {
+      if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? ' ';
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return String.fromCodePoint(code);
+    })
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, '-');
+  return [...text].map((c) => (ALPHABET.includes(c) ? c : /\s/.test(c) ? ' ' : '')).join('').replace(/ +/g, ' ').trim();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = new URL('../', import.meta.url);
+  const text = articleText(readFileSync(new URL('web/index.html', root), 'utf8'));
+  const out = `// tiny-gpt.text.js: made by scripts/article-text.mjs from web/index.html (do not edit).
+export const ARTICLE_TEXT = ${JSON.stringify(text)};
+`;
+  writeFileSync(new URL('web/figures/tiny-gpt.text.js', root), out);
+  console.log(`article-text.mjs: ${text.length} characters of the article for <attention-tiny-gpt>`);
+}
