@@ -35,7 +35,8 @@ fi
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 CFLAGS=(-std=c11 -O3 -Wall -Wextra -Werror)
-SOURCES=(src/core.c src/check.c src/gemm.c src/softmax.c src/attention.c src/mha.c src/posenc.c)
+SOURCES=(src/core.c src/check.c src/gemm.c src/softmax.c src/mask.c src/attention.c src/mha.c src/posenc.c
+  src/backward.c src/mha_backward.c)
 EXPORTS=$(paste -sd, src/exports.txt)
 EMFLAGS=(--no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sINITIAL_MEMORY=4MB -sTOTAL_STACK=256KB -sFILESYSTEM=0

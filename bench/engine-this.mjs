@@ -31,6 +31,8 @@ export async function load({ simd, quick } = {}) {
   if (attn.simd !== simd) throw new Error(`asked for simd=${simd}, the API loaded simd=${attn.simd}`);
   return {
     version: JSON.parse(readFileSync(PACKAGE, 'utf8')).version,
+    attn, // the API and the raw exports, for the backward section (backward.mjs)
+    exports,
     skip(cfg, { weights }) {
       if (!simd && cfg.N > (quick ? 4096 : SCALAR_MAX_N)) return 'scalar build: minutes a run';
       if (weights && cfg.kind === 'fused') return 'weights are N x N';

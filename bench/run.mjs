@@ -2,6 +2,7 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
+//   --only forward | --only backward   one section (backward: bench/backward.mjs)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES, BASELINE } from './engines.mjs';
@@ -14,12 +15,16 @@ import { measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
 import * as report from './report.mjs';
+import { backwardProblems, runBackward } from './backward.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const jsonIndex = args.indexOf('--json');
 const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
+if (onlyIndex >= 0 && !['forward', 'backward'].includes(only)) throw new Error('--only needs forward or backward');
 
 const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 const errorText = (e) => String(e?.message ?? e).split('\n')[0];
@@ -132,6 +137,30 @@ async function main() {
   report.printMachine(machine);
   const ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
   report.printCeiling(ceiling);
+  const out = { date: new Date().toISOString(), quick, machine, ceiling };
+  const found = [];
+  if (only !== 'backward') {
+    Object.assign(out, await forward(ceiling));
+    found.push(...problems(out.results, out.engines));
+    delete out.engines;
+  }
+  if (only !== 'forward') {
+    const loadThis = (simd) => ENGINES.find((e) => e.id === (simd ? 'wasm-simd' : 'wasm-scalar')).load({ quick });
+    out.backward = await runBackward({ quick, ceiling, loadThis });
+    found.push(...backwardProblems(out.backward));
+  }
+  if (jsonFile) {
+    writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
+    console.log(`\nJSON written to ${jsonFile}`);
+  }
+  if (found.length) {
+    console.error(`\nbench: ${found.length} problem(s):\n  ${found.join('\n  ')}`);
+    process.exitCode = 1;
+  }
+}
+
+// The forward section: every engine on every config, cold start, payload, fused memory.
+async function forward(ceiling) {
   const payload = measurePayload();
   const cold = Object.fromEntries(ENGINES.map((e) => [e.id, measureColdStart(e.id, quick ? 1 : 3)]));
 
@@ -154,20 +183,10 @@ async function main() {
   report.printColdStart(cold, labels);
   report.printPayload(payload, labels);
   report.printMemory(memory);
-
-  if (jsonFile) {
-    const out = {
-      date: new Date().toISOString(), quick, machine, ceiling, flopFormulas: FLOP_FORMULAS,
-      results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), coldStart: cold, payload, memory,
-    };
-    writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
-    console.log(`\nJSON written to ${jsonFile}`);
-  }
-  const found = problems(results, engines);
-  if (found.length) {
-    console.error(`\nbench: ${found.length} problem(s):\n  ${found.join('\n  ')}`);
-    process.exitCode = 1;
-  }
+  return {
+    flopFormulas: FLOP_FORMULAS, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), coldStart: cold, payload, memory,
+    engines,
+  };
 }
 
 await main();

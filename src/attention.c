@@ -25,29 +25,6 @@ enum {
   SQ = 1024, /* queries per pass over the keys */
 };
 
-/* Last key (exclusive) that query i may see under the causal flag. */
-static int causal_end(const attn_masks *mk, int i, int n_k) {
-  return mk && mk->causal && i + 1 < n_k ? i + 1 : n_k;
-}
-
-/* Masks the scores of query i, keys j0 .. j0+n: hidden keys become
- * -INFINITY, and the additive mask is added times add_scale. */
-static void mask_row(float *row, int n, int i, int j0, int n_k,
-                     const attn_masks *mk, float add_scale) {
-  if (!mk) return;
-  if (mk->add) {
-    const float *add = mk->add + (size_t)i * n_k + j0;
-    for (int j = 0; j < n; j++) row[j] += add_scale * add[j];
-  }
-  if (mk->key_padding) {
-    const uint8_t *pad = mk->key_padding + j0;
-    for (int j = 0; j < n; j++)
-      if (pad[j]) row[j] = -INFINITY;
-  }
-  const int first_hidden = causal_end(mk, i, n_k) - j0;
-  for (int j = first_hidden > 0 ? first_hidden : 0; j < n; j++) row[j] = -INFINITY;
-}
-
 /* softmax(s * row) in place; an all-blocked row becomes 0. */
 static void softmax_row(float *row, int n, float s) {
   const float m = attn__score_max(row, n);
@@ -71,7 +48,7 @@ static void attention_with_weights(float *out, size_t ldo, float *W,
   for (int i = 0; i < n_q; i++) {
     float *row = W + (size_t)i * n_k;
     if (add) attn__scale_row(row, n_k, scale);
-    mask_row(row, n_k, i, 0, n_k, mk, 1.0f);
+    attn__mask_row(row, n_k, i, 0, n_k, mk, 1.0f);
     softmax_row(row, n_k, add ? 1.0f : scale);
   }
   attn__gemm(out, ldo, W, (size_t)n_k, V, ldv, n_q, n_k, d_v, 0, 0);
@@ -127,10 +104,11 @@ static void online_softmax_row(float *row, int n, float s, float *run_max,
   *run_max = m;
 }
 
-static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
-                            const float *K, size_t ldk, const float *V,
-                            size_t ldv, int n_q, int n_k, int d_k, int d_v,
-                            float scale, const attn_masks *mk, float *ws) {
+static void attention_fused(float *out, size_t ldo, float *lse,
+                            const float *Q, size_t ldq, const float *K,
+                            size_t ldk, const float *V, size_t ldv, int n_q,
+                            int n_k, int d_k, int d_v, float scale,
+                            const attn_masks *mk, float *ws) {
   const scratch w = carve(ws, n_q, d_k);
   /* The scores should be base-2 logits, s log2(e) q.k + log2(e) mask.
    * Folding s log2(e) into Q costs nothing per score, but only a factor of
@@ -150,23 +128,22 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
       for (int c = 0; c < d_v; c++) o[c] = 0.0f;
       w.run_max[r] = -INFINITY, w.run_sum[r] = 0.0f;
     }
-    /* Causal: keys past the pass's last query are hidden from all of it. */
-    const int k_end = causal_end(mk, s0 + sq - 1, n_k);
-    for (int j0 = 0; j0 < k_end; j0 += BK) {
-      const int bk = k_end - j0 < BK ? k_end - j0 : BK;
+    for (int j0 = 0; j0 < n_k; j0 += BK) {
+      const int bk = n_k - j0 < BK ? n_k - j0 : BK;
+      /* A key tile that no query of the pass sees is not even packed. */
+      if (attn__tile_hidden(mk, s0, s0 + sq, j0, j0 + bk)) continue;
       attn__pack_b(w.K, K + (size_t)j0 * ldk, ldk, 1, d_k, bk);
       attn__pack_b(w.V, V + (size_t)j0 * ldv, ldv, 0, bk, d_v);
       for (int i0 = 0; i0 < sq; i0 += BQ) {
         const int bq = sq - i0 < BQ ? sq - i0 : BQ;
-        /* Causal: a block whose last query is before j0 sees none of it. */
-        if (j0 >= causal_end(mk, s0 + i0 + bq - 1, n_k)) continue;
+        if (attn__tile_hidden(mk, s0 + i0, s0 + i0 + bq, j0, j0 + bk)) continue;
         float *O = out + (size_t)(s0 + i0) * ldo;
         attn__gemm_packed(w.S, BK, w.Q + (size_t)i0 * d_k, (size_t)d_k, w.K,
                           bq, d_k, bk, 0);
         for (int r = 0; r < bq; r++) {
           float *row = w.S + (size_t)r * BK;
           if (!fold) attn__scale_row(row, bk, scale);
-          mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, add_scale);
+          attn__mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, add_scale);
           online_softmax_row(row, bk, exp_scale, w.run_max + i0 + r,
                              w.run_sum + i0 + r, O + (size_t)r * ldo, d_v);
         }
@@ -176,6 +153,13 @@ static void attention_fused(float *out, size_t ldo, const float *Q, size_t ldq,
     for (int r = 0; r < sq; r++) /* l = 0: a fully masked row stays 0 */
       attn__scale_row(out + (size_t)(s0 + r) * ldo, d_v,
                       w.run_sum[r] > 0.0f ? 1.0f / w.run_sum[r] : 0.0f);
+    /* log sum_j e^(s_ij) = m + ln l, with m in the units of the row (base-2
+     * logits when folded); -INFINITY for a fully masked row. */
+    if (lse)
+      for (int r = 0; r < sq; r++)
+        lse[s0 + r] = w.run_sum[r] > 0.0f
+                          ? w.run_max[r] * (fold ? ATTN_LN2 : 1.0f) + logf(w.run_sum[r])
+                          : -INFINITY;
   }
 }
 
@@ -211,9 +195,33 @@ int attn__attention_strided(float *out, size_t ldo, float *weights,
     return ATTN_OK;
   }
   if (!workspace) return ATTN_E_WORKSPACE;
-  attention_fused(out, ldo, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v, scale,
-                  masks, workspace);
+  attention_fused(out, ldo, NULL, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
+                  scale, masks, workspace);
   return ATTN_OK;
+}
+
+int attn__attention_lse_strided(float *out, size_t ldo, float *lse,
+                                const float *Q, size_t ldq, const float *K,
+                                size_t ldk, const float *V, size_t ldv,
+                                int n_q, int n_k, int d_k, int d_v,
+                                float scale, const attn_masks *masks,
+                                void *workspace) {
+  if (!out || !lse || !Q || !K || !V) return ATTN_E_NULL;
+  const int status = check_sizes(n_q, n_k, d_k, d_v, 0);
+  if (status != ATTN_OK) return status;
+  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  attention_fused(out, ldo, lse, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
+                  scale, masks, workspace);
+  return ATTN_OK;
+}
+
+int attn_attention_lse(float *out, float *lse, const float *Q, const float *K,
+                       const float *V, int n_q, int n_k, int d_k, int d_v,
+                       float scale, const attn_masks *masks, void *workspace) {
+  return attn__attention_lse_strided(out, (size_t)d_v, lse, Q, (size_t)d_k, K,
+                                     (size_t)d_k, V, (size_t)d_v, n_q, n_k,
+                                     d_k, d_v, scale, masks, workspace);
 }
 
 int attn_attention(float *out, float *weights, const float *Q, const float *K,

@@ -63,6 +63,14 @@ int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,
 int attn_softmax_rows(float *out, const float *in, int rows, int cols,
                       float temperature);
 
+/* Gradient of attn_softmax_rows: with Y = softmax(X / T) row-wise and dY the
+ * gradient of a loss with respect to Y, dX (rows x cols) =
+ * Y * (dY - rowsum(Y * dY)) / T (divided, so any valid T works). Y (rows
+ * x cols) is the forward's output;
+ * an entry with Y <= 0 (blocked) gets exactly 0. dX may equal Y or dY. */
+int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
+                          int cols, float temperature);
+
 /* out (n x d): sinusoidal positional encoding of "Attention Is All You
  * Need": out[p][2i] = sin(p / 10000^(2i/d)), out[p][2i+1] = cos(same). */
 int attn_positional_encoding(float *out, int n, int d);
@@ -99,6 +107,41 @@ int attn_attention(float *out, float *weights, const float *Q, const float *K,
                    const float *V, int n_q, int n_k, int d_k, int d_v,
                    float scale, const attn_masks *masks, void *workspace);
 
+/* The fused path of attn_attention (no weights) that also saves what its
+ * backward needs: lse (n_q), each query row's log-sum-exp
+ * log sum_j exp(scale q_i.k_j + mask_ij) over its visible keys, -INFINITY for
+ * a fully masked row. Workspace: attn_attention_workspace_size(..., 0). */
+int attn_attention_lse(float *out, float *lse, const float *Q, const float *K,
+                       const float *V, int n_q, int n_k, int d_k, int d_v,
+                       float scale, const attn_masks *masks, void *workspace);
+
+/* Bytes of workspace attn_attention_backward needs (both paths): a few
+ * 128 x 128 tiles and one float per query (about 290 KiB + 4 n_q bytes at
+ * d = 64). Returns 0 for sizes attn_attention_backward would reject. */
+size_t attn_attention_backward_workspace_size(int n_q, int n_k, int d_k,
+                                              int d_v);
+
+/* Gradients of out = softmax(scale Q K^T + masks) V, given dout = dLoss/dout:
+ *   dQ (n_q x d_k), dK (n_k x d_k), dV (n_k x d_v)   written, not added to
+ *   Q, K, V, scale, masks      exactly as given to the forward call
+ *   out (n_q x d_v)            the forward's output
+ *   dout (n_q x d_v)
+ *   weights (n_q x n_k)        the forward's weights, or NULL for the fused
+ *                              path, which recomputes them tile by tile from
+ *   lse (n_q)                  attn_attention_lse's log-sum-exp (unused when
+ *                              weights are given)
+ *   workspace attn_attention_backward_workspace_size(...) bytes, 16-byte
+ *            aligned
+ * The additive mask is a constant (no gradient). A masked key passes no
+ * gradient; a fully masked query row gets a zero dQ row. Memory beyond the
+ * arguments is the workspace: O(n_q + tiles), never n_q x n_k. */
+int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
+                            const float *K, const float *V, const float *out,
+                            const float *dout, const float *weights,
+                            const float *lse, int n_q, int n_k, int d_k, int d_v,
+                            float scale, const attn_masks *masks,
+                            void *workspace);
+
 /* ---- multi-head attention ----------------------------------------- */
 
 /* Parameters of one multi-head attention layer (d = d_model). */
@@ -122,6 +165,36 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
              const float *Xkv, int n_q, int n_k, int d_model, int heads,
              const attn_mha_params *params, const attn_masks *masks,
              void *workspace);
+
+/* Gradients of one multi-head attention layer's parameters. */
+typedef struct attn_mha_grads {
+  float *dWq, *dWk, *dWv, *dWo; /* (d x d) each, required */
+  float *dbq, *dbk, *dbv, *dbo; /* (d) each, NULL = not wanted */
+} attn_mha_grads;
+
+/* Bytes of workspace attn_mha_backward needs: 4 (n_q + n_k) d floats of
+ * projections and their gradients, one head's weights (n_q x n_k, with
+ * use_weights) or log-sum-exp (n_q), and one head's attention scratch. 0 for
+ * sizes attn_mha_backward would reject. */
+size_t attn_mha_backward_workspace_size(int n_q, int n_k, int d_model,
+                                        int heads, int use_weights);
+
+/* Gradients of attn_mha's Y given dY (n_q x d) = dLoss/dY, the forward run
+ * again inside (same arguments as attn_mha):
+ *   dXq (n_q x d)   gradient of Xq
+ *   dXkv (n_k x d)  gradient of Xkv; or NULL for self-attention (Xkv == Xq,
+ *                   n_k == n_q): then dXq gets the whole gradient of X
+ *   grads           dWq .. dWo (d x d), dbq .. dbo (d) or NULL; bias
+ *                   gradients do not depend on whether the forward had biases
+ *   use_weights     1: each head's backward reads its stored weights (n_q x
+ *                   n_k in the workspace); 0: the fused path (log-sum-exp)
+ *   workspace       attn_mha_backward_workspace_size(...) bytes, 16-byte
+ *                   aligned */
+int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *grads,
+                      const float *Xq, const float *Xkv, const float *dY,
+                      int n_q, int n_k, int d_model, int heads,
+                      const attn_mha_params *params, const attn_masks *masks,
+                      int use_weights, void *workspace);
 
 #ifdef __cplusplus
 }

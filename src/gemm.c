@@ -29,6 +29,20 @@ enum {
 };
 
 #if ATTN_HAVE_SIMD
+/* 4 x 4 block from 4 rows `ld` apart at src, stored transposed: row c of
+ * dst (rows `ldd` apart) gets element c of each source row. */
+static inline void transpose4(float *dst, size_t ldd, const float *src,
+                              size_t ld) {
+  const vf4 r0 = vf4_load(src), r1 = vf4_load(src + ld),
+            r2 = vf4_load(src + 2 * ld), r3 = vf4_load(src + 3 * ld);
+  const vf4 lo01 = vf4_zip_lo(r0, r1), hi01 = vf4_zip_hi(r0, r1),
+            lo23 = vf4_zip_lo(r2, r3), hi23 = vf4_zip_hi(r2, r3);
+  vf4_store(dst, vf4_cat_lo(lo01, lo23));
+  vf4_store(dst + ldd, vf4_cat_hi(lo01, lo23));
+  vf4_store(dst + 2 * ldd, vf4_cat_lo(hi01, hi23));
+  vf4_store(dst + 3 * ldd, vf4_cat_hi(hi01, hi23));
+}
+
 /* The transposed case of pack_panel for a full panel: 4 x 4 blocks of B
  * (4 of its rows, 4 consecutive values each) become 4 rows of the panel,
  * transposed in registers; leaves the last k % 4 steps to the caller. */
@@ -36,18 +50,8 @@ static int pack_transposed_simd(float *dst, const float *B, size_t ldb, int k,
                                 int j0) {
   int p = 0;
   for (; p + 4 <= k; p += 4)
-    for (int j = 0; j < NR; j += 4) {
-      const float *src = B + (size_t)(j0 + j) * ldb + p;
-      const vf4 r0 = vf4_load(src), r1 = vf4_load(src + ldb),
-                r2 = vf4_load(src + 2 * ldb), r3 = vf4_load(src + 3 * ldb);
-      const vf4 lo01 = vf4_zip_lo(r0, r1), hi01 = vf4_zip_hi(r0, r1),
-                lo23 = vf4_zip_lo(r2, r3), hi23 = vf4_zip_hi(r2, r3);
-      float *d = dst + p * NR + j;
-      vf4_store(d, vf4_cat_lo(lo01, lo23));
-      vf4_store(d + NR, vf4_cat_hi(lo01, lo23));
-      vf4_store(d + 2 * NR, vf4_cat_lo(hi01, hi23));
-      vf4_store(d + 3 * NR, vf4_cat_hi(hi01, hi23));
-    }
+    for (int j = 0; j < NR; j += 4)
+      transpose4(dst + p * NR + j, NR, B + (size_t)(j0 + j) * ldb + p, ldb);
   return p;
 }
 #endif
@@ -187,9 +191,35 @@ void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
   }
 }
 
-void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
-                const float *B, size_t ldb, int m, int k, int n, int trans_b,
-                int accumulate) {
+ATTN_NOINLINE void attn__gemm_packed_at(float *C, size_t ldc, const float *A, size_t lda,
+                          const float *packed, int m, int k, int n,
+                          int accumulate) {
+  /* Four columns of A at a time, transposed into four rows (once, then
+   * swept across every panel from L1 like a plain strip of A). */
+  enum { W = 4 };
+  _Alignas(16) float strip[W * KC];
+  for (int i0 = 0; i0 < m; i0 += W) {
+    const int mr = m - i0 < W ? m - i0 : W;
+    int p = 0;
+#if ATTN_HAVE_SIMD
+    if (mr == W && attn__use_simd())
+      for (; p + 4 <= k; p += 4)
+        transpose4(strip + p, (size_t)k, A + (size_t)p * lda + i0, lda);
+#endif
+    for (; p < k; p++) {
+      const float *a = A + (size_t)p * lda + i0;
+      for (int i = 0; i < mr; i++) strip[i * k + p] = a[i];
+    }
+    attn__gemm_packed(C + (size_t)i0 * ldc, ldc, strip, (size_t)k, packed, mr,
+                      k, n, accumulate);
+  }
+}
+
+/* Both blocked products: B packed one KC x NC block at a time (on the
+ * stack), then the plain or the A^T micro-kernel loop over it. */
+static void gemm_blocked(float *C, size_t ldc, const float *A, size_t lda,
+                         const float *B, size_t ldb, int m, int k, int n,
+                         int trans_a, int trans_b, int accumulate) {
   _Alignas(16) float block[KC * NC]; /* B's block, packed */
   for (int j0 = 0; j0 < n; j0 += NC) {
     const int nc = n - j0 < NC ? n - j0 : NC;
@@ -197,10 +227,26 @@ void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
       const int kc = k - p0 < KC ? k - p0 : KC;
       const float *b = trans_b ? B + (size_t)j0 * ldb + p0 : B + (size_t)p0 * ldb + j0;
       attn__pack_b(block, b, ldb, trans_b, kc, nc);
-      attn__gemm_packed(C + j0, ldc, A + p0, lda, block, m, kc, nc,
-                        accumulate || p0 > 0);
+      if (trans_a)
+        attn__gemm_packed_at(C + j0, ldc, A + (size_t)p0 * lda, lda, block, m,
+                             kc, nc, accumulate || p0 > 0);
+      else
+        attn__gemm_packed(C + j0, ldc, A + p0, lda, block, m, kc, nc,
+                          accumulate || p0 > 0);
     }
   }
+}
+
+void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
+                const float *B, size_t ldb, int m, int k, int n, int trans_b,
+                int accumulate) {
+  gemm_blocked(C, ldc, A, lda, B, ldb, m, k, n, 0, trans_b, accumulate);
+}
+
+void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
+                   const float *B, size_t ldb, int m, int k, int n,
+                   int accumulate) {
+  gemm_blocked(C, ldc, A, lda, B, ldb, m, k, n, 1, 0, accumulate);
 }
 
 int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,

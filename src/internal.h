@@ -9,6 +9,20 @@
 
 /* log2(e) in float: scores times it are base-2 logits, for exp2. */
 #define ATTN_LOG2E 0x1.715476p+0f
+/* ln(2) in float: base-2 logits times it are natural ones again. */
+#define ATTN_LN2 0x1.62e430p-1f
+
+/* ATTN_NOINLINE: row kernels called from several places stay out of line
+ * (a call per row costs nothing measurable; a copy per caller costs payload).
+ * ATTN_SMALL: code that only sequences calls to the kernels (loops over
+ * tiles, heads, projections) is optimized for size: its time is spent in
+ * what it calls. */
+#define ATTN_NOINLINE __attribute__((noinline))
+#if defined(__clang__)
+#define ATTN_SMALL __attribute__((minsize))
+#else
+#define ATTN_SMALL
+#endif
 
 /* 1 = run the SIMD kernels (default where compiled in), 0 = the scalar twins.
  * Exists so that native tests can check both paths in one binary. */
@@ -25,16 +39,33 @@ void attn__gemm(float *C, size_t ldc, const float *A, size_t lda,
                 const float *B, size_t ldb, int m, int k, int n, int trans_b,
                 int accumulate);
 
+/* C (m x n, ldc) = A^T B, or += with accumulate: A is (k x m, lda), B is
+ * (k x n, ldb). The weight gradients' product (X^T dY), on the same packed
+ * micro-kernels: MR columns of A are gathered into a strip at a time. */
+void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
+                   const float *B, size_t ldb, int m, int k, int n,
+                   int accumulate);
+
 /* B packed for attn__gemm_packed: panels of a few columns, each k deep and
  * contiguous, zero past n; attn__packed_size floats. Packing once lets one
  * B (a tile of keys, say) serve many products. */
 uint64_t attn__packed_size(int k, int n);
 void attn__pack_b(float *dst, const float *B, size_t ldb, int trans_b, int k,
                   int n);
+/* Y (n x d) = X W + b: W (d x d), b (d) broadcast over rows or NULL; rows
+ * of X and Y are d apart. The projections of multi-head attention. */
+void attn__project(float *Y, const float *X, const float *W, const float *b,
+                   int n, int d);
+
 /* attn__gemm with B already packed (k x n). */
 void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
                        const float *packed, int m, int k, int n,
                        int accumulate);
+/* attn__gemm_at with B already packed (k x n); k <= 512 (one packed block
+ * deep, the gathered strip's depth). */
+void attn__gemm_packed_at(float *C, size_t ldc, const float *A, size_t lda,
+                          const float *packed, int m, int k, int n,
+                          int accumulate);
 
 /* x[i] = exp((x[i] - shift) * scale) for i < n; returns the sum of the new
  * x. Entries equal to -INFINITY become 0. Needs shift finite, >= max(x), and
@@ -59,6 +90,16 @@ void attn__scale_row(float *x, int n, float s);
 float attn__expf(float x);
 float attn__exp2f(float x);
 
+/* 1 when the structural masks (causal) hide every key j0 .. j1-1 from every
+ * query i0 .. i1-1, so that a tile of scores need not be computed at all. */
+int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1);
+
+/* Masks the scores of query i for keys j0 .. j0+n-1 (of n_k): hidden keys
+ * become -INFINITY, and the additive mask is added times add_scale. A NULL
+ * mk changes nothing. */
+void attn__mask_row(float *row, int n, int i, int j0, int n_k,
+                    const attn_masks *mk, float add_scale);
+
 /* Scaled dot-product attention on strided views (rows of Q, K, V and out
  * are `ld*` floats apart), so that heads can be columns of one matrix. */
 int attn__attention_strided(float *out, size_t ldo, float *weights,
@@ -66,5 +107,46 @@ int attn__attention_strided(float *out, size_t ldo, float *weights,
                             size_t ldk, const float *V, size_t ldv, int n_q,
                             int n_k, int d_k, int d_v, float scale,
                             const attn_masks *masks, void *workspace);
+
+/* The fused path of attn__attention_strided that also writes each query
+ * row's log-sum-exp, lse (n_q, contiguous): log sum_j exp(s_ij) over the
+ * scaled, masked scores, -INFINITY for a fully masked row. What the fused
+ * backward needs to recompute the weights. Workspace as for the fused
+ * forward: attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0). */
+int attn__attention_lse_strided(float *out, size_t ldo, float *lse,
+                                const float *Q, size_t ldq, const float *K,
+                                size_t ldk, const float *V, size_t ldv,
+                                int n_q, int n_k, int d_k, int d_v,
+                                float scale, const attn_masks *masks,
+                                void *workspace);
+
+/* attn_attention_backward on strided views, for heads that are column
+ * blocks of wider matrices (multi-head attention, the trainer): rows of each
+ * matrix are its `ld*` floats apart, and each gradient is written into the
+ * same columns of its matrix as its input (dQ like Q, ...); nothing outside
+ * them is touched.
+ *   dQ (n_q x d_k, lddq)  dK (n_k x d_k, lddk)  dV (n_k x d_v, lddv): written
+ *   Q (n_q x d_k, ldq)    K (n_k x d_k, ldk)    V (n_k x d_v, ldv)
+ *   out (n_q x d_v, ldo)  the forward's output O
+ *   dout (n_q x d_v, lddo) dLoss/dO
+ *   weights (n_q x n_k, contiguous) the forward's weights, or NULL: then
+ *   lse (n_q, contiguous) from attn__attention_lse_strided (fused path)
+ *   workspace attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v)
+ *            bytes, 16-byte aligned (the same for both paths) */
+int attn__attention_backward_strided(
+    float *dQ, size_t lddq, float *dK, size_t lddk, float *dV, size_t lddv,
+    const float *Q, size_t ldq, const float *K, size_t ldk, const float *V,
+    size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,
+    const float *weights, const float *lse, int n_q, int n_k, int d_k, int d_v,
+    float scale, const attn_masks *masks, void *workspace);
+
+/* The softmax backward of one row, in place allowed (ds may be dp):
+ * ds[j] = s p[j] (dp[j] - D) for p[j] > 0, and exactly 0 where p[j] <= 0
+ * (a blocked entry passes nothing, even when its dp overflowed). */
+void attn__softmax_grad_row(float *ds, const float *p, const float *dp, int n,
+                            float D, float s);
+
+/* sum_i a[i] b[i]. */
+float attn__dot(const float *a, const float *b, int n);
 
 #endif

@@ -18,8 +18,8 @@ static void add_bias(float *X, const float *bias, int n, int d) {
 }
 
 /* Y (n x d) = X W + b */
-static void project(float *Y, const float *X, const float *W, const float *b,
-                    int n, int d) {
+void attn__project(float *Y, const float *X, const float *W, const float *b,
+                   int n, int d) {
   attn__gemm(Y, (size_t)d, X, (size_t)d, W, (size_t)d, n, d, d, 0, 0);
   add_bias(Y, b, n, d);
 }
@@ -67,9 +67,9 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
   float *Zws = V + (size_t)n_k * d;      /* (n_q x d) when Z is not wanted */
   float *scratch = Zws + (size_t)n_q * d; /* the attention's workspace */
   if (!Z) Z = Zws;
-  project(Q, Xq, params->Wq, params->bq, n_q, d);
-  project(K, Xkv, params->Wk, params->bk, n_k, d);
-  project(V, Xkv, params->Wv, params->bv, n_k, d);
+  attn__project(Q, Xq, params->Wq, params->bq, n_q, d);
+  attn__project(K, Xkv, params->Wk, params->bk, n_k, d);
+  attn__project(V, Xkv, params->Wv, params->bv, n_k, d);
   const float scale = 1.0f / sqrtf((float)dh);
   for (int h = 0; h < heads; h++) {
     const size_t col = (size_t)h * dh;
@@ -78,6 +78,6 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
                             (size_t)d, V + col, (size_t)d, n_q, n_k, dh, dh,
                             scale, masks, scratch);
   }
-  project(Y, Z, params->Wo, params->bo, n_q, d);
+  attn__project(Y, Z, params->Wo, params->bo, n_q, d);
   return ATTN_OK;
 }

@@ -178,6 +178,67 @@ const THROWS = [
   ['multiHeadAttention', 'weights 1', (a) => mha(a, { weights: 1 }), TypeError, /\bweights must be true or false, got 1/],
   ['multiHeadAttention', 'weights too large for wasm memory', (a) => a.multiHeadAttention(big(300000, 1), null, { heads: 1, Wq: [[1]], Wk: [[1]], Wv: [[1]], Wo: [[1]] }),
     RangeError, /\bmultiHeadAttention with 300000 queries, 300000 keys and 1 heads needs [\d.]+ GiB of wasm memory.*weights: false/],
+
+  // ---- softmaxBackward(weights, dWeights, {temperature})
+  ['softmaxBackward', 'weights missing', (a) => a.softmaxBackward(), TypeError, /\bweights must be a matrix/],
+  ['softmaxBackward', 'dWeights missing', (a) => a.softmaxBackward(I2), TypeError, /\bdWeights must be a matrix/],
+  ['softmaxBackward', 'dWeights of the wrong shape', (a) => a.softmaxBackward(I2, [[1, 0]]), RangeError, /\bdWeights is 1x2, expected 2x2 \(one gradient per weight\)/],
+  ['softmaxBackward', 'weights NaN', (a) => a.softmaxBackward([[0.5, NaN], [0, 1]], I2), RangeError, /\bweights has NaN at row 0, column 1/],
+  ['softmaxBackward', 'weights -Infinity (weights are probabilities)', (a) => a.softmaxBackward([[1, -Infinity], [0, 1]], I2), RangeError, /\bweights has -Infinity at row 0, column 1/],
+  ['softmaxBackward', 'dWeights +Infinity', (a) => a.softmaxBackward(I2, [[0, 0], [Infinity, 0]]), RangeError, /\bdWeights has Infinity at row 1, column 0/],
+  ['softmaxBackward', 'temperature 0', (a) => a.softmaxBackward(I2, I2, { temperature: 0 }), RangeError, /\btemperature must be finite and > 0, got 0/],
+  ['softmaxBackward', 'options a string', (a) => a.softmaxBackward(I2, I2, 'T'), TypeError, /\bsoftmaxBackward options must be an object/],
+
+  // ---- attentionBackward(Q, K, V, dOutput, options): the forward's checks, and dOutput
+  ['attentionBackward', 'dOutput missing', (a) => a.attentionBackward(I2, I2, I2), TypeError, /\bdOutput must be a matrix/],
+  ['attentionBackward', 'dOutput of the wrong shape', (a) => a.attentionBackward(I2, I2, I2, [[1, 0, 0], [0, 1, 0]]), RangeError, /\bdOutput is 2x3, expected 2x2 \(one gradient per output value: n_q x d_v\)/],
+  ['attentionBackward', 'dOutput one row short', (a) => a.attentionBackward(I2, I2, I2, [[1, 0]]), RangeError, /\bdOutput is 1x2, expected 2x2/],
+  ['attentionBackward', 'dOutput NaN', (a) => a.attentionBackward(I2, I2, I2, [[1, 0], [NaN, 0]]), RangeError, /\bdOutput has NaN at row 1, column 0/],
+  ['attentionBackward', 'dOutput non-numeric', (a) => a.attentionBackward(I2, I2, I2, [[1, 0], [0, 'x']]), TypeError, /\bdOutput has a non-number \(string\) at row 1, column 1/],
+  ['attentionBackward', 'K narrower than Q', (a) => a.attentionBackward(I2, [[1], [0]], I2, I2), RangeError, /\bK is 2x1, expected 2x2 \(keys need as many columns as the queries Q\)/],
+  ['attentionBackward', 'V NaN', (a) => a.attentionBackward(I2, I2, [[1, 0], [0, NaN]], I2), RangeError, /\bV has NaN at row 1, column 1/],
+  ['attentionBackward', 'scale 0', (a) => a.attentionBackward(I2, I2, I2, I2, { scale: 0 }), RangeError, /\bscale must be finite and > 0, got 0/],
+  ['attentionBackward', 'mask of the wrong shape', (a) => a.attentionBackward(I2, I2, I2, I2, { mask: [[0, 0, 0]] }), RangeError, /\bmask is 1x3, expected 2x2/],
+  ['attentionBackward', 'keyPaddingMask flag 2', (a) => a.attentionBackward(I2, I2, I2, I2, { keyPaddingMask: [0, 2] }), TypeError, /\bkeyPaddingMask\[1\] is 2/],
+  ['attentionBackward', 'causal 1', (a) => a.attentionBackward(I2, I2, I2, I2, { causal: 1, weights: false }), TypeError, /\bcausal must be true or false, got 1/],
+  ['attentionBackward', "weights 'no'", (a) => a.attentionBackward(I2, I2, I2, I2, { weights: 'no' }), TypeError, /\bweights must be true or false, got no/],
+  ['attentionBackward', 'options a string', (a) => a.attentionBackward(I2, I2, I2, I2, 'causal'), TypeError, /\battentionBackward options must be an object/],
+  ['attentionBackward', 'weights too large for wasm memory', (a) => a.attentionBackward(big(300000, 1), big(300000, 1), big(300000, 1), big(300000, 1)),
+    RangeError, /\battentionBackward with 300000 queries and 300000 keys needs [\d.]+ GiB of wasm memory.*weights: false/],
+
+  // ---- multiHeadAttentionBackward(Xq, Xkv, dY, options) and layer.backward
+  ['multiHeadAttentionBackward', 'dY missing', (a) => a.multiHeadAttentionBackward(X4, null, undefined, MHA), TypeError, /\bdY must be a matrix/],
+  ['multiHeadAttentionBackward', 'dY of the wrong shape', (a) => a.multiHeadAttentionBackward(X4, null, [[1, 2, 3], [1, 2, 3], [1, 2, 3]], MHA), RangeError, /\bdY is 3x3, expected 3x4 \(one gradient per output value: n_q x d_model\)/],
+  ['multiHeadAttentionBackward', 'dY with the keys\' rows (cross)', (a) => a.multiHeadAttentionBackward(X4, [[1, 1, 1, 1]], [[1, 2, 3, 4]], MHA), RangeError, /\bdY is 1x4, expected 3x4/],
+  ['multiHeadAttentionBackward', 'dY -Infinity', (a) => a.multiHeadAttentionBackward(X4, null, X4.map((r, i) => (i === 1 ? [0, -Infinity, 0, 0] : r)), MHA), RangeError, /\bdY has -Infinity at row 1, column 1/],
+  ['multiHeadAttentionBackward', 'Xq NaN', (a) => a.multiHeadAttentionBackward([[1, 2, 3, NaN]], null, [[1, 2, 3, 4]], MHA), RangeError, /\bXq has NaN at row 0, column 3/],
+  ['multiHeadAttentionBackward', 'heads does not divide d_model', (a) => a.multiHeadAttentionBackward(X4, null, X4, { ...MHA, heads: 3 }), RangeError, /\bheads \(3\) must divide d_model \(4\)/],
+  ['multiHeadAttentionBackward', 'Wo of the wrong shape', (a) => a.multiHeadAttentionBackward(X4, null, X4, { ...MHA, Wo: I2 }), RangeError, /\bWo is 2x2, expected 4x4 \(d_model x d_model\)/],
+  ['multiHeadAttentionBackward', 'bq too short', (a) => a.multiHeadAttentionBackward(X4, null, X4, { ...MHA, bq: [1, 2, 3] }), RangeError, /\bbq has 3 values, expected 4/],
+  ['multiHeadAttentionBackward', 'options missing', (a) => a.multiHeadAttentionBackward(X4, null, X4), TypeError, /\bheads is required/],
+  ['multiHeadAttentionBackward', 'options a string', (a) => a.multiHeadAttentionBackward(X4, null, X4, 'heads'), TypeError, /\bmultiHeadAttentionBackward options must be an object/],
+  ['multiHeadAttentionBackward', 'weights 1', (a) => a.multiHeadAttentionBackward(X4, null, X4, { ...MHA, weights: 1 }), TypeError, /\bweights must be true or false, got 1/],
+  ['layer.backward', 'dY of the wrong shape', (a) => {
+    const layer = a.multiHeadAttentionLayer(MHA);
+    try {
+      return layer.backward(X4, null, I2);
+    } finally {
+      layer.dispose();
+    }
+  }, RangeError, /\bdY is 2x2, expected 3x4/],
+  ['layer.backward', 'Xq narrower than the layer', (a) => {
+    const layer = a.multiHeadAttentionLayer(MHA);
+    try {
+      return layer.backward(I2, null, I2);
+    } finally {
+      layer.dispose();
+    }
+  }, RangeError, /\bXq is 2x2, expected 2x4 \(rows as wide as the layer \(d_model\)\)/],
+  ['layer.backward', 'after dispose()', (a) => {
+    const layer = a.multiHeadAttentionLayer(MHA);
+    layer.dispose();
+    return layer.backward(X4, null, X4);
+  }, Error, /\bdisposed\b/],
 ];
 
 // Valid edge cases: [function, case, call, check(result)].
@@ -211,6 +272,20 @@ const DOCUMENTED = [
   ['multiHeadAttention', 'one element (d_model 1, 1 head)', (a) => a.multiHeadAttention([[2]], null, { heads: 1, Wq: [[1]], Wk: [[1]], Wv: [[3]], Wo: [[2]], bo: [1] }), (r) => {
     assert.deepEqual(Array.from(r.output.data), [13]); // (2 * 3) * 2 + 1
     assert.deepEqual(Array.from(r.weights[0].data), [1]);
+  }],
+  ['softmaxBackward', 'one element: the gradient is 0', (a) => a.softmaxBackward([[1]], [[5]]), (r) => assert.deepEqual(Array.from(r.data), [0])],
+  ['softmaxBackward', 'a zero weight passes no gradient (+0)', (a) => a.softmaxBackward([[1, 0]], [[1, -7]]), (r) => assert.ok(Object.is(r.data[1], 0))],
+  ['attentionBackward', 'one key: the weight is always 1, so dQ = dK = 0 and dV = dOutput', (a) => a.attentionBackward([[2]], [[3]], [[4]], [[1.5]]), (r) => {
+    assert.deepEqual([r.dQ.data[0], r.dK.data[0], r.dV.data[0]], [0, 0, 1.5]);
+  }],
+  ['attentionBackward', 'every key padded: zero gradients, never NaN (both paths)', (a) => [true, false].map((weights) => a.attentionBackward(I2, I2, I2, I2, { keyPaddingMask: [1, 1], weights })), (rs) => {
+    for (const r of rs) for (const M of [r.dQ, r.dK, r.dV]) assert.deepEqual(Array.from(M.data), [0, 0, 0, 0]);
+  }],
+  ['multiHeadAttentionBackward', 'self-attention: dXkv is null, bias gradients returned without biases', (a) => a.multiHeadAttentionBackward(X4, null, X4, MHA), (r) => {
+    assert.equal(r.dXkv, null);
+    assert.deepEqual([r.dXq.rows, r.dXq.cols], [3, 4]);
+    for (const b of [r.dbq, r.dbk, r.dbv, r.dbo]) assert.ok(b instanceof Float32Array && b.length === 4);
+    assert.deepEqual(Array.from(r.dbo), [5, 6, 5, 6]); // column sums of dY = X4
   }],
   ['multiHeadAttention', 'all-masked rows: zero heads, output = bo', (a) => mha(a, { keyPaddingMask: [1, 1, 1], bo: [1, 2, 3, 4] }), (r) => {
     assert.deepEqual(Array.from(r.output.data), [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]);
@@ -293,7 +368,8 @@ forEachBuild('huge sizes', (attn) => {
 describe('the table covers every API function', () => {
   it('has throwing rows for each', () => {
     const fns = new Set(THROWS.map(([fn]) => fn));
-    for (const fn of ['matrix', 'matmul', 'softmax', 'positionalEncoding', 'attention', 'multiHeadAttention']) {
+    for (const fn of ['matrix', 'matmul', 'softmax', 'positionalEncoding', 'attention', 'multiHeadAttention',
+      'softmaxBackward', 'attentionBackward', 'multiHeadAttentionBackward', 'layer.backward']) {
       assert.ok(fns.has(fn), `no bad-input row for ${fn}`);
     }
   });

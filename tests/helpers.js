@@ -183,13 +183,20 @@ export function softmaxBound(M, want, { temperature = 1 } = {}) {
  *   underflow   exp flushes results below e^-87.3 to 0: TINY per weight
  * A fully masked row has W = 0: its bound is only the underflow terms
  * (~1e-38); properties.test.js checks that such rows are exactly 0.
+ * Inputs with bounds of their own (eQ, eK, eV: Float64Arrays in their
+ * matrices' layout; multi-head attention's projections) add their
+ * propagated errors: scale (eQ |K|^T + |Q| eK^T) to each score, W eV to
+ * the output.
  */
-export function attentionBound(Q, K, V, options, want) {
+export function attentionBound(Q, K, V, options, want, { eQ = null, eK = null, eV = null } = {}) {
   [Q, K, V] = [Q, K, V].map(ref.asMatrix);
   const [n_q, n_k, d_k, d_v] = [Q.rows, K.rows, Q.cols, V.cols];
   const scale = options.scale ?? 1 / Math.sqrt(d_k);
   const S = ref.scores(Q, K, options);
   const Sabs = ref.matmul(ref.abs(Q), ref.abs(K), { transposeB: true });
+  // Inputs that carry errors (multi-head attention's projections) move each
+  // score by scale (eQ |K|^T + |Q| eK^T) more.
+  const Sin = eQ || eK ? productBound(Q, eQ, K, eK, { transposeB: true, terms: 0 }) : null;
   const W = want.weights;
   const tiles = Math.ceil(n_k / 128);
   const rel = new Float64Array(n_q * n_k); // relative error bound of w_ij
@@ -200,7 +207,8 @@ export function attentionBound(Q, K, V, options, want) {
       const s = S.data[i * n_k + j];
       if (s === -Infinity) continue;
       max = Math.max(max, s);
-      ds = Math.max(ds, (d_k + 2) * U * scale * Sabs.data[i * n_k + j] + 2 * U * Math.abs(s));
+      ds = Math.max(ds, (d_k + 2) * U * scale * Sabs.data[i * n_k + j] + 2 * U * Math.abs(s) +
+        (Sin ? scale * Sin[i * n_k + j] : 0));
     }
     for (let j = 0; j < n_k; j++) {
       const s = S.data[i * n_k + j];
@@ -216,12 +224,204 @@ export function attentionBound(Q, K, V, options, want) {
       let b = 0;
       for (let j = 0; j < n_k; j++) {
         const idx = i * n_k + j;
-        b += (weights[idx] + W.data[idx] * gamma(n_k)) * Math.abs(V.data[j * d_v + c]);
+        b += (weights[idx] + W.data[idx] * gamma(n_k)) * Math.abs(V.data[j * d_v + c]) +
+          (eV ? W.data[idx] * eV[j * d_v + c] : 0);
       }
       output[i * d_v + c] = b + n_k * ETA; // + underflow of the n_k products
     }
   }
   return { output, weights };
+}
+
+// ---- the error model of the backward ------------------------------------------
+//
+// The same rules carried through each step of the gradients (per element,
+// first order, from the float64 reference's quantities; tests/native/ref64.h
+// states the same model for the native tests):
+//   a product C = op(A) op(B) of k terms     gamma_k (|A| |B|) + eA |B| + |A| eB
+//                                            + k ETA (productBound)
+//   weights P                                attentionBound's; the fused
+//     backward recomputes P = exp(s - lse), which adds P (ds + 2u |s - lse| +
+//     3u |lse| + 7u): the score is rounded again (ds), lse was rounded three
+//     times (m ln 2, + ln l, ln's own ulp), then a subtraction and exp (3u)
+//   D_i = dO_i . O_i, dP = dO V^T            products of d_v terms (O carries
+//                                            attentionBound's output bound)
+//   dS = scale P (dP - D)                    scale (eP |dP - D| + P (edP + eD))
+//                                            + 4u |dS| + 3 ETA
+//   dQ = dS K, dK = dS^T Q, dV = P^T dO      products of n_k, n_q, n_q terms
+//   softmax backward dx = y (dy - D) / T     (y eD + 3u |y (dy - D)| + ETA) / T
+// Masked weights are exactly 0 with bound 0, so their gradients must be 0.
+// A sum of several products into one result (dXkv = dK Wk^T + dV Wv^T)
+// counts all their terms in k.
+
+/**
+ * Per element bound of op(A) op(B) (A, B matrices; eA, eB their bounds as
+ * Float64Arrays in the same layout, or null); `terms` defaults to the inner
+ * size. Returns a Float64Array (rows of op(A) x cols of op(B)).
+ */
+export function productBound(A, eA, B, eB, { transposeA = false, transposeB = false, terms } = {}) {
+  A = ref.asMatrix(A);
+  B = ref.asMatrix(B);
+  const op = (M, t) => (t ? ref.transpose(M) : M);
+  const a = op(A, transposeA);
+  const k = terms ?? a.cols;
+  const absA = ref.abs(a);
+  const absB = ref.abs(B);
+  const out = ref.matmul(absA, absB, { transposeB }).data.map((x) => gamma(k) * x + k * ETA);
+  const add = (P) => P.data.forEach((x, i) => { out[i] += x; });
+  if (eA) add(ref.matmul(op({ rows: A.rows, cols: A.cols, data: eA }, transposeA), absB, { transposeB }));
+  if (eB) add(ref.matmul(absA, { rows: B.rows, cols: B.cols, data: eB }, { transposeB }));
+  return out;
+}
+
+/** Bound of each column sum of M (bound eM or null): gamma_n sum |m| + sum eM. */
+function columnSumsBound(M, eM) {
+  M = ref.asMatrix(M);
+  const out = new Float64Array(M.cols);
+  for (let i = 0; i < M.rows; i++) {
+    for (let c = 0; c < M.cols; c++) out[c] += gamma(M.rows) * Math.abs(ref.at(M, i, c)) + (eM ? eM[i * M.cols + c] : 0);
+  }
+  return out;
+}
+
+/** Bound of softmaxBackward(Y, dY) (Y and dY exact float32 inputs). */
+export function softmaxBackwardBound(Y, dY, { temperature = 1 } = {}) {
+  Y = ref.asMatrix(Y);
+  dY = ref.asMatrix(dY);
+  const bound = new Float64Array(Y.data.length);
+  for (let i = 0; i < Y.rows; i++) {
+    let D = 0;
+    let absD = 0;
+    for (let j = 0; j < Y.cols; j++) {
+      D += ref.at(Y, i, j) * ref.at(dY, i, j);
+      absD += Math.abs(ref.at(Y, i, j) * ref.at(dY, i, j));
+    }
+    const eD = gamma(Y.cols) * absD + Y.cols * ETA;
+    for (let j = 0; j < Y.cols; j++) {
+      const y = ref.at(Y, i, j);
+      const g = y * (ref.at(dY, i, j) - D);
+      bound[i * Y.cols + j] = y > 0 ? (y * eD + 3 * U * Math.abs(g) + ETA) / temperature + ETA : 0;
+    }
+  }
+  return bound;
+}
+
+/**
+ * Bounds of attentionBackward's dQ, dK, dV ({fused}: from the log-sum-exp,
+ * else from stored weights); want = ref.attentionBackward(Q, K, V, dO,
+ * options). Inputs may carry bounds (eQ, eK, eV, edO: multi-head attention).
+ */
+export function attentionBackwardBound(Q, K, V, dO, options, want, { fused = false, eQ = null, eK = null, eV = null, edO = null } = {}) {
+  [Q, K, V, dO] = [Q, K, V, dO].map(ref.asMatrix);
+  const [n_q, n_k, d_v] = [Q.rows, K.rows, V.cols];
+  const scale = options.scale ?? 1 / Math.sqrt(Q.cols);
+  const fwd = attentionBound(Q, K, V, options, want, { eQ, eK, eV });
+  const P = want.weights;
+  const eP = fwd.weights.map((e, idx) => (P.data[idx] === 0 ? 0 : e));
+  if (fused) {
+    const S = ref.scores(Q, K, options);
+    const Sabs = ref.matmul(ref.abs(Q), ref.abs(K), { transposeB: true });
+    const Sin = eQ || eK ? productBound(Q, eQ, K, eK, { transposeB: true, terms: 0 }) : null;
+    for (let i = 0; i < n_q; i++) {
+      let max = -Infinity;
+      for (let j = 0; j < n_k; j++) max = Math.max(max, S.data[i * n_k + j]);
+      if (max === -Infinity) continue;
+      let l = 0;
+      for (let j = 0; j < n_k; j++) l += Math.exp(S.data[i * n_k + j] - max);
+      const lse = max + Math.log(l);
+      for (let j = 0; j < n_k; j++) {
+        const idx = i * n_k + j;
+        const s = S.data[idx];
+        if (s === -Infinity) continue;
+        const ds = (Q.cols + 2) * U * scale * Sabs.data[idx] + 2 * U * Math.abs(s) + (Sin ? scale * Sin[idx] : 0);
+        eP[idx] += P.data[idx] * (ds + 2 * U * Math.abs(s - lse) + 3 * U * Math.abs(lse) + 7 * U);
+      }
+    }
+  }
+  const dP = ref.matmul(dO, V, { transposeB: true });
+  const edP = productBound(dO, edO, V, eV, { transposeB: true });
+  const O = want.output;
+  const edS = new Float64Array(n_q * n_k);
+  for (let i = 0; i < n_q; i++) {
+    let D = 0;
+    let eD = d_v * ETA;
+    for (let c = 0; c < d_v; c++) {
+      const [o, g] = [O.data[i * d_v + c], dO.data[i * d_v + c]];
+      D += g * o;
+      eD += gamma(d_v) * Math.abs(g * o) + Math.abs(g) * fwd.output[i * d_v + c] + (edO ? edO[i * d_v + c] * Math.abs(o) : 0);
+    }
+    for (let j = 0; j < n_k; j++) {
+      const idx = i * n_k + j;
+      if (P.data[idx] === 0 && eP[idx] === 0) continue; // masked: exactly 0
+      edS[idx] = scale * (eP[idx] * Math.abs(dP.data[idx] - D) + P.data[idx] * (edP[idx] + eD)) +
+        4 * U * Math.abs(want.dScores.data[idx]) + 3 * ETA;
+    }
+  }
+  return {
+    dQ: productBound(want.dScores, edS, K, eK),
+    dK: productBound(want.dScores, edS, Q, eQ, { transposeA: true }),
+    dV: productBound(P, eP, dO, edO, { transposeA: true }),
+  };
+}
+
+/** Bounds of (X W + b) (X exact, n x d): gamma_(d+1) (|X| |W| + |b|). */
+function projectionBound(X, W, b) {
+  const e = productBound(X, null, W, null, { terms: ref.asMatrix(X).cols + 1 });
+  if (b) e.forEach((_, idx) => { e[idx] += gamma(ref.asMatrix(X).cols + 1) * Math.abs(b[idx % b.length]); });
+  return e;
+}
+
+/** Columns c0 .. c0+width of a bound laid out as rows x cols. */
+const boundColumns = (e, rows, cols, c0, width) => ref.columns({ rows, cols, data: e }, c0, width).data;
+
+/**
+ * Bounds of every gradient of multiHeadAttentionBackward, chained from the
+ * projections (Q, K, V carry projectionBound) through each head's forward
+ * (attentionBound, Z) and backward (attentionBackwardBound) to the
+ * parameter and input gradients (products). want =
+ * ref.multiHeadAttentionBackward(Xq, Xkv, dY, options).
+ */
+export function mhaBackwardBound(Xq, Xkv, dY, options, want, { fused = false } = {}) {
+  const { heads, Wq, Wk, Wv, Wo, bq, bk, bv } = options;
+  const self = !Xkv;
+  Xq = ref.asMatrix(Xq);
+  Xkv = self ? Xq : ref.asMatrix(Xkv);
+  const { Q, K, V, Z } = want.forward;
+  const [n_q, n_k, d] = [Xq.rows, Xkv.rows, Xq.cols];
+  const dh = d / heads;
+  const [eQ, eK, eV] = [projectionBound(Xq, Wq, bq), projectionBound(Xkv, Wk, bk), projectionBound(Xkv, Wv, bv)];
+  const edZ = productBound(dY, null, Wo, null, { transposeB: true });
+  const [eZ, edQ, edK, edV] = [n_q, n_q, n_k, n_k].map((n) => new Float64Array(n * d));
+  const put = (whole, part, rows, h) => {
+    for (let i = 0; i < rows; i++) for (let c = 0; c < dh; c++) whole[i * d + h * dh + c] = part[i * dh + c];
+  };
+  for (let h = 0; h < heads; h++) {
+    const cols = (M) => ref.columns(M, h * dh, dh);
+    const e = (E, rows) => boundColumns(E, rows, d, h * dh, dh);
+    const inputs = { eQ: e(eQ, n_q), eK: e(eK, n_k), eV: e(eV, n_k) };
+    const opts = { scale: 1 / Math.sqrt(dh), mask: options.mask, causal: options.causal, keyPaddingMask: options.keyPaddingMask };
+    const g = want.perHead[h];
+    put(eZ, attentionBound(cols(Q), cols(K), cols(V), opts, g, inputs).output, n_q, h);
+    const b = attentionBackwardBound(cols(Q), cols(K), cols(V), cols(want.dZ), opts, g, { fused, ...inputs, edO: e(edZ, n_q) });
+    put(edQ, b.dQ, n_q, h);
+    put(edK, b.dK, n_k, h);
+    put(edV, b.dV, n_k, h);
+  }
+  const across = self ? 3 * d : 2 * d; // terms summed into dX
+  const dX = (G, eG, W, terms) => productBound(G, eG, W, null, { transposeB: true, terms });
+  const sum = (a, b) => a.map((x, i) => x + b[i]);
+  const dXq = dX(want.dQ, edQ, Wq, self ? across : d);
+  const dXkv = sum(dX(want.dK, edK, Wk, across), dX(want.dV, edV, Wv, across));
+  return {
+    dXq: self ? sum(dXq, dXkv) : dXq,
+    dXkv: self ? null : dXkv,
+    dWq: productBound(Xq, null, want.dQ, edQ, { transposeA: true }),
+    dWk: productBound(Xkv, null, want.dK, edK, { transposeA: true }),
+    dWv: productBound(Xkv, null, want.dV, edV, { transposeA: true }),
+    dWo: productBound(Z, eZ, dY, null, { transposeA: true }),
+    dbq: columnSumsBound(want.dQ, edQ), dbk: columnSumsBound(want.dK, edK),
+    dbv: columnSumsBound(want.dV, edV), dbo: columnSumsBound(dY, null),
+  };
 }
 
 /**

@@ -44,6 +44,21 @@ function makeCalls(rs) {
       const opts = { heads, Wq: mat(d, d), Wk: mat(d, d), Wv: mat(d, d), Wo: mat(d, d), bq: randVector(rs, d), bo: randVector(rs, d) };
       return a.multiHeadAttention(mat(n(), d), rs.randomSample() < 0.5 ? null : mat(n(), d), { ...opts, weights: rs.randomSample() < 0.5 });
     }],
+    ['softmaxBackward', (a) => { const [r, c] = [n(), n()]; return a.softmaxBackward(a.softmax(mat(r, c)), mat(r, c), { temperature: 0.5 + rs.randomSample() }); }],
+    ['attentionBackward', (a) => {
+      const [q, k, d, v] = [n(), n(), n(), n()];
+      const keyPaddingMask = Array.from({ length: k }, () => (rs.randomSample() < 0.3 ? 1 : 0));
+      return a.attentionBackward(mat(q, d), mat(k, d), mat(k, v), mat(q, v), {
+        weights: rs.randomSample() < 0.5, causal: rs.randomSample() < 0.5, keyPaddingMask, mask: rs.randomSample() < 0.5 ? mat(q, k) : null,
+      });
+    }],
+    ['multiHeadAttentionBackward', (a) => {
+      const heads = 1 + rs.int(3);
+      const d = heads * (1 + rs.int(3));
+      const q = n();
+      const opts = { heads, Wq: mat(d, d), Wk: mat(d, d), Wv: mat(d, d), Wo: mat(d, d), bk: randVector(rs, d) };
+      return a.multiHeadAttentionBackward(mat(q, d), rs.randomSample() < 0.5 ? null : mat(n(), d), mat(q, d), { ...opts, weights: rs.randomSample() < 0.5, causal: rs.randomSample() < 0.3 });
+    }],
     // Throwing calls.
     ['throws: shape mismatch', (a) => a.matmul(mat(2, 3), mat(2, 3))],
     ['throws: heads', (a) => a.multiHeadAttention(mat(2, 4), null, { heads: 3, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
@@ -56,12 +71,20 @@ function makeCalls(rs) {
     ['throws: bad padding flag', (a) => a.attention(mat(2, 2), mat(2, 2), mat(2, 2), { keyPaddingMask: [0, 2] })],
     ['throws: too large', (a) => a.matmul({ rows: 65536, cols: 1, data: new Float32Array(65536) }, { rows: 1, cols: 65536, data: new Float32Array(65536) })],
     ['throws: positionalEncoding size', (a) => a.positionalEncoding(0, 3)],
+    ['throws: NaN in dOutput (last input of the backward)', (a) => a.attentionBackward(mat(3, 2), mat(4, 2), mat(4, 2), withNaN(mat(3, 2)), { weights: rs.randomSample() < 0.5 })],
+    ['throws: dY of the wrong shape', (a) => a.multiHeadAttentionBackward(mat(2, 4), null, mat(3, 4), { heads: 2, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
+    ['throws: NaN in dY (after the parameters are copied in)', (a) => a.multiHeadAttentionBackward(mat(2, 4), null, withNaN(mat(2, 4)), { heads: 2, Wq: mat(4, 4), Wk: mat(4, 4), Wv: mat(4, 4), Wo: mat(4, 4) })],
   ];
 }
 
 /** A result's Float32Arrays: output/weights/heads, whatever the call returned. */
 function arraysOf(result) {
   if (result.data) return [result.data];
+  if (result.dQ) return [result.dQ, result.dK, result.dV].map((M) => M.data);
+  if (result.dXq) {
+    return ['dXq', 'dXkv', 'dWq', 'dWk', 'dWv', 'dWo', 'dbq', 'dbk', 'dbv', 'dbo']
+      .map((key) => result[key]).filter(Boolean).map((x) => x.data ?? x);
+  }
   return [result.output, ...(result.weights ? [].concat(result.weights) : []), ...(result.heads ?? [])]
     .filter(Boolean).map((M) => M.data);
 }

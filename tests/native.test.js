@@ -8,7 +8,7 @@
 // (b) Builds tests/fuzz/fuzz_<fn>.c with clang -fsanitize=fuzzer,address,
 //     undefined and runs each against a temporary copy of its corpus
 //     (tests/fuzz/corpus/<fn>/, so the repository is not modified) for
-//     FUZZ_SECONDS seconds (default 6; 6 harnesses, two at a time). A crash
+//     FUZZ_SECONDS seconds (default 6; 9 harnesses, two at a time). A crash
 //     fails the test; its reproducer is kept in tests/artifacts/fuzz/.
 //     Without clang and libFuzzer this test fails and says what to install.
 // Environment: CC (compiler for (a)), FUZZ_SECONDS, FUZZ_RUNS (cap per
@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'src');
 const INSTALL_HINT = 'apt-get install -y clang libclang-rt-14-dev';
-const HARNESSES = ['matmul', 'softmax_rows', 'positional_encoding', 'first_nonfinite', 'attention', 'mha'];
+const HARNESSES = ['matmul', 'softmax_rows', 'positional_encoding', 'first_nonfinite', 'attention', 'mha',
+  'softmax_backward', 'attention_backward', 'mha_backward'];
 const FUZZ_SECONDS = Number(process.env.FUZZ_SECONDS ?? 6);
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 500000);
 const SAN_ENV = {

@@ -3,7 +3,7 @@
 // 'attention-wasm'` in Node computes attention, with both builds.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -60,7 +60,8 @@ describe('npm package', () => {
 
   it('packs the API, both .wasm builds, the types and the license, and no tests', () => {
     const files = packed.files.map((f) => f.path);
-    for (const f of ['web/attention.js', 'web/attention.d.ts', 'build/attention.simd.wasm', 'build/attention.wasm', 'package.json', 'LICENSE']) {
+    const api = readdirSync(join(ROOT, 'web/api')).map((f) => `web/api/${f}`);
+    for (const f of ['web/attention.js', ...api, 'web/attention.d.ts', 'build/attention.simd.wasm', 'build/attention.wasm', 'package.json', 'LICENSE']) {
       assert.ok(files.includes(f), `${f} is missing from the tarball (${files.length} files)`);
     }
     const stray = files.filter((f) => /^(tests|node_modules|bench|build\/native|build\/emcache)\//.test(f));

@@ -174,3 +174,109 @@ export function positionalEncoding(n, d) {
   }
   return PE;
 }
+
+// ---- gradients -----------------------------------------------------------------
+// Each backward returns the gradient of a loss L with respect to the inputs of
+// the forward above, given the gradient with respect to its result. They are
+// the obvious formulas; tests/backward.test.js checks them against central
+// finite differences of the forward functions above.
+
+/** dL/dM for Y = softmax(M / T) row-wise, from Y and dY: Y (dY - rowsum(Y dY)) / T. */
+export function softmaxBackward(Y, dY, { temperature = 1 } = {}) {
+  Y = asMatrix(Y);
+  dY = asMatrix(dY);
+  const dX = matrix(Y.rows, Y.cols);
+  for (let i = 0; i < Y.rows; i++) {
+    let D = 0;
+    for (let j = 0; j < Y.cols; j++) D += at(Y, i, j) * at(dY, i, j);
+    for (let j = 0; j < Y.cols; j++) dX.data[i * Y.cols + j] = (at(Y, i, j) * (at(dY, i, j) - D)) / temperature;
+  }
+  return dX;
+}
+
+/** s * M, element-wise. */
+export function times(M, s) {
+  M = asMatrix(M);
+  return matrix(M.rows, M.cols, M.data.map((x) => s * x));
+}
+
+/**
+ * Gradients of attention(Q, K, V, options) given dO = dL/doutput. With P the
+ * weights and S = scale Q K^T + masks:
+ *   dV = P^T dO    dP = dO V^T    dS = P (dP - rowsum(P dP))    dQ = dS K    dK = dS^T Q
+ * (dS here includes the scale). The additive mask is a constant. Returns
+ * {dQ, dK, dV, weights, output, dScores}.
+ */
+export function attentionBackward(Q, K, V, dO, options = {}) {
+  const scale = options.scale ?? 1 / Math.sqrt(asMatrix(Q).cols);
+  const { output, weights } = attention(Q, K, V, options);
+  const dP = matmul(dO, V, { transposeB: true });
+  const dScores = times(softmaxBackward(weights, dP), scale);
+  return {
+    dQ: matmul(dScores, K),
+    dK: matmul(transpose(dScores), Q),
+    dV: matmul(transpose(weights), dO),
+    weights,
+    output,
+    dScores,
+  };
+}
+
+/** Column sums of M, as an array (the gradient of a bias added to every row). */
+export function columnSums(M) {
+  M = asMatrix(M);
+  const s = new Float64Array(M.cols);
+  for (let i = 0; i < M.rows; i++) for (let c = 0; c < M.cols; c++) s[c] += at(M, i, c);
+  return s;
+}
+
+/** A + B. */
+export function add(A, B) {
+  A = asMatrix(A);
+  B = asMatrix(B);
+  return matrix(A.rows, A.cols, A.data.map((x, i) => x + B.data[i]));
+}
+
+/**
+ * Gradients of multiHeadAttention(Xq, Xkv, options) given dY = dL/doutput:
+ *   dZ = dY Wo^T, dWo = Z^T dY, dbo = column sums of dY
+ *   per head: attentionBackward on its columns of Q, K, V and dZ -> dQ, dK, dV
+ *   dWq = Xq^T dQ, dWk = Xkv^T dK, dWv = Xkv^T dV (biases: column sums)
+ *   dXq = dQ Wq^T, dXkv = dK Wk^T + dV Wv^T; self-attention (Xkv null):
+ *   dXq is the sum of the three and dXkv is null.
+ * Returns those and the intermediates {forward, dZ, dQ, dK, dV, perHead}.
+ */
+export function multiHeadAttentionBackward(Xq, Xkv, dY, options) {
+  const { heads, Wq, Wk, Wv, Wo, mask, causal, keyPaddingMask } = options;
+  const self = !Xkv;
+  Xq = asMatrix(Xq);
+  Xkv = self ? Xq : asMatrix(Xkv);
+  const forward = multiHeadAttention(Xq, Xkv, options);
+  const { Q, K, V, Z } = forward;
+  const d = Xq.cols;
+  const dh = d / heads;
+  const dZ = matmul(dY, Wo, { transposeB: true });
+  const [dQ, dK, dV] = [matrix(Q.rows, d), matrix(K.rows, d), matrix(V.rows, d)];
+  const perHead = [];
+  for (let h = 0; h < heads; h++) {
+    const g = attentionBackward(columns(Q, h * dh, dh), columns(K, h * dh, dh), columns(V, h * dh, dh),
+      columns(dZ, h * dh, dh), { scale: 1 / Math.sqrt(dh), mask, causal, keyPaddingMask });
+    perHead.push(g);
+    [[dQ, g.dQ], [dK, g.dK], [dV, g.dV]].forEach(([whole, part]) => {
+      for (let i = 0; i < whole.rows; i++) {
+        for (let c = 0; c < dh; c++) whole.data[i * d + h * dh + c] = at(part, i, c);
+      }
+    });
+  }
+  const XT = transpose(Xq);
+  const XkvT = self ? XT : transpose(Xkv);
+  const dXq = matmul(dQ, Wq, { transposeB: true });
+  const dXkv = add(matmul(dK, Wk, { transposeB: true }), matmul(dV, Wv, { transposeB: true }));
+  return {
+    dXq: self ? add(dXq, dXkv) : dXq,
+    dXkv: self ? null : dXkv,
+    dWq: matmul(XT, dQ), dWk: matmul(XkvT, dK), dWv: matmul(XkvT, dV), dWo: matmul(transpose(Z), dY),
+    dbq: columnSums(dQ), dbk: columnSums(dK), dbv: columnSums(dV), dbo: columnSums(dY),
+    forward, dZ, dQ, dK, dV, perHead,
+  };
+}

@@ -70,11 +70,41 @@ export interface MultiHeadResult {
   readonly heads: Matrix[];
 }
 
+/** Gradients of attention(Q, K, V) with respect to Q, K and V. */
+export interface AttentionGradients {
+  /** n_q x d_k */
+  dQ: Matrix;
+  /** n_k x d_k */
+  dK: Matrix;
+  /** n_k x d_v */
+  dV: Matrix;
+}
+
+/** Gradients of multi-head attention with respect to its inputs and parameters. */
+export interface MultiHeadGradients {
+  /** n_q x d_model; for self-attention (Xkv null) the whole gradient of X */
+  dXq: Matrix;
+  /** n_k x d_model, or null for self-attention */
+  dXkv: Matrix | null;
+  /** d_model x d_model each */
+  dWq: Matrix;
+  dWk: Matrix;
+  dWv: Matrix;
+  dWo: Matrix;
+  /** d_model each, returned whether or not the forward had biases */
+  dbq: Float32Array;
+  dbk: Float32Array;
+  dbv: Float32Array;
+  dbo: Float32Array;
+}
+
 /** A multi-head layer whose parameters stay in wasm memory until dispose(). */
 export interface MultiHeadLayer {
   readonly heads: number;
   readonly dModel: number;
   run(Xq: MatrixLike, Xkv?: MatrixLike | null, options?: MaskOptions & { weights?: boolean }): MultiHeadResult;
+  /** The layer's gradients given dY = dLoss/doutput (n_q x d_model). */
+  backward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options?: MaskOptions & { weights?: boolean }): MultiHeadGradients;
   /** Frees the parameters; run() throws afterwards. */
   dispose(): void;
 }
@@ -96,6 +126,19 @@ export interface Attention {
   matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean }): Matrix;
   /** Sinusoidal positional encoding (n positions x d features). */
   positionalEncoding(n: number, d: number): Matrix;
+  /**
+   * Gradient of softmax(M / temperature) with respect to M, from its result `weights` and
+   * dWeights = dLoss/dweights: weights * (dWeights - rowsum(weights * dWeights)) / temperature.
+   */
+  softmaxBackward(weights: MatrixLike, dWeights: MatrixLike, options?: { temperature?: number }): Matrix;
+  /**
+   * dQ, dK, dV of attention(Q, K, V, options) given dOutput = dLoss/doutput (n_q x d_v).
+   * Masked positions pass no gradient; the additive mask is a constant. weights: false
+   * recomputes the weights tile by tile from each row's log-sum-exp (memory O(N d)).
+   */
+  attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: AttentionOptions): AttentionGradients;
+  /** Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
+  multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
 }
 
 export function loadAttention(options?: LoadOptions): Promise<Attention>;

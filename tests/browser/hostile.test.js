@@ -239,7 +239,8 @@ test('(b, c) every page works under the strict CSP: no violation, no error, no r
 });
 
 test('(b) the shipped scripts contain no eval, no Function constructor, no string timers, no document.write', async () => {
-  const files = ['dist/attention-figures.js', 'dist/cost.worker.js', 'web/attention.js'];
+  const api = (await readdir(ROOT + 'web/api')).map((f) => `web/api/${f}`);
+  const files = ['dist/attention-figures.js', 'dist/cost.worker.js', 'web/attention.js', ...api];
   const banned = /(?<![\w$.])eval\(|(?<![\w$.])(new\s+)?Function\(|set(Timeout|Interval)\(\s*['"`]|document\.write/;
   for (const f of files) {
     const m = (await readFile(ROOT + f, 'utf8')).match(banned);

@@ -96,6 +96,43 @@ const seeds = {
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-Wo': [8, 8, 0, size(2), size(3), size(4), 0],
   },
+  softmax_backward: {
+    // [flags: null(2) | in_place<<2 (2 bits) | extreme<<4 | from_softmax<<5, rows, cols, T, Y, dY]
+    'softmax-rows-3x7': [32, size(3), size(7), SCALE.one, ...[1, -2, 0.5, 3, 0, 6, -6].flatMap(entry)],
+    'blocked-and-in-place-dY': [32 | 4, size(2), size(3), SCALE.half, BLOCKED, BLOCKED, BLOCKED, ...entry(1), BLOCKED, ...entry(1)],
+    'raw-y-in-place-Y-129': [8, size(2), size(129), SCALE.sqrt],
+    'tiny-temperature': [32, size(1), size(8), SCALE.tiny],
+    'extreme-values': [16, size(2), size(4), SCALE.max, 210, 211, 212, 213, 214, 215, 216],
+    'null-dY': [3, size(2), size(2), SCALE.one],
+    'bad-temperature': [0, size(2), size(2), SCALE.nan],
+  },
+  attention_backward: {
+    // [flags: null(4) | ws_null<<4 | fused<<5 | extreme<<6,
+    //  masks: causal | padding<<1 | additive<<2 | none<<3, n_q, n_k, d_k, d_v, scale, data]
+    'weights-no-masks': [0, 8, size(3), size(5), size(4), size(2), SCALE.sqrt, ...floats([1, -1, 0.5, 2, 0, 1])],
+    'fused-all-masks-129-keys': [32, 7, size(9), size(129), size(8), size(5), SCALE.sqrt],
+    'fused-causal-130x257': [32, 1, size(130), size(257), size(4), size(3), SCALE.sqrt],
+    'weights-causal-padding': [0, 3, size(7), size(7), size(4), size(4), SCALE.half],
+    'fused-additive-65x33': [32, 4, size(65), size(33), size(3), size(4), SCALE.one],
+    'no-workspace': [16, 8, size(2), size(3), size(4), size(4), SCALE.one],
+    'no-weights-no-lse': [9, 8, size(2), size(3), size(4), size(4), SCALE.one],
+    'bad-scale': [32, 8, size(2), size(3), size(4), size(4), SCALE.zero],
+    'bad-size': [0, 8, size(2), size('0'), size(4), size(4), SCALE.one],
+    'extreme-data': [96, 4, size(4), size(8), size(4), size(4), SCALE.max, 210, 211, 212, 213, 214, 215, 216],
+  },
+  mha_backward: {
+    // [flags: null(4) | ws_null<<4 | use_weights<<5 | dXkv_null<<6 | extreme<<7,
+    //  masks (bits 0-3) | self<<4, biases (bits 0-3) | bias gradients (bits 4-7),
+    //  n_q, n_k, d_model, heads (< 192: a divisor of d_model by index)]
+    'self-summed-8x8-2heads-causal': [96, 17, 255, size(8), size(8), size(8), 1],
+    'self-apart-fused': [0, 16 | 8, 0xf0, size(9), size(9), size(16), 3],
+    'cross-3x5-d12-3heads': [32, 8, 0x0f, size(3), size(5), size(12), 2],
+    'cross-masks-d16-fused': [0, 6, 0xff, size(4), size(17), size(16), 4],
+    'cross-summed-is-an-error': [64, 8, 0, size(2), size(3), size(4), 0],
+    'bad-heads': [0, 8, 0, size(2), size(3), size(8), 241],
+    'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
+    'null-dWo': [9, 8, 0, size(2), size(3), size(4), 0],
+  },
 };
 
 for (const [harness, files] of Object.entries(seeds)) {

@@ -17,6 +17,12 @@
  *   ref_posenc          one sinusoidal positional encoding value
  *   ref_first_nonfinite the first non-finite index (exact, no bound)
  *   ref_to_double       a float buffer widened to double (for ref_attention)
+ *   ref_score_row       one row of masked, scaled scores with their bounds
+ * and the gradients (their error model is at "gradients" below):
+ *   ref_softmax_backward_row  one row of attn_softmax_backward
+ *   ref_gemm            op(A) op(B) on double inputs that may carry bounds
+ *   ref_attention_backward    dQ, dK, dV (weights path or fused path)
+ *   ref_mha_backward    every gradient of attn_mha_backward
  *
  * Error model: a bound on the error float32 arithmetic may make, whatever
  * the summation order or vector width (u = REF_U = 2^-24, the unit roundoff
@@ -149,33 +155,40 @@ typedef struct {
  * well_conditioned[i] = 1 when every key of row i that could matter (score
  * within 200 of the row's largest) has a score error bound <= 0.01, so that
  * its values are worth comparing (1 for a fully masked row). */
+/* Row i of the masked, scaled scores s (n_k; -INFINITY where hidden) and
+ * their error bounds es. */
+static inline void ref_score_row(double *s, double *es, int i, const ref_attn_args *a) {
+  const int n_k = a->n_k;
+  const double *q = a->Q + (size_t)i * a->ldq;
+  for (int j = 0; j < n_k; j++) {
+    if (!ref_visible(a->masks, i, j, n_k)) {
+      s[j] = -INFINITY, es[j] = 0;
+      continue;
+    }
+    const double *k = a->K + (size_t)j * a->ldk;
+    double dot = 0, abs_dot = 0, prop = 0;
+    for (int p = 0; p < a->d_k; p++) {
+      dot += q[p] * k[p];
+      abs_dot += fabs(q[p] * k[p]);
+      if (a->eQ) prop += a->eQ[(size_t)i * a->ldq + p] * fabs(k[p]);
+      if (a->eK) prop += fabs(q[p]) * a->eK[(size_t)j * a->ldk + p];
+    }
+    const double add =
+        a->masks && a->masks->add ? a->masks->add[(size_t)i * n_k + j] : 0;
+    s[j] = a->scale * dot + add;
+    es[j] = a->scale * (prop + (a->d_k + 1) * REF_U * abs_dot) +
+            (REF_U + a->scale_err) * fabs(a->scale * dot) + REF_U * fabs(s[j]) +
+            a->scale * (a->d_k + 1) * 0x1p-149;
+  }
+}
+
 static inline void ref_attention(double *out, double *eo, size_t ldo, double *w,
                                  double *ew, int *visible_rows, int *well_conditioned,
                                  const ref_attn_args *a) {
   const int n_k = a->n_k;
   double *s = ref_dbuf((size_t)n_k), *es = ref_dbuf((size_t)n_k);
   for (int i = 0; i < a->n_q; i++) {
-    const double *q = a->Q + (size_t)i * a->ldq;
-    for (int j = 0; j < n_k; j++) {
-      if (!ref_visible(a->masks, i, j, n_k)) {
-        s[j] = -INFINITY, es[j] = 0;
-        continue;
-      }
-      const double *k = a->K + (size_t)j * a->ldk;
-      double dot = 0, abs_dot = 0, prop = 0;
-      for (int p = 0; p < a->d_k; p++) {
-        dot += q[p] * k[p];
-        abs_dot += fabs(q[p] * k[p]);
-        if (a->eQ) prop += a->eQ[(size_t)i * a->ldq + p] * fabs(k[p]);
-        if (a->eK) prop += fabs(q[p]) * a->eK[(size_t)j * a->ldk + p];
-      }
-      const double add =
-          a->masks && a->masks->add ? a->masks->add[(size_t)i * n_k + j] : 0;
-      s[j] = a->scale * dot + add;
-      es[j] = a->scale * (prop + (a->d_k + 1) * REF_U * abs_dot) +
-              (REF_U + a->scale_err) * fabs(a->scale * dot) + REF_U * fabs(s[j]) +
-              a->scale * (a->d_k + 1) * 0x1p-149;
-    }
+    ref_score_row(s, es, i, a);
     if (well_conditioned) {
       double m = -INFINITY;
       for (int j = 0; j < n_k; j++)
@@ -273,6 +286,215 @@ static inline size_t ref_first_nonfinite(const float *x, size_t n, int allow_min
   for (size_t i = 0; i < n; i++)
     if (!(isfinite(x[i]) || (allow_minus_inf && x[i] == -INFINITY))) return i;
   return n;
+}
+
+/* ==== gradients =============================================================
+ * The error model of the backward kernels, by the same rules (first order,
+ * any summation order; the forward quantities carry the bounds above):
+ *   softmax backward      D = sum_l y_l dy_l: (n + 1) u sum |y_l dy_l|;
+ *                         dx_j = y_j (dy_j - D) / T: y_j eD / T + 3 u |dx_j|
+ *                         (a subtraction, a product, a division)
+ *   D_i = dO_i . O_i      (d_v + 1) u sum |dO O| + sum |dO| eO + sum edO |O|
+ *   dP_ij = dO_i . V_j    (d_v + 1) u sum |dO V| + sum |dO| eV + sum edO |V|
+ *   P_ij                  the forward's weight bound ew_ij; recomputed from
+ *                         the log-sum-exp (fused path) it adds
+ *                         P_ij (es_ij + 2 u |s_ij - lse_i| + 3 u |lse_i| +
+ *                         E_EXP + 4 u): the score is rounded again, lse was
+ *                         rounded three times (m ln 2, + ln l, ln's own ulp),
+ *                         then a subtraction and an exp
+ *   dS = scale P (dP - D) scale (eP |dP - D| + P (edP + eD)) + (3 u +
+ *                         scale_err) |dS|
+ *   every product         C = op(A) op(B) over k terms: (k + 1) u sum |a b| +
+ *                         sum (ea |b| + |a| eb); a sum of several products
+ *                         into one C counts all their terms in k
+ * Every gradient adds REF_FLOOR for values flushed to 0 or to subnormals.
+ * Blocked entries (y_j <= 0, masked keys) have value and bound 0: the
+ * kernels must give exactly 0 there. */
+
+/* One row of attn_softmax_backward: dx (n) and bounds edx from float y, dy. */
+static inline void ref_softmax_backward_row(double *dx, double *edx, const float *y,
+                                            const float *dy, int n, double T) {
+  double D = 0, abs_D = 0;
+  for (int j = 0; j < n; j++) {
+    D += (double)y[j] * dy[j];
+    abs_D += fabs((double)y[j] * dy[j]);
+  }
+  const double eD = (n + 1) * REF_U * abs_D + (n + 1) * 0x1p-149;
+  for (int j = 0; j < n; j++) {
+    if (!(y[j] > 0)) {
+      dx[j] = 0, edx[j] = 0; /* blocked: exactly 0 */
+      continue;
+    }
+    const double g = y[j] * (dy[j] - D);
+    dx[j] = g / T;
+    /* + 2^-149 / T: y_j (dy_j - D) may be subnormal before the division */
+    edx[j] = (y[j] * eD + 3 * REF_U * fabs(g) + 0x1p-149) / T + REF_FLOOR;
+  }
+}
+
+/* C (m x n, rows ldc apart) = op(A) op(B) (+= with accumulate), with bounds
+ * E; op(A)(i, p) = ta ? A[p lda + i] : A[i lda + p], op(B)(p, j) = tb ?
+ * B[j ldb + p] : B[p ldb + j]; eA, eB the inputs' bounds (same layout) or
+ * NULL; `terms` the k of the (k + 1) u rounding term. */
+static inline void ref_gemm(double *C, double *E, size_t ldc, int accumulate,
+                            const double *A, const double *eA, size_t lda, int ta,
+                            const double *B, const double *eB, size_t ldb, int tb,
+                            int m, int k, int n, int terms) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double c = 0, abs_c = 0, prop = 0;
+      for (int p = 0; p < k; p++) {
+        const size_t ia = ta ? (size_t)p * lda + i : (size_t)i * lda + p;
+        const size_t ib = tb ? (size_t)j * ldb + p : (size_t)p * ldb + j;
+        c += A[ia] * B[ib];
+        abs_c += fabs(A[ia] * B[ib]);
+        if (eA) prop += eA[ia] * fabs(B[ib]);
+        if (eB) prop += fabs(A[ia]) * eB[ib];
+      }
+      const double e = (terms + 1) * REF_U * abs_c + prop + (terms + 1) * 0x1p-149;
+      double *cc = C + (size_t)i * ldc + j, *ee = E + (size_t)i * ldc + j;
+      *cc = accumulate ? *cc + c : c;
+      *ee = accumulate ? *ee + e : e + REF_FLOOR;
+    }
+}
+
+/* Gradients of ref_attention's attention (args a, which may carry input
+ * bounds) given dO (n_q x d_v, rows lddo apart, bounds edO or NULL), as
+ * attn_attention_backward computes them: from the forward's weights
+ * (fused = 0) or recomputing them from the log-sum-exp (fused = 1). dQ, edQ:
+ * n_q x d_k (rows lddq apart); dK, edK: n_k x d_k (lddk); dV, edV: n_k x d_v
+ * (lddv). */
+static inline void ref_attention_backward(double *dQ, double *edQ, size_t lddq,
+                                          double *dK, double *edK, size_t lddk,
+                                          double *dV, double *edV, size_t lddv,
+                                          const double *dO, const double *edO,
+                                          size_t lddo, int fused,
+                                          const ref_attn_args *a) {
+  const int n_q = a->n_q, n_k = a->n_k, d_k = a->d_k, d_v = a->d_v;
+  const size_t nq_nk = (size_t)n_q * n_k;
+  double *w = ref_dbuf(nq_nk), *ew = ref_dbuf(nq_nk);
+  double *O = ref_dbuf((size_t)n_q * d_v), *eO = ref_dbuf((size_t)n_q * d_v);
+  ref_attention(O, eO, (size_t)d_v, w, ew, NULL, NULL, a);
+  /* dS and its bound, and P's bound, as n_q x n_k */
+  double *dS = ref_dbuf(nq_nk), *edS = ref_dbuf(nq_nk), *eP = ref_dbuf(nq_nk);
+  double *s = ref_dbuf((size_t)n_k), *es = ref_dbuf((size_t)n_k);
+  for (int i = 0; i < n_q; i++) {
+    ref_score_row(s, es, i, a);
+    double m = -INFINITY;
+    for (int j = 0; j < n_k; j++) m = fmax(m, s[j]);
+    double l = 0;
+    for (int j = 0; j < n_k; j++) l += s[j] == -INFINITY ? 0 : exp(s[j] - m);
+    const double lse = m + log(l);
+    const double *dOi = dO + (size_t)i * lddo, *edOi = edO ? edO + (size_t)i * lddo : NULL;
+    double D = 0, abs_D = 0, prop_D = 0;
+    for (int c = 0; c < d_v; c++) {
+      const double o = O[(size_t)i * d_v + c];
+      D += dOi[c] * o;
+      abs_D += fabs(dOi[c] * o);
+      prop_D += fabs(dOi[c]) * eO[(size_t)i * d_v + c] + (edOi ? edOi[c] * fabs(o) : 0);
+    }
+    const double eD = (d_v + 1) * REF_U * abs_D + prop_D + (d_v + 1) * 0x1p-149;
+    for (int j = 0; j < n_k; j++) {
+      const size_t ij = (size_t)i * n_k + j;
+      if (s[j] == -INFINITY) continue; /* blocked: dS = 0, bound 0 */
+      const double *V = a->V + (size_t)j * a->ldv;
+      double dP = 0, abs_dP = 0, prop_dP = 0;
+      for (int c = 0; c < d_v; c++) {
+        dP += dOi[c] * V[c];
+        abs_dP += fabs(dOi[c] * V[c]);
+        if (a->eV) prop_dP += fabs(dOi[c]) * a->eV[(size_t)j * a->ldv + c];
+        if (edOi) prop_dP += edOi[c] * fabs(V[c]);
+      }
+      const double edP = (d_v + 1) * REF_U * abs_dP + prop_dP + (d_v + 1) * 0x1p-149;
+      const double P = w[ij];
+      eP[ij] = ew[ij];
+      if (fused)
+        eP[ij] += P * (es[j] + 2 * REF_U * fabs(s[j] - lse) + 3 * REF_U * fabs(lse) +
+                       REF_E_EXP + 4 * REF_U);
+      dS[ij] = a->scale * P * (dP - D);
+      edS[ij] = a->scale * (eP[ij] * fabs(dP - D) + P * (edP + eD)) +
+                (3 * REF_U + a->scale_err) * fabs(dS[ij]) + REF_FLOOR;
+    }
+  }
+  /* dQ = dS K, dK = dS^T Q, dV = P^T dO */
+  ref_gemm(dQ, edQ, lddq, 0, dS, edS, (size_t)n_k, 0, a->K, a->eK, a->ldk, 0, n_q,
+           n_k, d_k, n_k);
+  ref_gemm(dK, edK, lddk, 0, dS, edS, (size_t)n_k, 1, a->Q, a->eQ, a->ldq, 0, n_k,
+           n_q, d_k, n_q);
+  ref_gemm(dV, edV, lddv, 0, w, eP, (size_t)n_k, 1, dO, edO, lddo, 0, n_k, n_q,
+           d_v, n_q);
+  free(w), free(ew), free(O), free(eO), free(dS), free(edS), free(eP), free(s), free(es);
+}
+
+/* Gradients of ref_mha (attn_mha_backward): dXq (n_q x d) and, for cross
+ * attention, dXkv (n_k x d; NULL: the key/value side is added into dXq),
+ * dW[0..3] = dWq, dWk, dWv, dWo (d x d), db[0..3] (d), each with bounds e*. */
+static inline void ref_mha_backward(double *dXq, double *edXq, double *dXkv,
+                                    double *edXkv, double *dW[4], double *edW[4],
+                                    double *db[4], double *edb[4], const float *Xq,
+                                    const float *Xkv, const float *dY, int n_q,
+                                    int n_k, int d, int heads, const attn_mha_params *P,
+                                    const attn_masks *masks, int fused) {
+  const int dh = d / heads;
+  const size_t nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d, dd = (size_t)d * d;
+  double *Xqd = ref_to_double(Xq, nq_d), *Xkvd = ref_to_double(Xkv, nk_d),
+         *dYd = ref_to_double(dY, nq_d);
+  const float *Wf[4] = {P->Wq, P->Wk, P->Wv, P->Wo};
+  double *W[4];
+  for (int t = 0; t < 4; t++) W[t] = ref_to_double(Wf[t], dd);
+  double *Q = ref_dbuf(nq_d), *eQ = ref_dbuf(nq_d), *K = ref_dbuf(nk_d),
+         *eK = ref_dbuf(nk_d), *V = ref_dbuf(nk_d), *eV = ref_dbuf(nk_d);
+  ref_project(Q, eQ, Xqd, NULL, P->Wq, P->bq, n_q, d);
+  ref_project(K, eK, Xkvd, NULL, P->Wk, P->bk, n_k, d);
+  ref_project(V, eV, Xkvd, NULL, P->Wv, P->bv, n_k, d);
+  double *Z = ref_dbuf(nq_d), *eZ = ref_dbuf(nq_d), *dZ = ref_dbuf(nq_d),
+         *edZ = ref_dbuf(nq_d), *w = ref_dbuf((size_t)n_q * n_k),
+         *ew = ref_dbuf((size_t)n_q * n_k);
+  double *G[3], *eG[3]; /* dQ (n_q x d), dK, dV (n_k x d) */
+  for (int t = 0; t < 3; t++) G[t] = ref_dbuf(t ? nk_d : nq_d), eG[t] = ref_dbuf(t ? nk_d : nq_d);
+  ref_gemm(dZ, edZ, (size_t)d, 0, dYd, NULL, (size_t)d, 0, W[3], NULL, (size_t)d, 1,
+           n_q, d, d, d); /* dZ = dY Wo^T */
+  for (int h = 0; h < heads; h++) {
+    const size_t col = (size_t)h * dh;
+    const ref_attn_args a = {Q + col, K + col, V + col, eQ + col, eK + col, eV + col,
+                             (size_t)d, (size_t)d, (size_t)d, n_q, n_k, dh, dh,
+                             1.0 / sqrt((double)dh), 2 * REF_U, masks};
+    ref_attention(Z + col, eZ + col, (size_t)d, w, ew, NULL, NULL, &a);
+    ref_attention_backward(G[0] + col, eG[0] + col, (size_t)d, G[1] + col, eG[1] + col,
+                           (size_t)d, G[2] + col, eG[2] + col, (size_t)d, dZ + col,
+                           edZ + col, (size_t)d, fused, &a);
+  }
+  /* dWq = Xq^T dQ, dWk = Xkv^T dK, dWv = Xkv^T dV, dWo = Z^T dY */
+  const double *X[4] = {Xqd, Xkvd, Xkvd, Z}, *eX[4] = {NULL, NULL, NULL, eZ};
+  const double *dOut[4] = {G[0], G[1], G[2], dYd}, *edOut[4] = {eG[0], eG[1], eG[2], NULL};
+  const int rows[4] = {n_q, n_k, n_k, n_q};
+  for (int t = 0; t < 4; t++) {
+    ref_gemm(dW[t], edW[t], (size_t)d, 0, X[t], eX[t], (size_t)d, 1, dOut[t], edOut[t],
+             (size_t)d, 0, d, rows[t], d, rows[t]);
+    for (int c = 0; c < d; c++) {
+      double sum = 0, abs_sum = 0, prop = 0;
+      for (int i = 0; i < rows[t]; i++) {
+        sum += dOut[t][(size_t)i * d + c];
+        abs_sum += fabs(dOut[t][(size_t)i * d + c]);
+        if (edOut[t]) prop += edOut[t][(size_t)i * d + c];
+      }
+      db[t][c] = sum;
+      edb[t][c] = (rows[t] + 1) * REF_U * abs_sum + prop + REF_FLOOR;
+    }
+  }
+  /* dXq = dQ Wq^T (+ dK Wk^T + dV Wv^T for self-attention into dXq) */
+  const int self = dXkv == NULL, terms = self ? 3 * d : d;
+  ref_gemm(dXq, edXq, (size_t)d, 0, G[0], eG[0], (size_t)d, 0, W[0], NULL, (size_t)d, 1,
+           n_q, d, d, terms);
+  double *dX2 = self ? dXq : dXkv, *edX2 = self ? edXq : edXkv;
+  ref_gemm(dX2, edX2, (size_t)d, self, G[1], eG[1], (size_t)d, 0, W[1], NULL, (size_t)d,
+           1, n_k, d, d, self ? terms : 2 * d);
+  ref_gemm(dX2, edX2, (size_t)d, 1, G[2], eG[2], (size_t)d, 0, W[2], NULL, (size_t)d, 1,
+           n_k, d, d, self ? terms : 2 * d);
+  free(Xqd), free(Xkvd), free(dYd), free(Q), free(eQ), free(K), free(eK), free(V), free(eV);
+  free(Z), free(eZ), free(dZ), free(edZ), free(w), free(ew);
+  for (int t = 0; t < 4; t++) free(W[t]);
+  for (int t = 0; t < 3; t++) free(G[t]), free(eG[t]);
 }
 
 #endif

@@ -1011,6 +1011,570 @@ static void test_mha(void) {
   end();
 }
 
+/* attn__gemm_at (internal, for weight gradients): C = A^T B and C += A^T B,
+ * A (k x m) and B (k x n) with row strides past their widths, k past one
+ * packed block (512). */
+static void test_gemm_at(void) {
+  rng_t r = rng_for("gemm_at");
+  const int dims[][3] = {{1, 1, 1}, {2, 3, 5}, {17, 4, 33}, {16, 64, 16}, {65, 511, 9},
+                         {3, 512, 70}, {31, 513, 17}, {9, 1100, 65}, {130, 7, 129}};
+  for (int t = 0; t < 9; t++)
+    for (int acc = 0; acc < 2; acc++) {
+      const int m = dims[t][0], k = dims[t][1], n = dims[t][2];
+      begin("attn__gemm_at m=%d k=%d n=%d accumulate=%d", m, k, n, acc);
+      const size_t lda = (size_t)m + 3, ldb = (size_t)n + 1, ldc = (size_t)n + 2;
+      float *A = fbuf((size_t)k * lda), *B = fbuf((size_t)k * ldb), *C = fbuf((size_t)m * ldc);
+      fill(&r, A, (size_t)k * lda, 1), fill(&r, B, (size_t)k * ldb, 1), fill(&r, C, (size_t)m * ldc, 1);
+      double *Ad = ref_to_double(A, (size_t)k * lda), *Bd = ref_to_double(B, (size_t)k * ldb);
+      double *want = ref_to_double(C, (size_t)m * ldc), *err = dbuf((size_t)m * ldc);
+      float *C0 = clone_bytes(C, (size_t)m * ldc * 4);
+      ref_gemm(want, err, ldc, acc, Ad, NULL, lda, 1, Bd, NULL, ldb, 0, m, k, n, k + acc);
+      attn__gemm_at(C, ldc, A, lda, B, ldb, m, k, n, acc);
+      for (int i = 0; i < m; i++) {
+        compare("C", C + (size_t)i * ldc, want + (size_t)i * ldc, err + (size_t)i * ldc,
+                (size_t)n, (size_t)n, 0);
+        for (size_t c = (size_t)n; c < ldc; c++) /* past n: untouched */
+          CHECK(C[(size_t)i * ldc + c] == C0[(size_t)i * ldc + c], "C[%d][%zu] was written", i, c);
+      }
+      free(A), free(B), free(C), free(C0), free(Ad), free(Bd), free(want), free(err);
+      end();
+    }
+}
+
+/* ==== gradients ========================================================== */
+
+/* Y = softmax(X / T) of random rows with about a fifth of X at -INFINITY
+ * (Y = 0 there) and one whole row blocked; then dX from a random dY, out of
+ * place, in place over dY, in place over Y. */
+static void softmax_backward_case(rng_t *r, int rows, int cols, float T, int inplace) {
+  static const char *HOW[] = {"out of place", "dX = dY", "dX = Y"};
+  begin("attn_softmax_backward rows=%d cols=%d T=%g %s", rows, cols, (double)T, HOW[inplace]);
+  const size_t n = (size_t)rows * cols;
+  float *X = fbuf(n), *Y = fbuf(n), *dY = fbuf(n), *dX = fbuf(n);
+  fill(r, X, n, 3.0f), fill(r, dY, n, 1.0f), poison(dX, n);
+  for (size_t i = 0; i < n; i++)
+    if (rng_unit(r) < 0.2) X[i] = -INFINITY;
+  if (rows > 1)
+    for (int j = 0; j < cols; j++) X[(size_t)(rows / 2) * cols + j] = -INFINITY;
+  expect_status(attn_softmax_rows(Y, X, rows, cols, T), ATTN_OK, "attn_softmax_rows");
+  double *want = dbuf(n), *err = dbuf(n);
+  for (int i = 0; i < rows; i++)
+    ref_softmax_backward_row(want + (size_t)i * cols, err + (size_t)i * cols,
+                             Y + (size_t)i * cols, dY + (size_t)i * cols, cols, T);
+  float *Y0 = clone_bytes(Y, n * 4), *dY0 = clone_bytes(dY, n * 4);
+  float *got = inplace == 1 ? dY : inplace == 2 ? Y : dX;
+  expect_status(attn_softmax_backward(got, Y, dY, rows, cols, T), ATTN_OK,
+                "attn_softmax_backward");
+  compare("dX", got, want, err, n, (size_t)cols, 0);
+  for (size_t i = 0; i < n; i++)
+    if (Y0[i] == 0.0f)
+      CHECK(got[i] == 0.0f && !signbit(got[i]), "blocked dX[%zu][%zu] = %g, want +0",
+            i / cols, i % cols, (double)got[i]);
+  /* each row of dX sums to 0: sum_j y_j (dy_j - D) = D - D */
+  for (int i = 0; i < rows; i++) {
+    double sum = 0, tol = 0;
+    for (int j = 0; j < cols; j++) {
+      const size_t at = (size_t)i * cols + j;
+      sum += got[at];
+      tol += 2 * err[at] + (cols + 1) * REF_U * fabs(got[at]);
+    }
+    CHECK(fabs(sum) <= tol, "row %d of dX sums to %.3g (tol %.3g)", i, sum, tol);
+  }
+  if (inplace != 2) check_unchanged("Y", Y, Y0, n * 4);
+  if (inplace != 1) check_unchanged("dY", dY, dY0, n * 4);
+  free(X), free(Y), free(dY), free(dX), free(want), free(err), free(Y0), free(dY0);
+  end();
+}
+
+typedef struct {
+  int n_q, n_k, d_k, d_v, mode;
+  float scale, q_scale;
+  int loose; /* ill-conditioned: exact zeros and finiteness only */
+} grad_case_t;
+
+static grad_case_t gplain(int n_q, int n_k, int d_k, int d_v, int mode) {
+  grad_case_t c = {n_q, n_k, d_k, d_v, mode, 1.0f / sqrtf((float)d_k), 1, 0};
+  return c;
+}
+
+/* The forward both ways (weights; fused with the log-sum-exp), then the
+ * backward from each, against ref_attention_backward. */
+static void attention_backward_case(rng_t *r, grad_case_t c) {
+  begin("attn_attention_backward n_q=%d n_k=%d d_k=%d d_v=%d scale=%g masks=%s |QK|=%g",
+        c.n_q, c.n_k, c.d_k, c.d_v, (double)c.scale, MK_NAMES[c.mode], (double)c.q_scale);
+  const int n_q = c.n_q, n_k = c.n_k, d_k = c.d_k, d_v = c.d_v;
+  const size_t nq_dk = (size_t)n_q * d_k, nk_dk = (size_t)n_k * d_k,
+               nk_dv = (size_t)n_k * d_v, nq_dv = (size_t)n_q * d_v,
+               nq_nk = (size_t)n_q * n_k;
+  float *Q = fbuf(nq_dk), *K = fbuf(nk_dk), *V = fbuf(nk_dv), *dO = fbuf(nq_dv);
+  fill(r, Q, nq_dk, c.q_scale), fill(r, K, nk_dk, c.q_scale), fill(r, V, nk_dv, 1);
+  fill(r, dO, nq_dv, 1);
+  float *add;
+  uint8_t *pad;
+  attn_masks mk_store;
+  const attn_masks *mk = make_masks(&mk_store, &add, &pad, r, c.mode, n_q, n_k);
+  float *copies[4] = {clone_bytes(Q, nq_dk * 4), clone_bytes(K, nk_dk * 4),
+                      clone_bytes(V, nk_dv * 4), clone_bytes(dO, nq_dv * 4)};
+
+  float *out_w = fbuf(nq_dv), *W = fbuf(nq_nk), *out_f = fbuf(nq_dv), *lse = fbuf((size_t)n_q);
+  poison(lse, (size_t)n_q);
+  void *ws_f = wsbuf(attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0));
+  expect_status(attn_attention(out_w, W, Q, K, V, n_q, n_k, d_k, d_v, c.scale, mk, NULL),
+                ATTN_OK, "attn_attention with weights");
+  expect_status(attn_attention_lse(out_f, lse, Q, K, V, n_q, n_k, d_k, d_v, c.scale, mk, ws_f),
+                ATTN_OK, "attn_attention_lse");
+
+  double *Qd = ref_to_double(Q, nq_dk), *Kd = ref_to_double(K, nk_dk),
+         *Vd = ref_to_double(V, nk_dv), *dOd = ref_to_double(dO, nq_dv);
+  const ref_attn_args args = {Qd, Kd, Vd, NULL, NULL, NULL, (size_t)d_k, (size_t)d_k,
+                              (size_t)d_v, n_q, n_k, d_k, d_v, c.scale, 0, mk};
+  /* lse against log sum exp of the reference scores: their error (largest
+   * visible es), the normaliser's (3 n + 4) u + 2 E_EXP, and 3 u |lse| of its
+   * own roundings (ref64.h, gradients) */
+  {
+    double *s = dbuf((size_t)n_k), *es = dbuf((size_t)n_k);
+    for (int i = 0; i < n_q; i++) {
+      ref_score_row(s, es, i, &args);
+      double m = -INFINITY, e = 0;
+      int vis = 0;
+      for (int j = 0; j < n_k; j++)
+        if (s[j] != -INFINITY) vis++, m = fmax(m, s[j]), e = fmax(e, es[j]);
+      if (!vis) {
+        CHECK(lse[i] == -INFINITY, "fully masked row %d: lse %g, want -inf", i, (double)lse[i]);
+        continue;
+      }
+      double l = 0;
+      for (int j = 0; j < n_k; j++) l += s[j] == -INFINITY ? 0 : exp(s[j] - m);
+      const double want = m + log(l);
+      const double tol = 2 * (e + (3.0 * vis + 4) * REF_U + 2 * REF_E_EXP + 3 * REF_U * fabs(want)) +
+                         REF_FLOOR;
+      CHECK(!c.loose || isfinite(lse[i]), "lse[%d] = %g", i, (double)lse[i]);
+      if (!c.loose)
+        CHECK(fabs(lse[i] - want) <= tol, "lse[%d] = %.9g, want %.9g (tol %.3g)", i,
+              (double)lse[i], want, tol);
+    }
+    free(s), free(es);
+  }
+
+  const size_t ws_bytes = attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v);
+  void *ws = wsbuf(ws_bytes); /* exactly what it asks for (ASan) */
+  float *dQ = fbuf(nq_dk), *dK = fbuf(nk_dk), *dV = fbuf(nk_dv);
+  double *gQ = dbuf(nq_dk), *eQ = dbuf(nq_dk), *gK = dbuf(nk_dk), *eK = dbuf(nk_dk),
+         *gV = dbuf(nk_dv), *eV = dbuf(nk_dv);
+  for (int fused = 0; fused < 2; fused++) {
+    const char *path = fused ? "fused" : "weights";
+    poison(dQ, nq_dk), poison(dK, nk_dk), poison(dV, nk_dv);
+    const int st = attn_attention_backward(dQ, dK, dV, Q, K, V, fused ? out_f : out_w, dO,
+                                           fused ? NULL : W, fused ? lse : NULL, n_q, n_k,
+                                           d_k, d_v, c.scale, mk, ws);
+    expect_status(st, ATTN_OK, fused ? "attn_attention_backward (fused)"
+                                     : "attn_attention_backward (weights)");
+    if (st != ATTN_OK) continue;
+    char what[3][48];
+    snprintf(what[0], 48, "dQ (%s)", path), snprintf(what[1], 48, "dK (%s)", path);
+    snprintf(what[2], 48, "dV (%s)", path);
+    check_finite(what[0], dQ, nq_dk), check_finite(what[1], dK, nk_dk);
+    check_finite(what[2], dV, nk_dv);
+    /* exact zeros: a fully masked query row, a key no query sees */
+    for (int i = 0; i < n_q; i++) {
+      int seen = 0;
+      for (int j = 0; j < n_k; j++) seen |= ref_visible(mk, i, j, n_k);
+      for (int p = 0; p < d_k && !seen; p++)
+        CHECK(dQ[(size_t)i * d_k + p] == 0.0f, "fully masked row %d: %s[%d] = %g", i,
+              what[0], p, (double)dQ[(size_t)i * d_k + p]);
+    }
+    for (int j = 0; j < n_k; j++) {
+      int seen = 0;
+      for (int i = 0; i < n_q; i++) seen |= ref_visible(mk, i, j, n_k);
+      for (int p = 0; p < d_k && !seen; p++)
+        CHECK(dK[(size_t)j * d_k + p] == 0.0f, "hidden key %d: %s[%d] = %g", j, what[1], p,
+              (double)dK[(size_t)j * d_k + p]);
+      for (int p = 0; p < d_v && !seen; p++)
+        CHECK(dV[(size_t)j * d_v + p] == 0.0f, "hidden key %d: %s[%d] = %g", j, what[2], p,
+              (double)dV[(size_t)j * d_v + p]);
+    }
+    if (c.loose) continue;
+    ref_attention_backward(gQ, eQ, (size_t)d_k, gK, eK, (size_t)d_k, gV, eV, (size_t)d_v, dOd,
+                           NULL, (size_t)d_v, fused, &args);
+    compare(what[0], dQ, gQ, eQ, nq_dk, (size_t)d_k, 0);
+    compare(what[1], dK, gK, eK, nk_dk, (size_t)d_k, 0);
+    compare(what[2], dV, gV, eV, nk_dv, (size_t)d_v, 0);
+  }
+  check_unchanged("Q", Q, copies[0], nq_dk * 4), check_unchanged("K", K, copies[1], nk_dk * 4);
+  check_unchanged("V", V, copies[2], nk_dv * 4), check_unchanged("dO", dO, copies[3], nq_dv * 4);
+
+  for (int t = 0; t < 4; t++) free(copies[t]);
+  free(Q), free(K), free(V), free(dO), free(add), free(pad), free(out_w), free(W), free(out_f);
+  free(lse), free(ws_f), free(ws), free(dQ), free(dK), free(dV), free(Qd), free(Kd), free(Vd);
+  free(dOd), free(gQ), free(eQ), free(gK), free(eK), free(gV), free(eV);
+  end();
+}
+
+/* Heads as column blocks (the trainer's use): the strided backward of one
+ * head writes exactly its columns, bit for bit what the contiguous call
+ * gives, and leaves every other column alone. */
+static void strided_backward_case(rng_t *r, int n_q, int n_k, int dh, int heads, int fused) {
+  begin("attn__attention_backward_strided n_q=%d n_k=%d %d heads of %d, %s", n_q, n_k,
+        heads, dh, fused ? "fused" : "weights");
+  const int d = heads * dh;
+  const size_t nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d;
+  float *Q = fbuf(nq_d), *K = fbuf(nk_d), *V = fbuf(nk_d), *Z = fbuf(nq_d), *dZ = fbuf(nq_d);
+  float *dQ = fbuf(nq_d), *dK = fbuf(nk_d), *dV = fbuf(nk_d);
+  fill(r, Q, nq_d, 1), fill(r, K, nk_d, 1), fill(r, V, nk_d, 1), fill(r, dZ, nq_d, 1);
+  for (size_t i = 0; i < nq_d; i++) dQ[i] = 12345.0f;
+  for (size_t i = 0; i < nk_d; i++) dK[i] = dV[i] = 12345.0f;
+  const attn_masks mk = {NULL, NULL, 1};
+  const float scale = 1.0f / sqrtf((float)dh);
+  float *W = fbuf((size_t)n_q * n_k), *lse = fbuf((size_t)n_q);
+  const size_t ws_f = attn_attention_workspace_size(n_q, n_k, dh, dh, 0),
+               ws_b = attn_attention_backward_workspace_size(n_q, n_k, dh, dh);
+  void *ws = wsbuf(ws_f > ws_b ? ws_f : ws_b);
+  /* contiguous copies of head 1 (or 0) for the plain call */
+  const int h = heads > 1 ? 1 : 0;
+  const size_t col = (size_t)h * dh;
+  float *q = fbuf((size_t)n_q * dh), *k = fbuf((size_t)n_k * dh), *v = fbuf((size_t)n_k * dh),
+        *z = fbuf((size_t)n_q * dh), *dz = fbuf((size_t)n_q * dh), *gq = fbuf((size_t)n_q * dh),
+        *gk = fbuf((size_t)n_k * dh), *gv = fbuf((size_t)n_k * dh);
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < dh; c++)
+      q[i * dh + c] = Q[(size_t)i * d + col + c], dz[i * dh + c] = dZ[(size_t)i * d + col + c];
+  for (int j = 0; j < n_k; j++)
+    for (int c = 0; c < dh; c++)
+      k[j * dh + c] = K[(size_t)j * d + col + c], v[j * dh + c] = V[(size_t)j * d + col + c];
+  int st = fused ? attn__attention_lse_strided(Z + col, (size_t)d, lse, Q + col, (size_t)d,
+                                               K + col, (size_t)d, V + col, (size_t)d, n_q,
+                                               n_k, dh, dh, scale, &mk, ws)
+                 : attn__attention_strided(Z + col, (size_t)d, W, Q + col, (size_t)d, K + col,
+                                           (size_t)d, V + col, (size_t)d, n_q, n_k, dh, dh,
+                                           scale, &mk, ws);
+  expect_status(st, ATTN_OK, "forward (strided)");
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < dh; c++) z[i * dh + c] = Z[(size_t)i * d + col + c];
+  st = attn__attention_backward_strided(
+      dQ + col, (size_t)d, dK + col, (size_t)d, dV + col, (size_t)d, Q + col, (size_t)d,
+      K + col, (size_t)d, V + col, (size_t)d, Z + col, (size_t)d, dZ + col, (size_t)d,
+      fused ? NULL : W, fused ? lse : NULL, n_q, n_k, dh, dh, scale, &mk, ws);
+  expect_status(st, ATTN_OK, "attn__attention_backward_strided");
+  expect_status(attn_attention_backward(gq, gk, gv, q, k, v, z, dz, fused ? NULL : W,
+                                        fused ? lse : NULL, n_q, n_k, dh, dh, scale, &mk, ws),
+                ATTN_OK, "attn_attention_backward");
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < d; c++) {
+      const float g = dQ[(size_t)i * d + c];
+      if (c >= (int)col && c < (int)col + dh)
+        CHECK(g == gq[i * dh + c - col], "dQ[%d][%d] = %.9g, contiguous %.9g", i, c,
+              (double)g, (double)gq[i * dh + c - col]);
+      else
+        CHECK(g == 12345.0f, "dQ[%d][%d] outside the head was written", i, c);
+    }
+  for (int j = 0; j < n_k; j++)
+    for (int c = 0; c < d; c++) {
+      const float a = dK[(size_t)j * d + c], b = dV[(size_t)j * d + c];
+      if (c >= (int)col && c < (int)col + dh) {
+        CHECK(a == gk[j * dh + c - col], "dK[%d][%d] = %.9g, contiguous %.9g", j, c,
+              (double)a, (double)gk[j * dh + c - col]);
+        CHECK(b == gv[j * dh + c - col], "dV[%d][%d] = %.9g, contiguous %.9g", j, c,
+              (double)b, (double)gv[j * dh + c - col]);
+      } else {
+        CHECK(a == 12345.0f && b == 12345.0f, "dK/dV[%d][%d] outside the head was written", j, c);
+      }
+    }
+  free(Q), free(K), free(V), free(Z), free(dZ), free(dQ), free(dK), free(dV), free(W);
+  free(lse), free(ws), free(q), free(k), free(v), free(z), free(dz), free(gq), free(gk), free(gv);
+  end();
+}
+
+static void test_softmax_backward(void) {
+  rng_t r = rng_for("softmax_backward");
+  const int rows[] = {1, 2, 3, 5, 17};
+  const float temps[] = {1.0f, 0.3f, 7.0f};
+  int k = 0;
+  for (int a = 0; a < 5; a++)
+    for (int b = 0; b < N_SIZES; b++, k++)
+      softmax_backward_case(&r, rows[a], SIZES[b], temps[k % 3], k % 3 == 0 ? (k / 3) % 3 : 0);
+}
+
+static void test_attention_backward(void) {
+  rng_t r = rng_for("attention_backward");
+  /* (n_q, n_k) pairs of the sweep, every mask; d_k and d_v rotate */
+  for (int a = 0; a < N_SIZES; a += 2)
+    for (int b = 1; b < N_SIZES; b += 2)
+      for (int mode = 0; mode < MK_MODES; mode++) {
+        grad_case_t c = gplain(SIZES[a], SIZES[b], SIZES[(a + b + mode) % 14],
+                               SIZES[(2 * a + b + 3 * mode) % 12], mode);
+        if (mode == MK_EMPTY) c.scale = 0.7f;
+        attention_backward_case(&r, c);
+      }
+  /* several key tiles and query blocks (128 each): causal skips, partial tiles */
+  const int big[][2] = {{129, 300}, {300, 129}, {257, 257}, {3, 1000}, {600, 40}};
+  for (int i = 0; i < 5; i++)
+    for (int mode = 0; mode < MK_MODES; mode++)
+      attention_backward_case(&r, gplain(big[i][0], big[i][1], 8 + i, 5 + 2 * i, mode));
+  /* wide heads: past a GEMM panel and a packed block */
+  attention_backward_case(&r, gplain(9, 17, 513, 7, MK_ALL));
+  attention_backward_case(&r, gplain(9, 17, 16, 520, MK_CAUSAL));
+  /* large logits (scores up to ~25 and ~250), a custom scale, a tiny one */
+  for (int mode = 0; mode < MK_MODES; mode++) {
+    grad_case_t c = gplain(17, 33, 8, 8, mode);
+    c.q_scale = 3.0f;
+    attention_backward_case(&r, c);
+    c.q_scale = 10.0f;
+    attention_backward_case(&r, c);
+    c = gplain(17, 33, 8, 8, mode);
+    c.scale = 2.5f;
+    attention_backward_case(&r, c);
+    c.scale = 1e-6f;
+    attention_backward_case(&r, c);
+    /* inputs at 1e4 (scores ~1e8) and a scale near FLT_MAX: finite, exact zeros */
+    c = gplain(33, 65, 64, 16, mode);
+    c.q_scale = 1e4f, c.loose = 1;
+    attention_backward_case(&r, c);
+    c = gplain(9, 40, 8, 4, mode);
+    c.scale = 1e38f, c.loose = 1;
+    attention_backward_case(&r, c);
+  }
+  for (int fused = 0; fused < 2; fused++) {
+    strided_backward_case(&r, 7, 7, 4, 3, fused);
+    strided_backward_case(&r, 130, 200, 8, 2, fused);
+    strided_backward_case(&r, 5, 9, 3, 1, fused);
+  }
+
+  begin("attn_attention_backward_workspace_size: O(N d) memory, not O(N^2)");
+  {
+    const size_t big_ws = attn_attention_backward_workspace_size(65536, 65536, 64, 64);
+    CHECK(big_ws > 0 && big_ws <= (size_t)65536 * 64 * sizeof(float),
+          "backward workspace for N=65536, d=64 is %zu bytes (> N d floats)", big_ws);
+  }
+  end();
+}
+
+/* attn_mha_backward against ref_mha_backward; self-attention both with dXkv
+ * NULL (one gradient of X) and with the two parts apart. */
+static void mha_backward_case(rng_t *r, mha_case_t c, int use_weights) {
+  if (c.self) c.n_k = c.n_q;
+  begin("attn_mha_backward n_q=%d n_k=%d d_model=%d heads=%d %s biases=%d masks=%s %s",
+        c.n_q, c.n_k, c.d, c.heads, c.self ? "self" : "cross", c.biases, MK_NAMES[c.mode],
+        use_weights ? "weights" : "fused");
+  const int n_q = c.n_q, n_k = c.n_k, d = c.d, H = c.heads;
+  const size_t dd = (size_t)d * d, nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d;
+  float *Xq = fbuf(nq_d), *Xkv = c.self ? Xq : fbuf(nk_d), *dY = fbuf(nq_d);
+  fill(r, Xq, nq_d, c.x_scale), fill(r, dY, nq_d, 1);
+  if (!c.self) fill(r, Xkv, nk_d, c.x_scale);
+  float *Wm[4], *bm[4] = {NULL, NULL, NULL, NULL};
+  for (int i = 0; i < 4; i++) {
+    Wm[i] = fbuf(dd);
+    fill(r, Wm[i], dd, 2.0f / sqrtf((float)d));
+    if (c.biases) bm[i] = fbuf((size_t)d), fill(r, bm[i], (size_t)d, 0.5f);
+  }
+  const attn_mha_params P = {Wm[0], Wm[1], Wm[2], Wm[3], bm[0], bm[1], bm[2], bm[3]};
+  float *add;
+  uint8_t *pad;
+  attn_masks mk_store;
+  const attn_masks *mk = make_masks(&mk_store, &add, &pad, r, c.mode, n_q, n_k);
+  float *Xq0 = clone_bytes(Xq, nq_d * 4), *Xkv0 = clone_bytes(Xkv, nk_d * 4);
+  void *ws = wsbuf(attn_mha_backward_workspace_size(n_q, n_k, d, H, use_weights));
+  float *dXq = fbuf(nq_d), *dXkv = fbuf(nk_d), *gW[4], *gb[4];
+  double *wX = dbuf(nq_d), *eX = dbuf(nq_d), *wXkv = dbuf(nk_d), *eXkv = dbuf(nk_d);
+  double *rW[4], *erW[4], *rb[4], *erb[4];
+  for (int t = 0; t < 4; t++) {
+    gW[t] = fbuf(dd), gb[t] = fbuf((size_t)d);
+    rW[t] = dbuf(dd), erW[t] = dbuf(dd), rb[t] = dbuf((size_t)d), erb[t] = dbuf((size_t)d);
+  }
+  const attn_mha_grads G = {gW[0], gW[1], gW[2], gW[3], gb[0], gb[1], gb[2], gb[3]};
+  static const char *WN[4] = {"dWq", "dWk", "dWv", "dWo"}, *BN[4] = {"dbq", "dbk", "dbv", "dbo"};
+  /* cross: dXkv apart; self: once summed (dXkv NULL), once apart */
+  for (int apart = c.self ? 0 : 1; apart < 2; apart++) {
+    poison(dXq, nq_d), poison(dXkv, nk_d);
+    for (int t = 0; t < 4; t++) poison(gW[t], dd), poison(gb[t], (size_t)d);
+    const int st = attn_mha_backward(dXq, apart ? dXkv : NULL, &G, Xq, Xkv, dY, n_q, n_k, d,
+                                     H, &P, mk, use_weights, ws);
+    expect_status(st, ATTN_OK, apart ? "attn_mha_backward" : "attn_mha_backward (dXkv NULL)");
+    if (st != ATTN_OK) continue;
+    check_finite("dXq", dXq, nq_d);
+    for (int t = 0; t < 4; t++) check_finite(WN[t], gW[t], dd), check_finite(BN[t], gb[t], (size_t)d);
+    if (c.loose) continue;
+    ref_mha_backward(wX, eX, apart ? wXkv : NULL, eXkv, rW, erW, rb, erb, Xq, Xkv, dY, n_q, n_k,
+                     d, H, &P, mk, !use_weights);
+    compare(apart ? "dXq" : "dX (dXkv NULL)", dXq, wX, eX, nq_d, (size_t)d, 0);
+    if (apart) compare("dXkv", dXkv, wXkv, eXkv, nk_d, (size_t)d, 0);
+    for (int t = 0; t < 4; t++) {
+      compare(WN[t], gW[t], rW[t], erW[t], dd, (size_t)d, 0);
+      compare(BN[t], gb[t], rb[t], erb[t], (size_t)d, (size_t)d, 0);
+    }
+  }
+  check_unchanged("Xq", Xq, Xq0, nq_d * 4);
+  check_unchanged("Xkv", Xkv, Xkv0, nk_d * 4);
+  free(Xq), free(dY), free(Xq0), free(Xkv0), free(add), free(pad), free(ws), free(dXq), free(dXkv);
+  if (!c.self) free(Xkv);
+  free(wX), free(eX), free(wXkv), free(eXkv);
+  for (int t = 0; t < 4; t++) {
+    free(Wm[t]), free(bm[t]), free(gW[t]), free(gb[t]);
+    free(rW[t]), free(erW[t]), free(rb[t]), free(erb[t]);
+  }
+  end();
+}
+
+static void test_mha_backward(void) {
+  rng_t r = rng_for("mha_backward");
+  const int shapes[][2] = {{1, 1}, {4, 2}, {6, 3}, {8, 8}, {12, 3}, {16, 4}, {33, 11}, {64, 8}};
+  const int ns[] = {1, 2, 3, 5, 8, 9, 17, 33};
+  int k = 0;
+  for (int s = 0; s < 8; s++)
+    for (int a = 0; a < 8; a += 2, k++) {
+      mha_case_t c = {ns[a], ns[(a + 3 * s + 1) % 8], shapes[s][0], shapes[s][1],
+                      k % 3 == 0, (k / 2) % 2, k % MK_MODES, 1.0f, 0};
+      mha_backward_case(&r, c, k % 2);
+    }
+  for (int mode = 0; mode < MK_MODES; mode++) {
+    mha_case_t self = {17, 0, 64, 8, 1, 1, mode, 1.0f, 0};
+    mha_backward_case(&r, self, mode % 2);
+    mha_case_t cross = {5, 130, 16, 2, 0, 1, mode, 1.0f, 0};
+    mha_backward_case(&r, cross, 1 - mode % 2);
+    mha_case_t wide = {3, 4, 524, 4, mode % 2, 1, mode, 1.0f, 0};
+    mha_backward_case(&r, wide, mode % 2);
+    mha_case_t huge = {9, 12, 32, 4, mode % 2, 1, mode, 1e4f, 1};
+    mha_backward_case(&r, huge, mode % 2);
+  }
+}
+
+static void test_backward_status_codes(void) {
+  float a[64], b[64], c[64], g[3][64];
+  for (int i = 0; i < 64; i++) a[i] = b[i] = c[i] = (float)i / 64;
+  const int bad_sizes[] = {0, -1, INT_MIN};
+  const float bad_t[] = {0.0f, -0.0f, -1.0f, NAN, INFINITY, -INFINITY};
+
+  begin("attn_softmax_backward status codes");
+  expect_status(attn_softmax_backward(NULL, a, b, 2, 2, 1), ATTN_E_NULL, "softmax_backward(dX=NULL)");
+  expect_status(attn_softmax_backward(c, NULL, b, 2, 2, 1), ATTN_E_NULL, "softmax_backward(Y=NULL)");
+  expect_status(attn_softmax_backward(c, a, NULL, 2, 2, 1), ATTN_E_NULL, "softmax_backward(dY=NULL)");
+  for (int i = 0; i < 3; i++) {
+    expect_status(attn_softmax_backward(c, a, b, bad_sizes[i], 2, 1), ATTN_E_SIZE, "softmax_backward(rows<=0)");
+    expect_status(attn_softmax_backward(c, a, b, 2, bad_sizes[i], 1), ATTN_E_SIZE, "softmax_backward(cols<=0)");
+  }
+  expect_status(attn_softmax_backward(c, a, b, INT_MAX, INT_MAX, 1), ATTN_E_SIZE,
+                "softmax_backward(INT_MAX sizes)");
+  for (int i = 0; i < 6; i++)
+    expect_status(attn_softmax_backward(c, a, b, 2, 2, bad_t[i]), ATTN_E_TEMP, "softmax_backward(bad T)");
+  end();
+
+  begin("attn_attention_lse and attn_attention_backward status codes");
+  {
+    /* n_q = 2, n_k = 3, d_k = 4, d_v = 5 */
+    void *ws = wsbuf(attn_attention_backward_workspace_size(2, 3, 4, 5));
+    void *wf = wsbuf(attn_attention_workspace_size(2, 3, 4, 5, 0));
+    float out[10], lse[2];
+    expect_status(attn_attention_lse(out, lse, a, b, c, 2, 3, 4, 5, 0.5f, NULL, wf), ATTN_OK, "lse(valid)");
+    expect_status(attn_attention_lse(out, NULL, a, b, c, 2, 3, 4, 5, 0.5f, NULL, wf), ATTN_E_NULL, "lse(lse=NULL)");
+    expect_status(attn_attention_lse(out, lse, a, b, c, 2, 3, 4, 5, 0.5f, NULL, NULL), ATTN_E_WORKSPACE,
+                  "lse(workspace=NULL)");
+    expect_status(attn_attention_lse(out, lse, a, b, c, 0, 3, 4, 5, 0.5f, NULL, wf), ATTN_E_SIZE, "lse(n_q=0)");
+    expect_status(attn_attention_lse(out, lse, a, b, c, 2, 3, 4, 5, NAN, NULL, wf), ATTN_E_TEMP, "lse(scale=NaN)");
+#define BWD(q, k, v, o, x, w, l, nq, nk, dk, dv, s, m, y) \
+  attn_attention_backward(g[0], g[1], g[2], q, k, v, o, x, w, l, nq, nk, dk, dv, s, m, y)
+    float W[6] = {0.5f, 0.5f, 0, 1, 0, 0};
+    expect_status(BWD(a, b, c, out, a, W, NULL, 2, 3, 4, 5, 0.5f, NULL, ws), ATTN_OK, "backward(weights)");
+    expect_status(BWD(a, b, c, out, a, NULL, lse, 2, 3, 4, 5, 0.5f, NULL, ws), ATTN_OK, "backward(fused)");
+    expect_status(BWD(a, b, c, out, a, NULL, NULL, 2, 3, 4, 5, 0.5f, NULL, ws), ATTN_E_NULL,
+                  "backward(weights and lse NULL)");
+    const float *ins[5] = {a, b, c, out, a};
+    for (int p = 0; p < 5; p++) {
+      const float *x[5];
+      for (int q = 0; q < 5; q++) x[q] = q == p ? NULL : ins[q];
+      expect_status(BWD(x[0], x[1], x[2], x[3], x[4], W, NULL, 2, 3, 4, 5, 0.5f, NULL, ws),
+                    ATTN_E_NULL, "backward(an input NULL)");
+    }
+    for (int p = 0; p < 3; p++) {
+      float *outs[3] = {g[0], g[1], g[2]};
+      outs[p] = NULL;
+      expect_status(attn_attention_backward(outs[0], outs[1], outs[2], a, b, c, out, a, W, NULL, 2,
+                                            3, 4, 5, 0.5f, NULL, ws),
+                    ATTN_E_NULL, "backward(a gradient NULL)");
+    }
+    for (int i = 0; i < 3; i++) {
+      const int s = bad_sizes[i];
+      expect_status(BWD(a, b, c, out, a, W, NULL, s, 3, 4, 5, 0.5f, NULL, ws), ATTN_E_SIZE, "backward(n_q<=0)");
+      expect_status(BWD(a, b, c, out, a, W, NULL, 2, s, 4, 5, 0.5f, NULL, ws), ATTN_E_SIZE, "backward(n_k<=0)");
+      expect_status(BWD(a, b, c, out, a, W, NULL, 2, 3, s, 5, 0.5f, NULL, ws), ATTN_E_SIZE, "backward(d_k<=0)");
+      expect_status(BWD(a, b, c, out, a, W, NULL, 2, 3, 4, s, 0.5f, NULL, ws), ATTN_E_SIZE, "backward(d_v<=0)");
+      CHECK(attn_attention_backward_workspace_size(s, 3, 4, 5) == 0 &&
+                attn_attention_backward_workspace_size(2, 3, 4, s) == 0,
+            "backward workspace size for size %d is not 0", s);
+    }
+    expect_status(BWD(a, b, c, out, a, W, NULL, INT_MAX, INT_MAX, INT_MAX, INT_MAX, 0.5f, NULL, ws),
+                  ATTN_E_SIZE, "backward(INT_MAX sizes)");
+    CHECK(attn_attention_backward_workspace_size(INT_MAX, INT_MAX, INT_MAX, INT_MAX) == 0,
+          "backward workspace size for INT_MAX sizes is not 0");
+    /* 200000^2 weights cannot exist; the fused path has none */
+    expect_status(BWD(a, b, c, out, a, W, NULL, 200000, 200000, 1, 1, 0.5f, NULL, ws), ATTN_E_SIZE,
+                  "backward(weights of 200000 x 200000)");
+    for (int i = 0; i < 6; i++)
+      expect_status(BWD(a, b, c, out, a, W, NULL, 2, 3, 4, 5, bad_t[i], NULL, ws), ATTN_E_TEMP,
+                    "backward(bad scale)");
+    expect_status(BWD(a, b, c, out, a, W, NULL, 2, 3, 4, 5, 0.5f, NULL, NULL), ATTN_E_WORKSPACE,
+                  "backward(workspace=NULL)");
+#undef BWD
+    free(ws), free(wf);
+  }
+  end();
+
+  begin("attn_mha_backward status codes");
+  {
+    /* n_q = 2, n_k = 3, d = 4, heads = 2 */
+    float I[16], X[12], dY[8], dXq[8], dXkv[12], gW[4][16], gb[4][4];
+    for (int i = 0; i < 16; i++) I[i] = i % 5 == 0;
+    for (int i = 0; i < 12; i++) X[i] = (float)i / 12;
+    for (int i = 0; i < 8; i++) dY[i] = (float)i / 8;
+    const attn_mha_params P = {I, I, I, I, NULL, NULL, NULL, NULL};
+    const attn_mha_grads G = {gW[0], gW[1], gW[2], gW[3], gb[0], gb[1], gb[2], gb[3]};
+    void *ws = wsbuf(attn_mha_backward_workspace_size(2, 3, 4, 2, 1));
+    expect_status(attn_mha_backward(dXq, dXkv, &G, X, X, dY, 2, 3, 4, 2, &P, NULL, 1, ws), ATTN_OK,
+                  "mha_backward(valid)");
+    expect_status(attn_mha_backward(NULL, dXkv, &G, X, X, dY, 2, 3, 4, 2, &P, NULL, 1, ws), ATTN_E_NULL,
+                  "mha_backward(dXq=NULL)");
+    expect_status(attn_mha_backward(dXq, NULL, &G, X, X, dY, 2, 3, 4, 2, &P, NULL, 1, ws), ATTN_E_NULL,
+                  "mha_backward(dXkv=NULL with n_k != n_q)");
+    expect_status(attn_mha_backward(dXq, NULL, &G, X, X + 4, dY, 2, 2, 4, 2, &P, NULL, 1, ws), ATTN_E_NULL,
+                  "mha_backward(dXkv=NULL with Xkv != Xq)");
+    expect_status(attn_mha_backward(dXq, NULL, &G, X, X, dY, 2, 2, 4, 2, &P, NULL, 1, ws), ATTN_OK,
+                  "mha_backward(self, dXkv=NULL)");
+    expect_status(attn_mha_backward(dXq, dXkv, NULL, X, X, dY, 2, 3, 4, 2, &P, NULL, 1, ws), ATTN_E_NULL,
+                  "mha_backward(grads=NULL)");
+    expect_status(attn_mha_backward(dXq, dXkv, &G, X, X, NULL, 2, 3, 4, 2, &P, NULL, 1, ws), ATTN_E_NULL,
+                  "mha_backward(dY=NULL)");
+    for (int w = 0; w < 4; w++) {
+      attn_mha_grads Gb = G;
+      float **slot[4] = {&Gb.dWq, &Gb.dWk, &Gb.dWv, &Gb.dWo};
+      *slot[w] = NULL;
+      expect_status(attn_mha_backward(dXq, dXkv, &Gb, X, X, dY, 2, 3, 4, 2, &P, NULL, 1, ws),
+                    ATTN_E_NULL, "mha_backward(a dW NULL)");
+    }
+    const attn_mha_grads no_bias = {gW[0], gW[1], gW[2], gW[3], NULL, NULL, NULL, NULL};
+    expect_status(attn_mha_backward(dXq, dXkv, &no_bias, X, X, dY, 2, 3, 4, 2, &P, NULL, 1, ws),
+                  ATTN_OK, "mha_backward(bias gradients not wanted)");
+    const int bad_heads[] = {0, -1, 3, 8, INT_MIN};
+    for (int i = 0; i < 5; i++) {
+      expect_status(attn_mha_backward(dXq, dXkv, &G, X, X, dY, 2, 3, 4, bad_heads[i], &P, NULL, 1, ws),
+                    ATTN_E_HEADS, "mha_backward(bad heads)");
+      CHECK(attn_mha_backward_workspace_size(2, 3, 4, bad_heads[i], 0) == 0,
+            "mha_backward workspace for heads=%d is not 0", bad_heads[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+      const int s = bad_sizes[i];
+      expect_status(attn_mha_backward(dXq, dXkv, &G, X, X, dY, s, 3, 4, 2, &P, NULL, 1, ws),
+                    ATTN_E_SIZE, "mha_backward(n_q<=0)");
+      CHECK(attn_mha_backward_workspace_size(2, s, 4, 2, 1) == 0,
+            "mha_backward workspace for n_k=%d is not 0", s);
+    }
+    expect_status(attn_mha_backward(dXq, dXkv, &G, X, X, dY, INT_MAX, INT_MAX, INT_MAX, INT_MAX, &P,
+                                    NULL, 1, NULL),
+                  ATTN_E_SIZE, "mha_backward(INT_MAX sizes)");
+    expect_status(attn_mha_backward(dXq, dXkv, &G, X, X, dY, 2, 3, 4, 2, &P, NULL, 0, NULL),
+                  ATTN_E_WORKSPACE, "mha_backward(workspace=NULL)");
+    free(ws);
+  }
+  end();
+}
+
 /* ==== attn_first_nonfinite ============================================== */
 
 static void test_first_nonfinite(void) {
@@ -1307,6 +1871,11 @@ static const group_t GROUPS[] = {
     {"posenc", test_posenc, 0},
     {"attention", test_attention, 1},
     {"mha", test_mha, 1},
+    {"gemm_at", test_gemm_at, 1},
+    {"backward_status", test_backward_status_codes, 1},
+    {"softmax_backward", test_softmax_backward, 1},
+    {"attention_backward", test_attention_backward, 1},
+    {"mha_backward", test_mha_backward, 1},
 };
 
 static void run_group(const group_t *g, int simd, const char *only) {

@@ -1,0 +1,231 @@
+/* backward.c: gradients of the softmax and of scaled dot-product attention.
+ *
+ * In the forward pass (attention.c) this was:
+ *   S = scale Q K^T + masks     P = softmax(S) row-wise     O = P V
+ * so now, given dO = dLoss/dO:
+ *   dV = P^T dO                           (n_k x d_v)
+ *   dP = dO V^T                           (n_q x n_k)
+ *   dS = P * (dP - D),  D_i = sum_j P_ij dP_ij = dO_i . O_i  (softmax backward)
+ *   dQ = scale dS K     dK = scale dS^T Q
+ * The additive mask is a constant: it gets no gradient. A blocked key has
+ * P_ij = 0, so it passes nothing back; a fully masked row has P = 0 and O = 0
+ * and gets zero gradients.
+ *
+ * Both paths walk the same tiles (the FlashAttention-2 backward): key tiles
+ * of BK outside, query blocks of BQ inside. For each pair the tile of P is
+ * either read from the forward's weights, or recomputed from the scores and
+ * the row's log-sum-exp, P_ij = exp(S_ij - lse_i), masked through
+ * attn__mask_row exactly as the forward masks. dK and dV of a key tile gather
+ * over the query blocks while they sit in cache; dQ gathers over key tiles.
+ * Tiles that no query can see (attn__tile_hidden) are skipped. Memory: a few
+ * tiles and one float per query, never an n_q x n_k matrix.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "simd.h"
+
+enum {
+  BQ = 128, /* queries per block */
+  BK = 128, /* keys per tile */
+};
+
+ATTN_NOINLINE void attn__softmax_grad_row(float *ds, const float *p, const float *dp, int n,
+                            float D, float s) {
+  int j = 0;
+#if ATTN_HAVE_SIMD
+  if (attn__use_simd()) {
+    const vf4 vD = vf4_splat(D), vs = vf4_splat(s), tiny = vf4_splat(FLT_TRUE_MIN);
+    for (; j + 4 <= n; j += 4) {
+      const vf4 pj = vf4_load(p + j);
+      const vf4 g = vf4_mul(vf4_mul(pj, vf4_sub(vf4_load(dp + j), vD)), vs);
+      vf4_store(ds + j, vf4_zero_below(g, pj, tiny));
+    }
+  }
+#endif
+  for (; j < n; j++)
+    ds[j] = p[j] < FLT_TRUE_MIN ? 0.0f : p[j] * (dp[j] - D) * s;
+}
+
+ATTN_NOINLINE float attn__dot(const float *a, const float *b, int n) {
+  float sum = 0.0f;
+  int i = 0;
+#if ATTN_HAVE_SIMD
+  if (attn__use_simd()) {
+    vf4 acc = vf4_splat(0.0f);
+    for (; i + 4 <= n; i += 4) acc = vf4_add(acc, vf4_mul(vf4_load(a + i), vf4_load(b + i)));
+    sum = vf4_hsum(acc);
+  }
+#endif
+  for (; i < n; i++) sum += a[i] * b[i];
+  return sum;
+}
+
+ATTN_SMALL int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
+                          int cols, float temperature) {
+  if (!dX || !Y || !dY) return ATTN_E_NULL;
+  if (rows <= 0 || cols <= 0 || !attn__fits((uint64_t)rows * cols, 4))
+    return ATTN_E_SIZE;
+  if (!(temperature > 0.0f) || isinf(temperature)) return ATTN_E_TEMP;
+  /* In the forward pass this was y = softmax(x / T), so
+   * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. A division, not a multiply by
+   * 1/T: that overflows for T < 2^-128 and loses bits for T > 2^126. */
+  for (int r = 0; r < rows; r++) {
+    float *dx = dX + (size_t)r * cols;
+    const float D = attn__dot(Y + (size_t)r * cols, dY + (size_t)r * cols, cols);
+    attn__softmax_grad_row(dx, Y + (size_t)r * cols, dY + (size_t)r * cols, cols, D, 1.0f);
+    if (temperature != 1.0f)
+      for (int j = 0; j < cols; j++) dx[j] /= temperature;
+  }
+  return ATTN_OK;
+}
+
+/* ---- attention ----------------------------------------------------------- */
+
+/* The scratch of one backward call, carved out of the caller's workspace.
+ * T and G rows are `ldt` = min(n_k, BK) floats apart. */
+typedef struct {
+  float *T;  /* (BQ x ldt) P: copied from the weights, or scores then P */
+  float *G;  /* (BQ x ldt) dP, then dS */
+  float *D;  /* (n_q) dO_i . O_i */
+  float *Kt; /* the key tile packed for Q K^T (d_k x bk) */
+  float *Kn; /* the key tile packed for dS K (bk x d_k) */
+  float *Vt; /* the value tile packed for dO V^T (d_v x bk) */
+  float *Qp; /* the query block packed for dS^T Q (bq x d_k) */
+  float *Op; /* the block of dO packed for P^T dO (bq x d_v) */
+} scratch;
+
+static uint64_t tile_rows(int n_q) { return n_q < BQ ? (uint64_t)n_q : BQ; }
+static uint64_t tile_cols(int n_k) { return n_k < BK ? (uint64_t)n_k : BK; }
+
+ATTN_SMALL static uint64_t backward_floats(int n_q, int n_k, int d_k, int d_v) {
+  const uint64_t bq = tile_rows(n_q), bk = tile_cols(n_k);
+  return 2 * bq * bk + (uint64_t)n_q + attn__packed_size(d_k, (int)bk) +
+         attn__packed_size((int)bk, d_k) + attn__packed_size(d_v, (int)bk) +
+         attn__packed_size((int)bq, d_k) + attn__packed_size((int)bq, d_v);
+}
+
+ATTN_SMALL static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
+  const int bq = (int)tile_rows(n_q), bk = (int)tile_cols(n_k);
+  scratch w;
+  w.T = ws;
+  w.G = w.T + (size_t)bq * bk;
+  w.D = w.G + (size_t)bq * bk;
+  w.Kt = w.D + n_q;
+  w.Kn = w.Kt + attn__packed_size(d_k, bk);
+  w.Vt = w.Kn + attn__packed_size(bk, d_k);
+  w.Qp = w.Vt + attn__packed_size(d_v, bk);
+  w.Op = w.Qp + attn__packed_size(bq, d_k);
+  return w;
+}
+
+ATTN_SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v) {
+  if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0) return ATTN_E_SIZE;
+  if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
+      !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
+      !attn__fits(backward_floats(n_q, n_k, d_k, d_v), 4))
+    return ATTN_E_SIZE;
+  return ATTN_OK;
+}
+
+size_t attn_attention_backward_workspace_size(int n_q, int n_k, int d_k,
+                                              int d_v) {
+  if (check_sizes(n_q, n_k, d_k, d_v) != ATTN_OK) return 0;
+  return sizeof(float) * backward_floats(n_q, n_k, d_k, d_v);
+}
+
+/* rows x cols of a strided matrix set to 0. */
+ATTN_SMALL static void zero_rows(float *X, size_t ld, int rows, int cols) {
+  for (int i = 0; i < rows; i++)
+    for (int c = 0; c < cols; c++) X[(size_t)i * ld + c] = 0.0f;
+}
+
+/* Rows of a tile of scores become P_ij = exp(s_ij - lse_i): scaled, then
+ * masked, as the forward does. */
+ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int i0, int j0,
+                              int n_k, const float *lse, float scale,
+                              const attn_masks *mk) {
+  for (int r = 0; r < bq; r++) {
+    float *row = T + (size_t)r * ldt;
+    const float l = lse[i0 + r];
+    if (l == -INFINITY) { /* a fully masked row: no weights at all */
+      for (int j = 0; j < bk; j++) row[j] = 0.0f;
+      continue;
+    }
+    attn__scale_row(row, bk, scale);
+    attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
+    attn__score_max(row, bk); /* an overflowed +INFINITY becomes FLT_MAX */
+    attn__exp_shifted(row, bk, l, 1.0f);
+  }
+}
+
+ATTN_SMALL int attn__attention_backward_strided(
+    float *dQ, size_t lddq, float *dK, size_t lddk, float *dV, size_t lddv,
+    const float *Q, size_t ldq, const float *K, size_t ldk, const float *V,
+    size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,
+    const float *weights, const float *lse, int n_q, int n_k, int d_k, int d_v,
+    float scale, const attn_masks *mk, void *workspace) {
+  if (!dQ || !dK || !dV || !Q || !K || !V || !out || !dout || (!weights && !lse))
+    return ATTN_E_NULL;
+  const int status = check_sizes(n_q, n_k, d_k, d_v);
+  if (status != ATTN_OK) return status;
+  if (weights && !attn__fits((uint64_t)n_q * n_k, 4)) return ATTN_E_SIZE;
+  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  const scratch w = carve(workspace, n_q, n_k, d_k, d_v);
+  const int ldt = (int)tile_cols(n_k);
+
+  zero_rows(dQ, lddq, n_q, d_k);
+  zero_rows(dK, lddk, n_k, d_k);
+  zero_rows(dV, lddv, n_k, d_v);
+  for (int i = 0; i < n_q; i++)
+    w.D[i] = attn__dot(dout + (size_t)i * lddo, out + (size_t)i * ldo, d_v);
+
+  for (int j0 = 0; j0 < n_k; j0 += BK) {
+    const int bk = n_k - j0 < BK ? n_k - j0 : BK;
+    if (attn__tile_hidden(mk, 0, n_q, j0, j0 + bk)) continue;
+    if (!weights) attn__pack_b(w.Kt, K + (size_t)j0 * ldk, ldk, 1, d_k, bk);
+    attn__pack_b(w.Kn, K + (size_t)j0 * ldk, ldk, 0, bk, d_k);
+    attn__pack_b(w.Vt, V + (size_t)j0 * ldv, ldv, 1, d_v, bk);
+    for (int i0 = 0; i0 < n_q; i0 += BQ) {
+      const int bq = n_q - i0 < BQ ? n_q - i0 : BQ;
+      if (attn__tile_hidden(mk, i0, i0 + bq, j0, j0 + bk)) continue;
+      /* T = P: the forward's weights (copied: the products below read
+       * their columns, which are n_k apart in weights), or recomputed. */
+      if (weights) {
+        for (int r = 0; r < bq; r++)
+          memcpy(w.T + (size_t)r * ldt, weights + (size_t)(i0 + r) * n_k + j0, sizeof(float) * bk);
+      } else {
+        attn__gemm_packed(w.T, ldt, Q + (size_t)i0 * ldq, ldq, w.Kt, bq, d_k, bk, 0);
+        recompute_weights(w.T, ldt, bq, bk, i0, j0, n_k, lse, scale, mk);
+      }
+      /* G = dP = dO V^T, then dS = scale P * (dP - D), row by row. */
+      attn__gemm_packed(w.G, ldt, dout + (size_t)i0 * lddo, lddo, w.Vt, bq, d_v, bk, 0);
+      for (int r = 0; r < bq; r++) {
+        float *g = w.G + (size_t)r * ldt;
+        attn__softmax_grad_row(g, w.T + (size_t)r * ldt, g, bk, w.D[i0 + r], scale);
+      }
+      /* dV_tile += P^T dO_block, dK_tile += dS^T Q_block, dQ_block += dS K_tile */
+      attn__pack_b(w.Op, dout + (size_t)i0 * lddo, lddo, 0, bq, d_v);
+      attn__gemm_packed_at(dV + (size_t)j0 * lddv, lddv, w.T, ldt, w.Op, bk, bq, d_v, 1);
+      attn__pack_b(w.Qp, Q + (size_t)i0 * ldq, ldq, 0, bq, d_k);
+      attn__gemm_packed_at(dK + (size_t)j0 * lddk, lddk, w.G, ldt, w.Qp, bk, bq, d_k, 1);
+      attn__gemm_packed(dQ + (size_t)i0 * lddq, lddq, w.G, ldt, w.Kn, bq, bk, d_k, 1);
+    }
+  }
+  return ATTN_OK;
+}
+
+int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
+                            const float *K, const float *V, const float *out,
+                            const float *dout, const float *weights,
+                            const float *lse, int n_q, int n_k, int d_k, int d_v,
+                            float scale, const attn_masks *masks,
+                            void *workspace) {
+  return attn__attention_backward_strided(
+      dQ, (size_t)d_k, dK, (size_t)d_k, dV, (size_t)d_v, Q, (size_t)d_k, K,
+      (size_t)d_k, V, (size_t)d_v, out, (size_t)d_v, dout, (size_t)d_v, weights,
+      lse, n_q, n_k, d_k, d_v, scale, masks, workspace);
+}

@@ -1,0 +1,94 @@
+// kernels.js: calls into one wasm instance. Every call borrows its wasm
+// memory from an Arena that is freed in `finally`, translates a C status code
+// into an Error in one place, and copies results out into fresh Float32Arrays
+// (never views of wasm memory, which a later call can overwrite or a memory
+// growth can detach).
+import { position } from './check.js';
+
+/** The allocations of one call (or of one resident object), freed together. */
+export class Arena {
+  constructor(ex) {
+    this.ex = ex;
+    this.ptrs = [];
+    this.peak = 0; // most bytes in use at once while this arena lived
+  }
+  alloc(bytes) {
+    const ptr = this.ex.attn_alloc(Math.max(bytes, 1)) >>> 0;
+    if (ptr === 0) throw new RangeError(`attention-wasm: out of wasm memory allocating ${bytes} bytes`);
+    this.ptrs.push(ptr);
+    this.peak = Math.max(this.peak, this.ex.attn_memory_in_use() >>> 0);
+    return ptr;
+  }
+  floats(n) {
+    return this.alloc(4 * n);
+  }
+  put(typed) {
+    const ptr = this.alloc(typed.byteLength);
+    new Uint8Array(this.ex.memory.buffer, ptr, typed.byteLength).set(
+      new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength),
+    );
+    return ptr;
+  }
+  // A matrix from toMatrix/toVector, copied in and then scanned for NaN and
+  // ±Infinity by the kernel's SIMD check (far faster than a JavaScript loop
+  // over every input of every call). 0 (NULL) for an absent optional input.
+  input(m) {
+    if (!m) return 0;
+    const ptr = this.put(m.data);
+    const bad = this.ex.attn_first_nonfinite(ptr, m.data.length, m.allowMinusInf ? 1 : 0) >>> 0;
+    if (bad < m.data.length) {
+      const what = m.allowMinusInf ? 'finite or -Infinity' : 'finite (as float32)';
+      const at = m.vector ? `index ${bad}` : position(bad, m.cols);
+      throw new RangeError(`${m.name} has ${m.data[bad]} at ${at}; values must be ${what}`);
+    }
+    return ptr;
+  }
+  /** int32 words (a C struct of pointers and ints, or an int array). */
+  words(values) {
+    const ptr = this.alloc(4 * values.length);
+    new Int32Array(this.ex.memory.buffer, ptr, values.length).set(values);
+    return ptr;
+  }
+  free() {
+    for (const ptr of this.ptrs) this.ex.attn_free(ptr);
+    this.ptrs = [];
+  }
+}
+
+/** One instantiated build: `ex` its exports. */
+export class Kernels {
+  constructor(ex) {
+    this.ex = ex;
+    this.peak = 0; // see Attention.memoryPeak()
+  }
+
+  /** fn(arena, exports) with a fresh arena, freed afterwards whatever happens. */
+  run(fn) {
+    const arena = new Arena(this.ex);
+    try {
+      return fn(arena, this.ex);
+    } finally {
+      this.peak = Math.max(this.peak, arena.peak);
+      arena.free();
+    }
+  }
+
+  /** Throws a RangeError naming `what` and the status unless it is 0 (ATTN_OK). */
+  check(status, what) {
+    if (status === 0) return;
+    const ptr = this.ex.attn_status_name(status) >>> 0;
+    const bytes = new Uint8Array(this.ex.memory.buffer, ptr, 64);
+    const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+    throw new RangeError(`${what}: ${text} (status ${status})`);
+  }
+
+  /** A fresh copy of the rows x cols floats at ptr, as a matrix. */
+  read(ptr, rows, cols) {
+    const data = new Float32Array(this.ex.memory.buffer, ptr, rows * cols).slice();
+    return { rows, cols, data };
+  }
+
+  memoryInUse() {
+    return this.ex.attn_memory_in_use() >>> 0;
+  }
+}
