@@ -13,25 +13,25 @@ export const pct = (w) => `${Math.round(w * 100)}%`;
  * A row of weights that sum to 1, rounded to `digits` decimals so that the
  * printed numbers also add up to 1 where that is possible without making two
  * equal weights look different: the values whose dropped remainders are
- * largest are rounded up (largest remainder), a group of equal remainders
+ * largest are rounded up (largest remainder), a group of equal weights
  * only as a whole. Each printed value stays within one unit of its last digit.
  */
 export function roundShares(weights, digits = 2) {
   const unit = 10 ** digits;
-  const scaled = weights.map((w) => w * unit);
+  const scaled = Array.from(weights, (w) => w * unit); // a plain array: a typed array's map could not hold the pairs below
   const out = scaled.map(Math.floor);
   let missing = Math.round(unit * weights.reduce((a, b) => a + b, 0)) - out.reduce((a, b) => a + b, 0);
   const order = scaled.map((v, i) => [v - out[i], i]).sort((a, b) => b[0] - a[0]);
   for (let k = 0; k < order.length && missing > 0;) {
     let end = k;
-    while (end < order.length && Math.abs(order[end][0] - order[k][0]) < 1e-6) end++;
+    while (end < order.length && Math.abs(weights[order[end][1]] - weights[order[k][1]]) < 1e-7) end++; // equal weights (float32 eps)
     if (end - k > missing) break;
     for (let g = k; g < end; g++) out[order[g][1]]++;
     missing -= end - k;
     k = end;
   }
   // what largest remainder could not place without breaking a tie: plain rounding
-  if (missing !== 0) return weights.map((w) => Math.round(w * unit) / unit);
+  if (missing !== 0) return Array.from(weights, (w) => Math.round(w * unit) / unit);
   return out.map((v) => v / unit);
 }
 
