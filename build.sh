@@ -81,7 +81,8 @@ if stale build/native/libattention.a; then
   done
   ar rcs build/native/libattention.a build/native/*.o
 fi
-# The text <attention-tiny-gpt> learns from, whenever the article changes.
-if [ web/index.html -nt web/figures/tiny-gpt.text.js ]; then node scripts/article-text.mjs; fi
+# The text <attention-tiny-gpt> learns from, made from the article every
+# build (cheap; file times after a git checkout or merge say nothing).
+node scripts/article-text.mjs
 if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'
