@@ -1,5 +1,5 @@
-// The gradient view of attention-tempering (its model; the figure itself is
-// not drawn yet): unscaled, the gradient that reaches the scores shrinks
+// The gradient panel of attention-tempering (tempering-gradient.view.js draws
+// this model): unscaled, the gradient that reaches the scores shrinks
 // toward 0 as d_k grows (the softmax saturates); scaled by 1/sqrt(d_k), it
 // stays within a small factor of its d_k = 1 value.
 import { test } from 'node:test';

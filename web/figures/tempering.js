@@ -1,11 +1,13 @@
 // <attention-tempering>: the spread of dot products grows with d_k; dividing
-// by sqrt(d_k) keeps it fixed and keeps the softmax from collapsing.
+// by sqrt(d_k) keeps it fixed and keeps the softmax from collapsing, and so
+// keeps the gradient that reaches the scores alive (tempering-gradient.view.js).
 // Attributes: dk="1..512", tau="0.01..100" (extra temperature).
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { slider } from './controls.js';
 import { mathSpan } from './math.js';
 import { num, pct } from './format.js';
+import { gradientCss, gradientPanel } from './tempering-gradient.view.js';
 import { temperingModel, BINS, KEYS, QUERIES, SAMPLE_KEYS, MAX_DK } from './tempering.model.js';
 
 // d_k's slider: whole numbers from 1 to 512 spaced evenly in log d_k, so each key press gives a new d_k
@@ -35,7 +37,7 @@ class Tempering extends FigureElement {
   .sm h4 { margin: 0 0 4px; font-size: 0.95em; font-weight: 600; }
   .sm svg rect { fill: var(--attention-positive); }
   .sm.raw svg rect { fill: var(--attention-negative); }
-  .sm p { margin: 4px 0 0; font-size: 0.88em; font-variant-numeric: tabular-nums; }`;
+  .sm p { margin: 4px 0 0; font-size: 0.88em; font-variant-numeric: tabular-nums; }${gradientCss}`;
 
   build() {
     this.dkSlider = slider({
@@ -50,12 +52,14 @@ class Tempering extends FigureElement {
     this.hist = s('svg', { class: 'hist', viewBox: `0 0 ${W} ${H + PAD}`, width: W, role: 'img' });
     this.keys = h('div');
     this.softmaxes = h('div', { class: 'softmaxes' });
+    this.gradient = gradientPanel();
     return h('div', {}, [
       h('p', { class: 'title' }, 'Tempering: why the scores are divided by \u221ad\u2096'),
       h('div', { class: 'controls' }, [this.dkSlider.el, this.tauSlider.el]),
       this.keys,
       this.hist,
       this.softmaxes,
+      this.gradient.el,
       h('p', { class: 'note' }, [`${QUERIES} random queries and ${SAMPLE_KEYS} random keys, ${(QUERIES * SAMPLE_KEYS).toLocaleString('en-US')} dot products; each entry is drawn independently from a standard normal (mean 0, variance 1). A dot product `,
         mathSpan('\\boldsymbol{q}^T\\boldsymbol{k}=\\sum_{i=1}^{d_k}q_ik_i'),
         ' adds up d\u2096 independent products of mean 0 and variance 1, so its variance is d\u2096 and its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 (the temperature ',
@@ -81,8 +85,9 @@ class Tempering extends FigureElement {
       this.softmaxPanel('raw', 'softmax(q\u00b7k), no division', m.unscaledSoftmax, m.maxEntropy),
       this.softmaxPanel('scaled', `softmax(q\u00b7k / (\u03c4\u221ad\u2096)), \u03c4 = ${tauText(this.state.tau)}`, m.scaledSoftmax, m.maxEntropy),
     ]);
+    const gradient = this.gradient.update(this.attn, dk);
     this.announce(`d_k ${dk}: dot products have variance ${variance(m.raw.variance)}, scaled ${variance(m.scaled.variance)}. `
-      + `Without the division the largest weight averages ${pct(m.unscaledSoftmax.top)}, with it ${pct(m.scaledSoftmax.top)}.`);
+      + `Without the division the largest weight averages ${pct(m.unscaledSoftmax.top)}, with it ${pct(m.scaledSoftmax.top)}. ${gradient}`);
   }
 
   drawHistogram(m) {
