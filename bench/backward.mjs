@@ -219,7 +219,9 @@ function kernelAlone(engine, cfg, x, weights) {
     return p;
   };
   const [q, k, v, dout] = [x.Q, x.K, x.V, x.dO].map(put);
-  const masks = cfg.causal ? put(new Int32Array([0, 0, 1])) : 0;
+  // attn_masks {add, key_padding, causal, has_window, window, global, n_global}: int32 words
+  const masks = cfg.causal ? alloc(28) : 0;
+  if (masks) new Int32Array(ex.memory.buffer, masks, 7).set([0, 0, 1, 0, 0, 0, 0]);
   const out = alloc(4 * N * d);
   const lse = weights ? 0 : alloc(4 * N);
   const w = weights ? alloc(4 * N * N) : 0;
