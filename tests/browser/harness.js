@@ -7,9 +7,16 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 
-/** The figures of this issue, in article order. */
+/** The first seven figures, in article order. */
 export const FIGURES = ['attention-notation', 'attention-dot-product', 'attention-qkv', 'attention-soft-dictionary',
   'attention-matrix', 'attention-multi-head-it', 'attention-multi-head-matmul'];
+/** The nine figures of the second round. */
+export const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
+  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
+/** Every figure on the article page, in its order there. */
+export const ALL_FIGURES = ['attention-notation', 'attention-dot-product', 'attention-basic', 'attention-qkv', 'attention-soft-dictionary',
+  'attention-matrix', 'attention-tempering', 'attention-susan-mary', 'attention-multi-head-it', 'attention-multi-head-matmul',
+  'attention-as-dense', 'attention-as-conv', 'attention-causal-mask', 'attention-cross', 'attention-cost', 'attention-heatmap'];
 
 export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
 /** Debian's Chromium and the flags every headless run uses (the browser bench too). */
@@ -29,6 +36,7 @@ export async function start({ csp = false } = {}) {
   async function open(path, { width = 1100, height = 900, colorScheme = 'light', javaScriptEnabled = true, prepare } = {}) {
     const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1, javaScriptEnabled });
     const page = await context.newPage();
+    await page.addInitScript(probes);
     await prepare?.(page);
     const problems = [];
     const requests = [];
@@ -79,6 +87,17 @@ export async function ready(page, selector) {
   return el;
 }
 
+/**
+ * Open `path` in a viewport tall enough that every figure starts at once
+ * (figures start when they near the viewport), and wait until all have drawn.
+ */
+export async function openAll(server, path, { width = 1100, colorScheme = 'light', prepare } = {}) {
+  const opened = await server.open(path, { width, height: 30000, colorScheme, prepare });
+  await opened.page.waitForFunction(() => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'))
+    .every((e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error')), null, { timeout: 60000 });
+  return opened;
+}
+
 /** The figure's summary text (what its live region announces). */
 export const summary = (el) => el.evaluate((e) => e.summary);
 
@@ -117,4 +136,207 @@ export async function expectPhoneFit(server, tags, each = async () => {}) {
     assert.deepEqual(problems, []);
     await context.close();
   }
+}
+
+/** Wait until the cost figure's first sweep has finished (it measures in a worker). */
+export const costSettled = (page) => page.waitForFunction(() => {
+  const st = document.querySelector('attention-cost')?.shadowRoot.querySelector('.status')?.textContent ?? '';
+  return /quick look|Done|failed|Stopped/.test(st);
+}, null, { timeout: 300000 });
+
+/** Words no figure may print: leaked programming values, broken plurals, zero in exponent form. */
+export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|points|rows|keys)\b|\bRow \d+ see\b|e\+0\b/;
+
+// ---- page-side probes (installed in every page as window.__fig) ----------
+//
+// snapshot(el): what a figure shows: its summary, every control's value, its
+//   markup (generated ids, hover marks and the live region left out; all
+//   <details> opened) and its canvases' pixels. Two figures in the same state
+//   have equal snapshots.
+// twin(el): the snapshot of a fresh figure made from el's state, written as
+//   the attributes a copied link would carry. Equal to snapshot(el) exactly
+//   when every control shows the state the figure draws and the link can
+//   restore the view.
+// textBoxes(el): every piece of text (HTML text lines, SVG text, typeset
+//   math) and every slider and checkbox, with its box and, for text, whether
+//   an ancestor clips it.
+// contrasts(el): each piece of text with its colour and the colour behind it
+//   (the shape under an SVG label, else the nearest background), as RGB.
+function probes() {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const GENERATED = /^[sc]-\d+$/;
+  function snapshot(el, { markup = true } = {}) {
+    const root = el.shadowRoot.firstElementChild;
+    root.querySelectorAll('details').forEach((d) => { d.open = true; });
+    const controls = [...root.querySelectorAll('input, button')].filter((c) => !c.closest('.tools')).map((c) => [
+      c.type, c.type === 'checkbox' || c.type === 'radio' ? c.checked : c.type === 'range' ? c.value : c.textContent,
+      c.disabled, c.closest('[hidden]') !== null]);
+    let html = '';
+    if (markup) {
+      const copy = root.cloneNode(true);
+      copy.querySelectorAll('.tools, .sr-only').forEach((n) => n.remove());
+      for (const n of copy.querySelectorAll('*')) {
+        for (const a of ['id', 'for', 'name']) if (GENERATED.test(n.getAttribute(a) ?? '')) n.removeAttribute(a);
+        if (n.localName === 'input') { n.removeAttribute('checked'); n.removeAttribute('value'); } // their live values are in `controls`
+        n.classList.remove('on');
+        if (n.getAttribute('class') === '') n.removeAttribute('class');
+      }
+      copy.querySelectorAll('.mat .cap').forEach((c) => { c.textContent = ''; }); // shows the value under the pointer or focus
+      // markup with each element's attributes in name order (the order they were set in does not matter)
+      const serialize = (n) => (n.nodeType === 3 ? n.textContent : n.nodeType !== 1 ? ''
+        : `<${n.localName}${[...n.attributes].map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(serialize).join('')}</${n.localName}>`);
+      html = [...copy.childNodes].map(serialize).join('');
+    }
+    const canvases = [...root.querySelectorAll('canvas')].map((c) => c.toDataURL());
+    return { summary: el.summary, controls, html, canvases };
+  }
+  async function twin(el) {
+    const { changedState } = await import('/web/figures/state-link.js');
+    const t = document.createElement(el.localName);
+    for (const [k, v] of Object.entries(changedState(el))) t.setAttribute(k, v);
+    let box = document.getElementById('__twins');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = '__twins';
+      box.style.cssText = 'position:fixed;left:0;top:0;width:720px;opacity:0;pointer-events:none';
+      document.body.append(box);
+    }
+    box.replaceChildren(t);
+    await t.ready;
+    await frames();
+    const snap = snapshot(t);
+    t.remove();
+    return snap;
+  }
+  const rect = (r) => ({ x: r.left, y: r.top, w: r.width, h: r.height });
+  // drawn on screen: not display:none, not in a closed <details>, not visually hidden
+  const shown = (n) => n.checkVisibility() && !n.closest('.sr-only, .katex-mathml, [hidden]');
+  function textBoxes(el) {
+    const root = el.shadowRoot.firstElementChild;
+    const out = [];
+    const clipper = (node) => {
+      for (let a = node.parentElement; a && a !== root; a = a.parentElement) {
+        const o = getComputedStyle(a);
+        if (/auto|scroll/.test(o.overflowX)) return null; // scrolls by design
+        if (/hidden|clip/.test(o.overflowX) && !a.matches('.sr-only')) return rect(a.getBoundingClientRect());
+      }
+      return null;
+    };
+    const visible = (n) => shown(n) && getComputedStyle(n).visibility !== 'hidden';
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const p = t.parentElement;
+      if (!t.textContent.trim() || p.closest('svg, .katex') || !visible(p)) continue;
+      range.selectNodeContents(t);
+      for (const r of range.getClientRects()) if (r.width > 0) out.push({ kind: 'text', text: t.textContent.trim().slice(0, 40), ...rect(r), clip: clipper(p) });
+    }
+    for (const t of root.querySelectorAll('svg text')) {
+      if (!t.textContent.trim() || !visible(t) || t.closest('.katex') || /rotate/.test(t.getAttribute('transform') ?? '')) continue;
+      out.push({ kind: 'svg', text: t.textContent.slice(0, 40), ...rect(t.getBoundingClientRect()), clip: clipper(t.closest('svg')) });
+    }
+    for (const k of root.querySelectorAll('.katex')) if (visible(k)) out.push({ kind: 'math', text: k.textContent.slice(0, 40), ...rect(k.getBoundingClientRect()), clip: clipper(k) });
+    for (const c of root.querySelectorAll('input[type=range], input[type=checkbox]')) {
+      if (visible(c) && getComputedStyle(c).opacity !== '0') out.push({ kind: 'control', text: c.type, ...rect(c.getBoundingClientRect()), clip: null });
+    }
+    return { host: rect(el.getBoundingClientRect()), boxes: out };
+  }
+  let ctx = null;
+  function rgba(css) {
+    ctx ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    ctx.clearRect(0, 0, 1, 1);
+    ctx.fillStyle = css;
+    ctx.fillRect(0, 0, 1, 1);
+    return Array.from(ctx.getImageData(0, 0, 1, 1).data);
+  }
+  const over = (fg, bg) => fg.slice(0, 3).map((c, k) => Math.round((c * fg[3] + bg[k] * (255 - fg[3])) / 255));
+  // the solid colour behind an HTML element: its own background or an ancestor's, blended upwards
+  function behind(node, host) {
+    const layers = [];
+    for (let a = node; a; a = a.parentElement ?? a.getRootNode().host) {
+      const c = rgba(getComputedStyle(a).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] === 255 || a === host) break;
+    }
+    return layers.reduceRight((acc, c) => over(c, acc), [255, 255, 255]);
+  }
+  function contrasts(el) {
+    const root = el.shadowRoot.firstElementChild;
+    const out = [];
+    const faded = (n) => { for (let a = n; a && a !== root; a = a.parentElement) if (Number(getComputedStyle(a).opacity) < 1) return true; return false; };
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const p = t.parentElement;
+      if (!t.textContent.trim() || p.closest('svg, button:disabled') || !shown(p) || faded(p)) continue;
+      const cs = getComputedStyle(p);
+      const bg = behind(p, el);
+      out.push({ text: t.textContent.trim().slice(0, 30), fg: over(rgba(cs.color), bg), bg, large: parseFloat(cs.fontSize) >= 24 || (parseFloat(cs.fontSize) >= 18.66 && Number(cs.fontWeight) >= 700) });
+    }
+    for (const t of root.querySelectorAll('svg text')) {
+      if (!t.textContent.trim() || !shown(t) || t.closest('.katex') || faded(t.closest('svg'))) continue;
+      const cs = getComputedStyle(t);
+      const r = t.getBoundingClientRect();
+      const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 2];
+      let bg = behind(t.closest('svg'), el);
+      if (cs.stroke !== 'none' && /stroke/.test(cs.paintOrder) && parseFloat(cs.strokeWidth) >= 2) bg = over(rgba(cs.stroke), bg); // a halo
+      else {
+        // the topmost filled shape drawn before the text under its centre
+        const shapes = [...t.closest('svg').querySelectorAll('rect, circle')].filter((sh) => sh.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
+        for (const sh of shapes) {
+          const b = sh.getBoundingClientRect();
+          const f = getComputedStyle(sh);
+          if (f.fill === 'none' || Number(f.fillOpacity) === 0 || cx < b.left || cx > b.right || cy < b.top || cy > b.bottom) continue;
+          const c = rgba(f.fill);
+          bg = over([c[0], c[1], c[2], Math.round(c[3] * Number(f.fillOpacity))], bg);
+        }
+      }
+      out.push({ text: t.textContent.slice(0, 30), fg: over(rgba(cs.fill), bg), bg, large: parseFloat(cs.fontSize) >= 24 });
+    }
+    return out;
+  }
+  window.__fig = { frames, snapshot, twin, textBoxes, contrasts };
+}
+
+/** Assert two snapshots (window.__fig.snapshot) are equal, naming the first difference briefly. */
+export function assertSameView(actual, expected, message) {
+  for (const key of ['summary', 'controls', 'canvases']) assert.deepEqual(actual[key], expected[key], `${message} (${key})`);
+  if (actual.html !== expected.html) {
+    let i = 0;
+    while (actual.html[i] === expected.html[i]) i++;
+    const near = (t) => t.slice(Math.max(0, i - 120), i + 80);
+    assert.fail(`${message} (markup at ${i}):\n  is:        ${near(actual.html)}\n  should be: ${near(expected.html)}`);
+  }
+}
+
+/** WCAG contrast ratio of two [r, g, b] colours. */
+export function contrastRatio(a, b) {
+  const lum = ([r, g, bl]) => [r, g, bl].map((c) => {
+    const v = c / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, v, k) => sum + v * [0.2126, 0.7152, 0.0722][k], 0);
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Pairs of text boxes (or a text box and a control) that overlap, and text cut off by the figure's edge or a clipping box. */
+export function layoutProblems({ host, boxes }) {
+  const problems = [];
+  const inside = (b, r) => b.x >= r.x - 1 && b.y >= r.y - 1 && b.x + b.w <= r.x + r.w + 1 && b.y + b.h <= r.y + r.h + 1;
+  for (const b of boxes) {
+    if (b.kind === 'control') continue;
+    if (!inside(b, host)) problems.push(`"${b.text}" sticks out of the figure`);
+    else if (b.clip && !inside(b, b.clip)) problems.push(`"${b.text}" is cut off`);
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      // typeset math sits in running text, which makes room for it; math against a control still counts
+      if ((a.kind === 'control' && b.kind === 'control') || (a.kind === 'math' && b.kind !== 'control' && b.kind !== 'svg')
+        || (b.kind === 'math' && a.kind !== 'control' && a.kind !== 'svg')) continue;
+      const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (w > 1.5 && h > 1.5) problems.push(`"${a.text}" overlaps "${b.text}"`);
+    }
+  }
+  return problems;
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
 import * as ref from '../reference.js';
-import { basicModel, parseInputs, formatInputs, DEFAULT_X } from '../../web/figures/basic.model.js';
+import { basicModel, parseInputs, formatInputs, largestWeight, DEFAULT_X } from '../../web/figures/basic.model.js';
 
 const attn = await engine();
 
@@ -33,4 +33,16 @@ test('the x attribute round-trips and bad text falls back to the default', () =>
   for (const bad of ['', 'x', '1,2,3', '0,0,0;0,0,0;0,0,0;0,0', '9,0,0;0,0,0;0,0,0;0,0,0']) {
     assert.deepEqual(parseInputs(bad), DEFAULT_X);
   }
+});
+
+test('the article\'s "usually, not always": orange at (0.3, 0, 0) puts more weight on red than on itself; a tie names no winner', () => {
+  const X = DEFAULT_X.map((r) => r.slice());
+  X[1] = [0.3, 0, 0];
+  const m = basicModel(attn, X);
+  assert.equal(m.dominant[1], 0, 'orange\'s largest weight is on red');
+  assert.match(largestWeight(Array.from(m.weights.data.slice(4, 8)), 1), /^the largest weight is on red, not on orange itself/);
+  const zero = DEFAULT_X.map((r) => r.slice());
+  zero[0] = [0, 0, 0];
+  const w = Array.from(basicModel(attn, zero).weights.data.slice(0, 4));
+  assert.equal(largestWeight(w, 0), 'no single largest weight: red, orange, blue and teal share it, 25% each');
 });

@@ -61,3 +61,13 @@ test('the sweep stops a variant when its next run is predicted past the cap or b
   assert.match(far.find((r) => r.kernel === 'plain' && r.n === 32768).skipped, /needs 4 GiB for the weights alone/);
   assert.ok(far.find((r) => r.kernel === 'fused' && r.n === 32768).ms > 0);
 });
+
+test('every kernel of every build is warmed up before the first timing (a cold fused kernel timed slow)', () => {
+  let t = 0;
+  const calls = [];
+  const spy = (build) => ({ memoryPeak: () => 1, attention: (X, K, V, { weights }) => { calls.push(`${build}/${weights ? 'plain' : 'fused'}`); t += 1; } });
+  const run = sweep({ simd: spy('simd'), scalar: spy('scalar') }, { maxN: 1024, d: 4, budgetMs: 1e9, runCapMs: 1e9, now: () => t });
+  run.next(); // the first measurement
+  const before = new Set(calls.slice(0, -1));
+  for (const id of ['simd/fused', 'simd/plain', 'scalar/fused', 'scalar/plain']) assert.ok(before.has(id), `${id} is not warmed up`);
+});

@@ -87,3 +87,29 @@ test('the same total width: one head of 6 or two heads of 3, weights 6x6', () =>
     for (const w of r.itWeights) assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) < 1e-5);
   }
 });
+
+test('the article\'s words: every weight from "it" is identical for tired and wide (the adjective\'s too), margins about 50 and 90 points, one head turns wrong near 0.5 toward the wrong noun and only grows surer toward the right one', () => {
+  for (const heads of [1, 2]) {
+    for (const tip of TIPS) {
+      const [a, b] = ['tired', 'wide'].map((adjective) => itModel(attn, { heads, adjective, tip }));
+      a.itWeights.forEach((w, hd) => assert.deepEqual(Array.from(w), Array.from(b.itWeights[hd]), `heads=${heads} tip=${tip} head ${hd + 1}`));
+    }
+  }
+  for (const adjective of ['tired', 'wide']) {
+    const [one, two] = [1, 2].map((heads) => itModel(attn, { heads, adjective }).readout);
+    assert.ok(Math.abs(one.margin - 0.5) < 0.05, `one head, ${adjective}: margin ${one.margin}`);
+    assert.ok(Math.abs(two.margin - 0.9) < 0.05, `two heads, ${adjective}: margin ${two.margin}`);
+    const right = adjective === 'tired' ? 1 : -1; // the tip that leans toward the right noun
+    let last = one.margin;
+    for (let k = 1; k <= 20; k++) {
+      const toRight = itModel(attn, { heads: 1, adjective, tip: right * k / 10 }).readout;
+      assert.equal(toRight.referent, truth(adjective));
+      assert.ok(toRight.margin > last, `leaning ${k / 10} toward the right noun makes it surer`);
+      last = toRight.margin;
+      const toWrong = itModel(attn, { heads: 1, adjective, tip: -right * k / 10 }).readout;
+      // right up to 0.4, wrong from 0.6 on: it turns "about halfway"
+      if (k <= 4) assert.equal(toWrong.referent, truth(adjective), `leaning ${k / 10} toward the wrong noun`);
+      if (k >= 6) assert.notEqual(toWrong.referent, truth(adjective), `leaning ${k / 10} toward the wrong noun`);
+    }
+  }
+});

@@ -54,3 +54,11 @@ test('the result is the weighted sum of the values', () => {
   const expected = [0, 1, 2].map((c) => ENTRIES.reduce((s, e, i) => s + weights[i] * e.value[c], 0));
   close(result, expected, 1e-6, 'mixture');
 });
+
+test('the words under the lookup: at a very high temperature no key is named the winner', async () => {
+  const { largestShare } = await import('../../web/figures/soft-dictionary.model.js');
+  const hot = softLookup(attn, [0.3, 0.2], 1000).weights;
+  assert.equal(largestShare(Array.from(hot)), 'no key stands out: 20% each');
+  const cold = softLookup(attn, ENTRIES[0].at, 0.05).weights;
+  assert.match(largestShare(Array.from(cold)), /^largest weight: cherry, \d+%$/);
+});

@@ -8,6 +8,7 @@ import { h, s, replace } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { cssColor } from './scale.js';
+import { labelColor } from './colors.js';
 import { mathSpan } from './math.js';
 import { num, gap } from './format.js';
 import { convModel } from './as-conv.model.js';
@@ -21,9 +22,15 @@ const KERNELS = { 3: [-1, 0, 1], 5: [0.1, 0.2, 0.4, 0.2, 0.1] };
 const W = 560;
 const headColor = (r) => `var(--attention-head-${r + 1}, var(--attention-muted))`;
 
+/** The canonical kernel attribute: k numbers in [-1, 1] for a size k offered, else '' (the default kernel). */
+function normalizeKernel(text) {
+  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
+  return KERNELS[v.length] && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 1) ? v.map((x) => +x.toFixed(2)).join(',') : '';
+}
+/** The kernel of size k the attribute holds, else the default one. */
 function parseKernel(text, k) {
-  const v = String(text ?? '').split(',').map(Number);
-  return v.length === k && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 1) ? v : KERNELS[k].slice();
+  const t = normalizeKernel(text);
+  return t && t.split(',').length === k ? t.split(',').map(Number) : KERNELS[k].slice();
 }
 
 class AsConv extends FigureElement {
@@ -31,11 +38,10 @@ class AsConv extends FigureElement {
     temperature: { type: 'number', default: 0.01, min: 0.001, max: 10 },
     k: { type: 'enum', values: ['3', '5'], default: '3' },
     signal: { type: 'enum', values: Object.keys(SIGNALS), default: 'bumps' },
-    kernel: { type: 'string', default: '' },
+    kernel: { type: 'string', default: '', normalize: normalizeKernel },
   };
 
   static css = `
-  :host { --attention-head-5: #7a6a00; }
   .diagram text { font-size: 10px; text-anchor: middle; dominant-baseline: central; }
   .diagram .box { stroke: var(--attention-border); }
   .diagram .lab { fill: var(--attention-muted); text-anchor: start; font-size: 11px; }
@@ -45,13 +51,13 @@ class AsConv extends FigureElement {
 
   build() {
     this.tSlider = slider({
-      label: 'Temperature T', min: 0.001, max: 10, log: true, value: this.state.temperature,
+      label: 'Temperature T', min: 0.001, max: 10, log: true, value: this.state.temperature, prop: 'temperature',
       format: (v) => (v < 0.01 ? v.toFixed(3) : v < 1 ? v.toFixed(2) : v.toFixed(1)),
       oninput: (temperature) => this.set({ temperature }),
     });
-    this.kChoice = choice({ label: 'Kernel size', value: this.state.k, options: [{ value: '3', label: '3' }, { value: '5', label: '5' }],
+    this.kChoice = choice({ label: 'Kernel size', value: this.state.k, prop: 'k', options: [{ value: '3', label: '3' }, { value: '5', label: '5' }],
       onchange: (k) => this.set({ k, kernel: '' }) });
-    this.signalChoice = choice({ label: 'Signal', value: this.state.signal, options: Object.keys(SIGNALS).map((v) => ({ value: v, label: v })),
+    this.signalChoice = choice({ label: 'Signal', value: this.state.signal, prop: 'signal', options: Object.keys(SIGNALS).map((v) => ({ value: v, label: v })),
       onchange: (signal) => this.set({ signal }) });
     this.taps = h('div', { class: 'taps' });
     this.diagram = s('svg', { class: 'diagram', viewBox: `0 0 ${W} 190`, width: W, role: 'img' });
@@ -62,6 +68,7 @@ class AsConv extends FigureElement {
     this.headViews = [];
     this.headsEl = h('div', { class: 'mats' });
     this.check = h('p', { class: 'check' });
+    this.scaleNote = h('p', { class: 'note' });
     return h('div', {}, [
       h('p', { class: 'title' }, 'A convolution is attention with one head per offset'),
       h('div', { class: 'controls' }, [this.signalChoice.el, this.kChoice.el]),
@@ -71,11 +78,14 @@ class AsConv extends FigureElement {
       h('div', { class: 'mats' }, [this.views.Y.el, this.views.direct.el]),
       this.check,
       h('details', {}, [h('summary', {}, 'Each head’s attention weights (query position \u00d7 padded key position)'), this.headsEl]),
-      h('p', { class: 'note' }, ['Every token carries its value and a one-hot tag of its position; the sequence is padded with a zero token at each end. Head ',
+      h('p', { class: 'note' }, ['Every token carries its value and a one-hot tag of its position; the sequence is padded with ', mathSpan('\\lfloor k/2\\rfloor'),
+        ' zero tokens at each end (one for k = 3, two for k = 5). Head ',
         mathSpan('r'), '’s query for position ', mathSpan('i'), ' asks for the tag ', mathSpan('i+r-\\lfloor k/2\\rfloor'),
         ', so each head stands for one offset of the kernel (the line colours). ', mathSpan('W^V'), ' passes the picked value on unchanged and ',
         mathSpan('W^O'), ' multiplies head ', mathSpan('r'), '’s value by kernel weight ', mathSpan('r'),
-        '. The temperature divides the scores: at large T each head smears its attention over all positions; as T falls it locks onto its one neighbour, and below about 0.01 the weights are exactly 0 and 1 and Y is the convolution to the last bit that float32 keeps.']),
+        '. The temperature divides the scores: at large T each head smears its attention over all positions; as T falls each head locks onto the one position at its offset (the centre head onto the token itself), '
+        + 'and at about 0.01 and below the weights are exactly 0 and 1 and Y is the convolution to the last bit that float32 keeps.']),
+      this.scaleNote,
     ]);
   }
 
@@ -105,27 +115,31 @@ class AsConv extends FigureElement {
   }
 
   render() {
+    // a kernel of another size than k (a link or an attribute) means the default kernel
+    if (this.state.kernel.split(',').length !== Number(this.state.k)) this.state.kernel = '';
     const kernel = this.kernel();
     this.syncTaps(kernel);
     const signal = SIGNALS[this.state.signal];
     const m = convModel(this.attn, {
       x: signal.map((v) => [v]), K: kernel.map((w) => [[w]]), b: [0], temperature: this.state.temperature,
     });
-    this.drawDiagram(m, signal);
     const Y = [m.Y.map((y) => y[0])];
     const D = [m.direct.map((y) => y[0])];
-    const max = Math.max(1e-9, ...Y[0].map(Math.abs), ...D[0].map(Math.abs));
+    // the diagram's inputs and outputs and both rows of Y: one colour scale
+    const max = Math.max(1e-9, ...signal.map(Math.abs), ...Y[0].map(Math.abs), ...D[0].map(Math.abs));
+    this.drawDiagram(m, signal, max);
     this.views.Y.update(Y, { max });
     this.views.direct.update(D, { max });
     m.weights.forEach((Wh, r) => this.headViews[r].update(Wh, { max: 1 }));
-    const exact = m.maxDiff < 1e-6;
-    replace(this.check, [`Largest difference between attention and the convolution: `,
-      h('span', { class: exact ? 'ok' : '' }, gap(m.maxDiff)),
-      exact ? ' \u2714 the hard limit' : ' (lower the temperature)']);
-    this.announce(`Kernel size ${m.k}, temperature ${num(this.state.temperature, 3)}: attention differs from the convolution by ${gap(m.maxDiff)}.`);
+    const limit = m.hard ? 'every head\u2019s weights are exactly 0 and 1: the hard limit'
+      : 'the weights are not yet exactly 0 and 1 (lower the temperature for the hard limit)';
+    replace(this.check, ['Largest difference between attention and the convolution: ',
+      h('span', { class: m.hard ? 'ok' : '' }, gap(m.maxDiff)), `; ${limit}`, m.hard ? ' \u2714' : '']);
+    this.scaleNote.textContent = `Colours: the inputs, the outputs and both rows of Y share one scale, full at \u00b1${num(max)}; the heads\u2019 weights are full at 1.`;
+    this.announce(`Kernel size ${m.k}, temperature ${num(this.state.temperature, 3)}: attention differs from the convolution by ${gap(m.maxDiff)}; ${limit}.`);
   }
 
-  drawDiagram(m, signal) {
+  drawDiagram(m, signal, max) {
     const step = W / (m.P + 1);
     const xAt = (p) => step * (p + 1);
     const [yIn, yOut, box] = [34, 150, Math.min(30, step - 6)];
@@ -141,11 +155,11 @@ class AsConv extends FigureElement {
         }
       }
     });
-    const max = Math.max(1e-9, ...padded.map(Math.abs), ...m.Y.map((y) => Math.abs(y[0])));
+    const root = this.shadowRoot;
     const cell = (x, y, v, pad) => [
       s('rect', { class: 'box', x: x - box / 2, y: y - box / 2, width: box, height: box, rx: 3,
         style: `fill:${cssColor(v, max)}${pad ? ';stroke-dasharray:3 2' : ''}` }),
-      s('text', { x, y }, num(v, 1)),
+      s('text', { x, y, style: `fill:${labelColor(root, cssColor(v, max))}` }, num(v, 1)),
     ];
     padded.forEach((v, p) => kids.push(...cell(xAt(p), yIn, v, p < m.pad || p >= m.pad + m.N)));
     m.Y.forEach((y, i) => kids.push(...cell(xAt(i + m.pad), yOut, y[0], false)));

@@ -66,7 +66,9 @@ export function directConv(attn, x, K, b) {
 
 /**
  * Signal x (N x C rows), kernel K (k x C x O), bias b (O), temperature ->
- * {weights (per head, N x P), Y (N x O), direct (N x O), maxDiff, ...}.
+ * {weights (per head, N x P), Y (N x O), direct (N x O), maxDiff, hard, ...}.
+ * `hard`: every head puts weight exactly 1 on its own offset and exactly 0
+ * elsewhere (the hard limit; then Y is the convolution whatever the kernel).
  */
 export function convModel(attn, { x, K, b, temperature = 0.1 }) {
   const c = construction(x, K, b, temperature);
@@ -74,5 +76,7 @@ export function convModel(attn, { x, K, b, temperature = 0.1 }) {
   const Y = toRows(r.output).map((y) => y.slice(0, c.O));
   const direct = directConv(attn, x, K, b);
   const maxDiff = Math.max(...Y.flatMap((y, i) => y.map((v, o) => Math.abs(v - direct[i][o]))));
-  return { ...c, weights: r.weights, Y, direct, maxDiff };
+  // query i's head r wants padded position i + r (offset r - pad from position i + pad)
+  const hard = r.weights.every((W, hd) => W.data.every((w, k) => w === (k % c.P === Math.floor(k / c.P) + hd ? 1 : 0)));
+  return { ...c, weights: r.weights, Y, direct, maxDiff, hard };
 }

@@ -7,13 +7,14 @@ import { h, replace } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { num, gap } from './format.js';
+import { num, gap, sameness } from './format.js';
+import { maxAbs } from './scale.js';
 import { denseModel, denseLayer, N, M } from './as-dense.model.js';
 
 const DEFAULT_X = [1, -0.5, 0.8, 0.2];
 function parseX(text) {
-  const v = String(text ?? '').split(',').map(Number);
-  return v.length === N && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 2) ? v : DEFAULT_X.slice();
+  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
+  return v.length === N && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 2) ? v.map((x) => +x.toFixed(2)) : DEFAULT_X.slice();
 }
 const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
 const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
@@ -21,8 +22,8 @@ const cols = inputs.flatMap((x, i) => [x, `tag${i + 1}`]);
 
 class AsDense extends FigureElement {
   static props = {
-    x: { type: 'string', default: DEFAULT_X.join(',') },
-    seed: { type: 'number', default: 1, min: 1, max: 999 },
+    x: { type: 'string', default: DEFAULT_X.join(','), normalize: (t) => parseX(t).join(',') },
+    seed: { type: 'number', default: 1, min: 1, max: 999, integer: true },
   };
 
   static css = `
@@ -36,14 +37,15 @@ class AsDense extends FigureElement {
     this.views = {
       x: v('x', { colLabels: inputs }), W: v('W', { rowLabels: inputs, colLabels: outputs }),
       b: v('b', { colLabels: outputs }), y: v('y', { colLabels: outputs }),
-      X: matrixView({ name: 'X', cell: 22, values: true, digits: 1, colLabels: cols, groups: true }),
-      Z: matrixView({ name: 'Z', cell: 22, values: true, digits: 1, groups: true }),
-      Wo: matrixView({ name: 'W\u1d3c', cell: 22, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
+      X: matrixView({ name: 'X', cell: 28, values: true, digits: 1, colLabels: cols, groups: true }),
+      Z: matrixView({ name: 'Z', cell: 28, values: true, digits: 1, groups: true }),
+      Wo: matrixView({ name: 'W\u1d3c', cell: 28, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
       Y: matrixView({ name: 'Y', cell: 32, values: true, colLabels: [...outputs, '\u00b7', '\u00b7', '\u00b7', '\u00b7'].slice(0, 2 * N) }),
     };
     this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ name: `head ${hd + 1}`, cell: 12 }));
+    this.scaleNote = h('p', { class: 'note' });
     this.sliders = inputs.map((name, i) => slider({
-      label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 1),
+      label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 2),
       oninput: (val) => { const x = parseX(this.state.x); x[i] = val; this.set({ x: x.map((t) => +t.toFixed(2)).join(',') }); },
     }));
     this.check = h('p', { class: 'check' });
@@ -63,7 +65,8 @@ class AsDense extends FigureElement {
         ' gives token ', mathSpan('i'), ' weight exactly 1 from every query and the others 0: a fixed pattern, not one computed from the inputs. With ',
         mathSpan('W^V=I'), ' the concatenated heads ', mathSpan('Z'), ' are just the inputs, so all the learning sits in ', mathSpan('W^O'),
         ', whose value rows are the dense weights (its tag rows are 0, and ', mathSpan('b^O=b'), '). '
-        + 'The article’s “A = I” would instead give every token only itself: the same small layer applied to each token separately, not one that mixes them.']),
+        + 'Fixing the attention to the identity instead, each token attending only to itself, would give a different layer: the same small map applied to every token separately, with nothing mixed between them.']),
+      this.scaleNote,
     ]);
   }
 
@@ -77,19 +80,22 @@ class AsDense extends FigureElement {
     const layer = denseLayer(Math.round(this.state.seed));
     const m = denseModel(this.attn, x, layer);
     const vs = this.views;
-    vs.x.update([x]);
-    vs.W.update(layer.W);
-    vs.b.update([layer.b]);
-    vs.y.update([m.direct]);
-    vs.X.update(m.X, { groups: N });
+    // every number here except the attention weights on one colour scale
+    const max = maxAbs([x, layer.W.data, layer.b, m.direct, m.X.data, m.Z.data, m.params.Wo.data, m.Y.data].flatMap((a) => Array.from(a)));
+    vs.x.update([x], { max });
+    vs.W.update(layer.W, { max });
+    vs.b.update([layer.b], { max });
+    vs.y.update([m.direct], { max });
+    vs.X.update(m.X, { groups: N, max });
     m.weights.forEach((Wh, hd) => this.headViews[hd].update(Wh, { max: 1 }));
-    vs.Z.update(m.Z, { groups: N });
-    vs.Wo.update(m.params.Wo);
-    vs.Y.update(m.Y);
-    const ok = m.maxDiff < 1e-5;
-    replace(this.check, ['Every row of Y starts with x W + b: largest difference from the direct layer ',
-      h('span', { class: ok ? 'ok' : '' }, gap(m.maxDiff)), ok ? ' \u2714' : '']);
-    this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row, largest difference ${gap(m.maxDiff)}.`);
+    vs.Z.update(m.Z, { groups: N, max });
+    vs.Wo.update(m.params.Wo, { max });
+    vs.Y.update(m.Y, { max });
+    this.scaleNote.textContent = `Colours: the heads\u2019 attention weights are full at 1; every other matrix shares one scale, full at \u00b1${num(max)}.`;
+    const same = sameness(m.maxDiff);
+    replace(this.check, ['Every row of Y starts with x W + b, ', h('span', { class: same === 'different' ? '' : 'ok' }, same),
+      ` to the direct layer: largest difference ${gap(m.maxDiff)}`, same === 'different' ? '' : ' \u2714']);
+    this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row (${same}, largest difference ${gap(m.maxDiff)}).`);
   }
 }
 

@@ -6,14 +6,14 @@ import { h, replace } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { num, pct } from './format.js';
-import { basicModel, parseInputs, formatInputs, FEATURES, NAMES, LIMIT } from './basic.model.js';
+import { num, pcts } from './format.js';
+import { basicModel, parseInputs, formatInputs, normalizeInputs, largestWeight, FEATURES, NAMES, LIMIT } from './basic.model.js';
 import { row, toRows } from './mat.js';
 
 class Basic extends FigureElement {
   static props = {
     pixel: { type: 'enum', values: NAMES, default: 'orange' },
-    x: { type: 'string', default: '' },
+    x: { type: 'string', default: '', normalize: normalizeInputs },
   };
 
   static css = `
@@ -34,13 +34,13 @@ class Basic extends FigureElement {
     const pick = (i) => this.set({ pixel: NAMES[i] });
     this.views = {
       X: view('X', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick, digits: 1 }),
-      W: view('W', { rowLabels: NAMES, colLabels: NAMES, onpick: pick }),
+      W: view('W', { rowLabels: NAMES, colLabels: NAMES, onpick: pick, shares: true }),
       Y: view('Y', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick, digits: 1 }),
     };
     this.inSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
     this.outSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
     this.pixelChoice = choice({
-      label: 'Pixel', value: this.state.pixel, options: NAMES.map((n) => ({ value: n, label: n })),
+      label: 'Pixel', value: this.state.pixel, prop: 'pixel', options: NAMES.map((n) => ({ value: n, label: n })),
       onchange: (pixel) => this.set({ pixel }),
     });
     this.channels = FEATURES.map((f, c) => slider({
@@ -60,9 +60,11 @@ class Basic extends FigureElement {
       h('div', { class: 'controls' }, this.channels.map((c) => c.el)),
       h('div', { class: 'panel' }, [this.sumTitle = h('div', {}), this.sum, this.result]),
       h('p', { class: 'note' }, ['Each pixel is its colour, red, green and blue centred on zero (\u22121 none, +1 full). Row ',
-        mathSpan('j'), ' of W holds ', mathSpan('w_{ij}=\\mathrm{softmax}_i(\\boldsymbol{x}_i^T\\boldsymbol{x}_j)'),
-        '. Nothing here is learned, so the best match of every pixel is usually itself: the largest weight sits on the diagonal. '
-        + 'Change a pixel’s colour and watch every row follow. Click a square or focus a matrix and press Enter to pick a pixel.']),
+        mathSpan('i'), ' of W holds ', mathSpan('w_{ij}=\\mathrm{softmax}_j(\\boldsymbol{x}_i^T\\boldsymbol{x}_j)'),
+        ', with no scaling. Nothing here is learned, so the best match of a pixel is usually itself and the largest weight sits on the diagonal: ',
+        mathSpan('\\boldsymbol{x}_i^T\\boldsymbol{x}_i=\\lVert\\boldsymbol{x}_i\\rVert^2'), ', and another pixel beats that only if it reaches further along ',
+        mathSpan('\\boldsymbol{x}_i'), '\u2019s own direction (try orange at (0.3, 0, 0)). '
+        + 'Change a pixel’s colour and watch every row follow. Click a square or focus a matrix and press Enter to pick a pixel. Colours are full at \u00b11.']),
     ]);
   }
 
@@ -93,17 +95,16 @@ class Basic extends FigureElement {
     const sw = (color) => h('span', { class: 'sw', style: `background:${color}` });
     replace(this.inSw, m.colors.inputs.map(sw));
     replace(this.outSw, m.colors.outputs.map(sw));
-    this.syncControls();
     const w = row(m.weights, j);
+    const shown = pcts(w);
     replace(this.sumTitle, ['The output of ', h('strong', {}, NAMES[j]), ' is a weighted sum of all four inputs:']);
     replace(this.sum, NAMES.flatMap((name, i) => [
       sw(m.colors.inputs[i]), h('span', {}, name),
-      h('div', { class: 'bar', style: `width:${(100 * w[i]).toFixed(1)}%` }), h('span', {}, pct(w[i])),
+      h('div', { class: 'bar', style: `width:${(100 * w[i]).toFixed(1)}%` }), h('span', {}, shown[i]),
     ]));
     const y = toRows(m.output)[j];
-    replace(this.result, [sw(m.colors.outputs[j]),
-      `y = (${y.map((v) => num(v)).join(', ')}); the largest weight is on ${NAMES[m.dominant[j]]}`]);
-    this.announce(`The output of ${NAMES[j]} takes ${NAMES.map((n, i) => `${pct(w[i])} from ${n}`).join(', ')}.`);
+    replace(this.result, [sw(m.colors.outputs[j]), `y = (${y.map((v) => num(v)).join(', ')}); ${largestWeight(w, j)}.`]);
+    this.announce(`The output of ${NAMES[j]} takes ${NAMES.map((n, i) => `${shown[i]} from ${n}`).join(', ')}: ${largestWeight(w, j)}.`);
   }
 }
 

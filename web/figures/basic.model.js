@@ -4,6 +4,7 @@
 // inputs: Y = softmax(X X^T) X, which is attention with Q = K = V = X and
 // scale 1.
 import { fromRows, toRows } from './mat.js';
+import { leaders, list, pcts } from './format.js';
 
 export const FEATURES = ['R', 'G', 'B'];
 export const NAMES = ['red', 'orange', 'blue', 'teal'];
@@ -26,6 +27,27 @@ export function parseInputs(text) {
 
 /** Rows -> the attribute text parseInputs reads. */
 export const formatInputs = (rows) => rows.map((r) => r.map((v) => +v.toFixed(2)).join(',')).join(';');
+
+/** The canonical text of the x attribute: '' for the default pixels or anything unreadable. */
+export function normalizeInputs(text) {
+  const t = formatInputs(parseInputs(text));
+  return t === formatInputs(DEFAULT_X) ? '' : t;
+}
+
+/**
+ * Where the largest weight of row j (`w`, pixel NAMES[j]'s weights) sits, in
+ * words. A tie at the printed precision names no winner. When another pixel
+ * wins, it is because its dot product with pixel j is larger than pixel j's
+ * with itself: it reaches further along pixel j's own direction.
+ */
+export function largestWeight(w, j) {
+  const printed = pcts(w);
+  const top = leaders(w, printed);
+  if (top.length > 1) return `no single largest weight: ${list(top.map((i) => NAMES[i]))} share it, ${printed[top[0]]} each`;
+  const [i] = top;
+  if (i === j) return `the largest weight is on ${NAMES[j]} itself`;
+  return `the largest weight is on ${NAMES[i]}, not on ${NAMES[j]} itself: ${NAMES[i]} reaches further along ${NAMES[j]}\u2019s direction than ${NAMES[j]} does`;
+}
 
 /** The colour a centred (R, G, B) vector stands for. */
 export function swatch(v) {

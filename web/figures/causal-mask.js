@@ -7,16 +7,23 @@ import { h, replace } from './dom.js';
 import { choice, stepper } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { pct } from './format.js';
+import { count, leaders, list, num, pcts } from './format.js';
+import { maxAbs } from './scale.js';
 import { causalModel, presetCells, parseCells, flip, PRESETS, TOKENS, N, WINDOW } from './causal-mask.model.js';
+
+/** The canonical cells attribute: '' for the causal cells (what an empty or unreadable one means). */
+function normalizeCells(text) {
+  const cells = parseCells(text);
+  return cells === presetCells('causal') ? '' : cells;
+}
 
 const LABELS = { none: 'none', causal: 'causal', padding: 'padding', 'causal+padding': 'causal + padding', window: `window of ${WINDOW}`, custom: 'painted' };
 
 class CausalMask extends FigureElement {
   static props = {
     preset: { type: 'enum', values: PRESETS, default: 'causal' },
-    cells: { type: 'string', default: '' },
-    step: { type: 'number', default: N, min: 1, max: N },
+    cells: { type: 'string', default: '', normalize: normalizeCells },
+    step: { type: 'number', default: N, min: 1, max: N, integer: true },
   };
 
   static css = `
@@ -31,17 +38,17 @@ class CausalMask extends FigureElement {
 
   build() {
     this.presetChoice = choice({
-      label: 'Mask', value: this.state.preset, options: PRESETS.map((p) => ({ value: p, label: LABELS[p] })),
+      label: 'Mask', value: this.state.preset, prop: 'preset', options: PRESETS.map((p) => ({ value: p, label: LABELS[p] })),
       onchange: (preset) => this.set(preset === 'custom' ? { preset, cells: this.cells() } : { preset }),
     });
     this.stepControl = stepper({
-      steps: TOKENS.map((t, i) => `${i + 1} token${i ? 's' : ''} (last: ${t})`), value: this.state.step - 1, label: 'Generated',
+      steps: TOKENS.map((t, i) => `${count(i + 1, 'token')} (last: ${t})`), value: this.state.step - 1, label: 'Generated', prop: 'step',
       onchange: (i) => this.set({ step: i + 1 }),
     });
     const v = (name, opts) => matrixView({ name, cell: 30, rowLabels: TOKENS, colLabels: TOKENS, ...opts });
     this.views = {
       mask: v('mask', { cell: 24, onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.cells(), i, j) }) }),
-      W: v('weights', { values: true }),
+      W: v('weights', { values: true, shares: true }),
       Y: matrixView({ name: 'Y', cell: 17, rowLabels: TOKENS }),
     };
     this.views.mask.el.classList.add('mask');
@@ -56,7 +63,8 @@ class CausalMask extends FigureElement {
       this.status,
       h('p', { class: 'note' }, ['A blocked cell (blue) adds ', mathSpan('-\\infty'), ' to that score, so its weight after the softmax is exactly 0 and the row’s other weights share the whole 1. '
         + 'A decoder uses the causal mask: token i may look only at tokens 1 to i, so the rows already computed never change as new tokens arrive (press \u25B6). '
-        + 'Padding hides filler keys; a sliding window keeps only recent ones. Click any square of the mask, or focus it and press Enter, to paint your own.']),
+        + 'Padding hides filler keys; a sliding window keeps only recent ones. Click any square of the mask, or focus it and press Enter, to paint your own. '
+        + 'Colours: the mask and the weights are full at 1, Y at its largest magnitude.']),
     ]);
   }
 
@@ -67,7 +75,7 @@ class CausalMask extends FigureElement {
   syncControls() {
     if (!this.presetChoice) return;
     this.presetChoice.set(this.state.preset);
-    this.stepControl.set(Math.round(this.state.step) - 1);
+    this.stepControl.set(this.state.step - 1);
   }
 
   render() {
@@ -77,13 +85,19 @@ class CausalMask extends FigureElement {
     const neg = { rows: t, cols: t, data: m.blocked.data.map((b) => -b) };
     this.views.mask.update(neg, { max: 1, rowLabels: m.tokens, colLabels: m.tokens });
     this.views.W.update(m.weights, { max: 1, rowLabels: m.tokens, colLabels: m.tokens });
-    this.views.Y.update(m.output, { rowLabels: m.tokens });
-    const sums = m.rowSums.map((s, i) => (m.emptyRows.includes(i) ? '0 (no key left)' : s.toFixed(3)));
+    this.views.Y.update(m.output, { max: maxAbs(m.output.data), rowLabels: m.tokens });
+    const sums = m.rowSums.map((s, i) => (m.emptyRows.includes(i) ? '0 (no key left)' : num(s, 3)));
+    const empty = m.emptyRows.map((i) => i + 1);
     replace(this.status, [`Row sums: ${sums.join(', ')}. `,
-      m.emptyRows.length ? h('span', { class: 'warn' }, `Row${m.emptyRows.length > 1 ? 's' : ''} ${m.emptyRows.map((i) => i + 1).join(', ')} see no key: weights and output are all zero here (PyTorch would give NaN).`) : '']);
+      empty.length ? h('span', { class: 'warn' }, `${empty.length > 1 ? `Rows ${list(empty.map(String))} see` : `Row ${empty[0]} sees`} no key: weights and output are all zero there (PyTorch would give NaN).`) : '']);
     const last = t - 1;
-    const top = Array.from(m.weights.data.subarray(last * t, t * t)).map((w, j) => [w, j]).sort((a, b) => b[0] - a[0])[0];
-    this.announce(`Mask ${LABELS[this.state.preset]}, ${t} tokens. The newest token, ${m.tokens[last]}, attends most to ${m.tokens[top[1]]} (${pct(top[0])}).`);
+    const w = Array.from(m.weights.data.subarray(last * t, t * t));
+    const shown = pcts(w);
+    const top = leaders(w, shown);
+    const looks = m.emptyRows.includes(last) ? 'sees no key'
+      : top.length > 1 ? `attends most to ${list(top.map((j) => m.tokens[j]))} (${shown[top[0]]} each)`
+        : `attends most to ${m.tokens[top[0]]} (${shown[top[0]]})`;
+    this.announce(`Mask ${LABELS[this.state.preset]}, ${count(t, 'token')}. The newest token, ${m.tokens[last]}, ${looks}.`);
   }
 }
 

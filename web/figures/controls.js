@@ -7,21 +7,43 @@ import { h } from './dom.js';
 let uid = 0;
 const nextId = (p) => `${p}-${++uid}`;
 
+const LOG_STEPS = 400; // positions of a log slider: a press of an arrow key moves 1/400 of the range
+
 /**
- * A labelled range slider. With `log: true` the thumb moves over log10 of
- * the value (for temperatures from 0.01 to 1000).
+ * A labelled range slider over [min, max], whose ends the thumb reaches
+ * exactly. `log: true` spaces the positions evenly in log10 of the value (for
+ * temperatures from 0.01 to 1000); `values: [...]` offers only those values,
+ * one position each (every key press changes the value). The input carries
+ * the value it shows in data-value, its ends in data-min and data-max, and
+ * the state key it drives in data-prop (`prop`), for tests and assistive tech.
  */
-export function slider({ label, min, max, step = 0.01, value, log = false, format = String, oninput }) {
+export function slider({ label, min, max, step = 0.01, value, log = false, values = null, prop, format = String, oninput }) {
   const id = nextId('s');
-  const toPos = (v) => (log ? Math.log10(v) : v);
-  const fromPos = (p) => (log ? 10 ** p : p);
-  const input = h('input', {
-    type: 'range', id, min: toPos(min), max: toPos(max), step: log ? 0.01 : step, value: toPos(value),
-  });
+  const ends = values ? [values[0], values.at(-1)] : [min, max];
+  let toPos;
+  let fromPos;
+  let range;
+  if (values) {
+    toPos = (v) => values.reduce((best, x, k) => (Math.abs(x - v) < Math.abs(values[best] - v) ? k : best), 0);
+    fromPos = (p) => values[p];
+    range = { min: 0, max: values.length - 1, step: 1 };
+  } else if (log) {
+    const [a, b] = [Math.log10(min), Math.log10(max)];
+    toPos = (v) => Math.round(((Math.log10(v) - a) / (b - a)) * LOG_STEPS);
+    // four significant digits: plenty at 400 positions, and the value survives being written into a link
+    fromPos = (p) => (p <= 0 ? min : p >= LOG_STEPS ? max : +(10 ** (a + ((b - a) * p) / LOG_STEPS)).toPrecision(4));
+    range = { min: 0, max: LOG_STEPS, step: 1 };
+  } else {
+    toPos = (v) => v;
+    fromPos = (p) => p;
+    range = { min, max, step };
+  }
+  const input = h('input', { type: 'range', id, ...range, value: toPos(value), 'data-min': ends[0], 'data-max': ends[1], 'data-prop': prop });
   const out = h('output', { for: id });
   const show = (v) => {
     out.textContent = format(v);
     input.setAttribute('aria-valuetext', format(v));
+    input.dataset.value = String(v);
   };
   input.addEventListener('input', () => {
     const v = fromPos(Number(input.value));
@@ -30,7 +52,7 @@ export function slider({ label, min, max, step = 0.01, value, log = false, forma
   });
   show(value);
   return {
-    el: h('div', { class: 'slider' }, [h('label', { for: id }, label), input, out]),
+    el: h('div', { class: 'slider' }, [h('label', { for: id }, label), h('span', { class: 'track' }, [input, out])]),
     set(v) {
       if (Math.abs(fromPos(Number(input.value)) - v) > 1e-9 * Math.max(1, Math.abs(v))) input.value = toPos(v);
       show(v);
@@ -39,12 +61,12 @@ export function slider({ label, min, max, step = 0.01, value, log = false, forma
 }
 
 /** A segmented choice (native radio buttons): options [{value, label}]. */
-export function choice({ label, options, value, onchange }) {
+export function choice({ label, options, value, prop, onchange }) {
   const name = nextId('c');
   const inputs = options.map((o) =>
     h('input', { type: 'radio', name, value: o.value, checked: o.value === value }));
   inputs.forEach((i) => i.addEventListener('change', () => i.checked && onchange(i.value)));
-  const el = h('fieldset', { class: 'choice' }, [
+  const el = h('fieldset', { class: 'choice', 'data-prop': prop }, [
     h('legend', {}, label),
     h('div', { class: 'opts' }, options.map((o, k) => h('label', {}, [inputs[k], o.label]))),
   ]);
@@ -52,8 +74,8 @@ export function choice({ label, options, value, onchange }) {
 }
 
 /** An on/off switch (a native checkbox with role=switch). */
-export function toggle({ label, value, onchange }) {
-  const input = h('input', { type: 'checkbox', role: 'switch', checked: value });
+export function toggle({ label, value, prop, onchange }) {
+  const input = h('input', { type: 'checkbox', role: 'switch', checked: value, 'data-prop': prop });
   input.addEventListener('change', () => onchange(input.checked));
   return {
     el: h('label', { class: 'switch' }, [input, label]),
@@ -65,7 +87,7 @@ export function toggle({ label, value, onchange }) {
  * Back / play / next through `steps` (labels). `onchange(index)` on every
  * move; play advances every `interval` ms and stops at the last step.
  */
-export function stepper({ steps, value = 0, onchange, interval = 1600, label = 'Step' }) {
+export function stepper({ steps, value = 0, prop, onchange, interval = 1600, label = 'Step' }) {
   let index = value;
   let timer = 0;
   const text = h('span', { class: 'step-label', 'aria-live': 'polite' });
@@ -74,8 +96,11 @@ export function stepper({ steps, value = 0, onchange, interval = 1600, label = '
   const play = h('button', { type: 'button', 'aria-label': 'Play all steps' }, '\u25B6');
   const show = () => {
     text.textContent = `${label} ${index + 1}/${steps.length}: ${steps[index]}`;
+    // a button about to be disabled under keyboard focus hands focus to its twin
+    const focused = prev.getRootNode().activeElement;
     prev.disabled = index === 0;
     next.disabled = index === steps.length - 1;
+    if ((focused === prev || focused === next) && focused.disabled) (focused === prev ? next : prev).focus();
     play.textContent = timer ? '\u275A\u275A' : '\u25B6';
     play.setAttribute('aria-label', timer ? 'Pause' : 'Play all steps');
   };
@@ -96,7 +121,7 @@ export function stepper({ steps, value = 0, onchange, interval = 1600, label = '
   });
   show();
   return {
-    el: h('div', { class: 'stepper', role: 'group', 'aria-label': label }, [prev, play, next, text]),
+    el: h('div', { class: 'stepper', role: 'group', 'aria-label': label, 'data-prop': prop }, [prev, play, next, text]),
     set: (i) => { index = i; show(); },
     stop,
   };

@@ -15,12 +15,15 @@ const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kerne
 const NAME = { simd: 'SIMD', scalar: 'scalar', fused: 'fused', plain: 'plain' };
 const LIMIT = 2 ** 31;
 const QUICK = 2048; // the sweep that runs by itself when the figure starts: well under a second
+const LARGEST = [1024, 2048, 4096, 8192, 16384, 32768, 65536]; // the choices of the largest N
 const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margins
 
 
 class Cost extends MeasuringFigure {
+  static linkTitle = 'Copy a link to these settings (the timings are measured afresh where the link is opened)';
+
   static props = {
-    n: { type: 'number', default: 16384, min: 1024, max: 65536 },
+    n: { type: 'number', default: 16384, min: 1024, max: 65536, snap: (v) => 2 ** Math.round(Math.log2(v)) },
     d: { type: 'enum', values: ['16', '32', '64'], default: '32' },
     budget: { type: 'number', default: 30, min: 5, max: 120 },
   };
@@ -47,10 +50,10 @@ class Cost extends MeasuringFigure {
   build() {
     this.results = [];
     this.nSlider = slider({
-      label: 'Largest N', min: 1024, max: 65536, log: true, value: this.state.n, format: (v) => String(2 ** Math.round(Math.log2(v))),
-      oninput: (v) => this.set({ n: 2 ** Math.round(Math.log2(v)) }),
+      label: 'Largest N', values: LARGEST, value: this.state.n, prop: 'n', format: String,
+      oninput: (n) => this.set({ n }),
     });
-    this.dChoice = choice({ label: 'd', value: this.state.d, options: ['16', '32', '64'].map((v) => ({ value: v, label: v })),
+    this.dChoice = choice({ label: 'd', value: this.state.d, prop: 'd', options: ['16', '32', '64'].map((v) => ({ value: v, label: v })),
       onchange: (d) => this.set({ d }) });
     this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run(this.state.n)) });
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
@@ -67,8 +70,11 @@ class Cost extends MeasuringFigure {
       this.table,
       h('p', { class: 'note' }, ['Both kernels compute ', mathSpan('\\mathrm{softmax}(QK^T/\\sqrt{d})\\,V'),
         ' for N queries and N keys. The plain one writes all ', mathSpan('N^2'), ' weights to memory, so its memory grows fourfold each time N doubles and stops fitting in wasm’s 2 GiB near N = 23 000. '
-        + 'The fused one walks over tiles of keys keeping a running maximum and sum per query (the FlashAttention recurrence), so beside Q, K, V and the output it needs only a fixed workspace (a few tiles, and one pass of at most 1024 queries): memory grows like N d. '
-        + 'Both still do about 4 N\u00b2 d multiply-adds, so time grows like N\u00b2 for both. Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs. '
+        + 'The fused one walks over tiles of keys and keeps, for each query, the largest score so far, the sum of exponentials so far and the weighted sum of values so far; '
+        + 'when a tile raises the maximum, the sum and the partial output are scaled down by the exponential of the difference. '
+        + 'So beside Q, K, V and the output it needs only a fixed workspace (a few tiles, and one pass of at most 1024 queries): memory grows like N d. '
+        + 'Both still do 2 N\u00b2 d multiply-adds (N\u00b2 d for the scores, N\u00b2 d for the weighted sum; 4 N\u00b2 d floating-point operations), so time grows like N\u00b2 for both. '
+        + 'Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs, after every kernel has been warmed up. '
         + 'The sweep runs in a background worker and drops a variant when its next run would pass the time budget.']),
     ]);
   }

@@ -8,7 +8,8 @@
 // limit and measures time (performance.now) and peak wasm memory (the
 // engine's memoryPeak(): every byte a call holds, inputs and workspace
 // included). A variant stops when its next run would not fit the time
-// budget, predicted from its last run and time growing like N^2.
+// budget, predicted from its last run and time growing like N^2. Every
+// kernel of every build is warmed up before the first measurement.
 import { normalMatrix } from './random.js';
 
 export const KERNELS = ['fused', 'plain'];
@@ -54,6 +55,21 @@ export function measure(attn, { n, d, kernel, repeats = 1, now = () => performan
   return { ms: best, bytes };
 }
 
+/** Milliseconds each kernel runs before the sweep starts timing it. */
+export const WARM_MS = 40;
+
+/**
+ * Run every kernel for a while before timing any: the engine first runs new
+ * wasm code unoptimized and swaps in optimized code only after some use, so
+ * a kernel's first calls would be timed slow.
+ */
+function warmUp(attn, d, now) {
+  for (const kernel of KERNELS) {
+    const t0 = now();
+    for (let k = 0; k < 100 && (k < 2 || now() - t0 < WARM_MS); k++) measure(attn, { n: FIRST_N, d, kernel, now });
+  }
+}
+
 /** Time predicted for size n from the variant's last result (time ~ N^2). */
 export const predict = (last, n) => last.ms * (n / last.n) ** 2;
 
@@ -66,7 +82,7 @@ export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = 30000, runCapM
   const start = now();
   const last = {};
   const stopped = new Set();
-  for (const build of BUILDS) if (engines[build]) measure(engines[build], { n: 64, d, kernel: 'plain', now }); // warm up
+  for (const build of BUILDS) if (engines[build]) warmUp(engines[build], d, now);
   for (const n of sizes(maxN)) {
     for (const build of BUILDS) {
       if (!engines[build]) continue;

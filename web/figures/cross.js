@@ -7,7 +7,7 @@ import { h, s, replace } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { pct } from './format.js';
+import { leaders, list, pcts } from './format.js';
 import { crossModel, PAIRS } from './cross.model.js';
 
 const W = 640;
@@ -16,7 +16,7 @@ class Cross extends FigureElement {
   static props = {
     pair: { type: 'enum', values: Object.keys(PAIRS), default: 'en-fr' },
     temperature: { type: 'number', default: 0.2, min: 0.02, max: 3 },
-    word: { type: 'number', default: 4, min: 0, max: 40 },
+    word: { type: 'number', default: 4, min: 0, max: 40, integer: true },
   };
 
   static css = `
@@ -29,15 +29,15 @@ class Cross extends FigureElement {
 
   build() {
     this.pairChoice = choice({
-      label: 'Pair', value: this.state.pair, options: Object.entries(PAIRS).map(([value, p]) => ({ value, label: p.label })),
+      label: 'Pair', value: this.state.pair, prop: 'pair', options: Object.entries(PAIRS).map(([value, p]) => ({ value, label: p.label })),
       onchange: (pair) => this.set({ pair, word: 0 }),
     });
     this.tSlider = slider({
-      label: 'Temperature T', min: 0.02, max: 3, log: true, value: this.state.temperature, format: (v) => v.toFixed(2),
+      label: 'Temperature T', min: 0.02, max: 3, log: true, value: this.state.temperature, prop: 'temperature', format: (v) => v.toFixed(2),
       oninput: (temperature) => this.set({ temperature }),
     });
     this.lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} 150`, width: W, role: 'img' });
-    this.view = matrixView({ name: 'weights', cell: 28, values: true, digits: 2, onpick: (i) => this.set({ word: i }) });
+    this.view = matrixView({ name: 'weights', cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
     this.readout = h('p', {});
     return h('div', {}, [
       h('p', { class: 'title' }, 'Cross-attention: the translation looks back at the source'),
@@ -48,8 +48,9 @@ class Cross extends FigureElement {
       h('p', { class: 'note' }, ['The encoder’s words supply keys and values, the decoder’s words the queries: ',
         mathSpan('\\mathrm{softmax}(Q_{\\text{dec}}K_{\\text{enc}}^T/T)\\,V_{\\text{enc}}'),
         '. Each row of the matrix says where one output word looks in the source, so the matrix is an alignment, and it may cross: the adjectives after the noun in French, the verb at the end in German. '
-        + 'A toy: the words share hand-set “meaning” features across the languages (a trained model learns them) plus their place in the sentence, which separates the two “the”s. '
-        + 'Click a word or a row to follow it.']),
+        + 'A toy: the words share hand-set “meaning” features across the languages plus their place in the sentence, which tells the two “the”s apart. '
+        + 'That is why its alignment is so clean; a trained model learns its features, and its weights line the sentences up only roughly, spread over neighbouring words and over several heads. '
+        + 'Click a word or a row to follow it. Colours: the weights are full at 1.']),
     ]);
   }
 
@@ -61,13 +62,17 @@ class Cross extends FigureElement {
 
   render() {
     const m = crossModel(this.attn, this.state);
-    const sel = Math.min(Math.round(this.state.word), m.target.length - 1);
+    const sel = Math.min(this.state.word, m.target.length - 1);
+    this.state.word = sel; // a word past the end of this pair's sentence means its last word
     this.view.update(m.weights, { max: 1, rowLabels: m.target, colLabels: m.source, marks: new Set(m.source.map((_, j) => `${sel},${j}`)) });
     this.drawLines(m, sel);
     const w = m.focus(sel);
-    const best = m.argmax[sel];
-    replace(this.readout, ['“', h('strong', {}, m.target[sel]), `” looks at “${m.source[best]}” with ${pct(w[best])} of its attention.`]);
-    this.announce(`${PAIRS[this.state.pair].label}: ${m.target[sel]} attends to ${m.source[best]} ${pct(w[best])}.`);
+    const shown = pcts(w);
+    const top = leaders(w, shown);
+    const where = top.length > 1 ? `looks equally at ${list(top.map((j) => `“${m.source[j]}”`))}, ${shown[top[0]]} of its attention each`
+      : `looks at “${m.source[top[0]]}” with ${shown[top[0]]} of its attention`;
+    replace(this.readout, ['“', h('strong', {}, m.target[sel]), `” ${where}.`]);
+    this.announce(`${PAIRS[this.state.pair].label}: ${m.target[sel]} ${where.replace(/“|”/g, '')}.`);
   }
 
   drawLines(m, sel) {

@@ -20,9 +20,9 @@ export const PAIRS = {
   },
   'en-de': {
     label: 'English \u2192 German',
-    source: ['I', 'have', 'seen', 'the', 'film', 'yesterday'],
+    source: ['I', 'saw', 'the', 'film', 'yesterday'],
     target: ['ich', 'habe', 'den', 'Film', 'gestern', 'gesehen'],
-    align: [0, 1, 3, 4, 5, 2],
+    align: [0, 1, 2, 3, 4, 1], // German splits "saw" into "habe ... gesehen"; both look back at it
   },
   'en-fr-short': {
     label: 'English \u2192 French (short)',
@@ -31,7 +31,7 @@ export const PAIRS = {
     align: [0, 2, 1, 3],
   },
 };
-export const POSITION_WEIGHT = 2;
+export const POSITION_WEIGHT = 1;
 
 // Meaning ids: source word s has meaning of its first occurrence's word.
 function meanings(pair) {

@@ -9,15 +9,13 @@ import { num } from './format.js';
 import { dotProductModel, reading, FEATURES, DEFAULT_USER, DEFAULT_MOVIE } from './dot-product.model.js';
 
 const parseTriple = (text, fallback) => {
-  const v = String(text ?? '').split(',').map(Number);
-  return v.length === 3 && v.every(Number.isFinite) ? v.map((x) => Math.max(-1, Math.min(1, x))) : fallback.slice();
+  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
+  return v.length === 3 && v.every(Number.isFinite) ? v.map((x) => +Math.max(-1, Math.min(1, x)).toFixed(2)) : fallback.slice();
 };
+const triple = (fallback) => ({ type: 'string', default: fallback.join(','), normalize: (t) => parseTriple(t, fallback).join(',') });
 
 class DotProduct extends FigureElement {
-  static props = {
-    user: { type: 'string', default: DEFAULT_USER.join(',') },
-    movie: { type: 'string', default: DEFAULT_MOVIE.join(',') },
-  };
+  static props = { user: triple(DEFAULT_USER), movie: triple(DEFAULT_MOVIE) };
 
   static css = `
   .sliders { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
@@ -56,7 +54,8 @@ class DotProduct extends FigureElement {
         h('span', { class: 'op' }, '='), this.views.p.el, h('span', { class: 'op' }, '\u03a3 \u2192'), this.views.s.el]),
       this.list,
       h('p', { class: 'note' }, ['The score is the dot product ', mathSpan('\\boldsymbol{u}^T\\boldsymbol{m}=\\sum_f u_f m_f'),
-        ': one product per feature, added up. Signs matter as much as sizes: two negatives make a positive term.']),
+        ': one product per feature, added up. Signs matter as much as sizes: two negatives make a positive term. '
+        + 'Colours are full at \u00b11, the score\u2019s at \u00b13, the largest a score of three such products can reach.']),
     ]);
   }
 

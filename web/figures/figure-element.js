@@ -2,10 +2,20 @@
 //
 // A subclass declares `static props` (attributes that set its initial state,
 // mirrored as properties), `static css`, `build()` (makes its DOM once, after
-// the engine is loaded) and `render()` (draws this.state; called through
-// requestAnimationFrame after each change). It starts when it nears the
-// viewport. Until it upgrades, the page's light-DOM children (a short text)
-// are what a reader without JavaScript sees; the shadow root hides them.
+// the engine is loaded), `render()` (draws this.state; called through
+// requestAnimationFrame after each change) and `syncControls()` (makes every
+// control show this.state; called after each render, so no control can show
+// a state the figure does not draw). It starts when it nears the viewport.
+// Until it upgrades, the page's light-DOM children (a short text) are what a
+// reader without JavaScript sees; the shadow root hides them.
+//
+// A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}:
+// numbers are clamped to [min, max] and, with `integer: true`, rounded (or
+// moved to the nearest allowed value by `snap(v)`);
+// enums keep only one of `values`; strings go through `normalize(text)`,
+// which returns the canonical text of a valid value (the default's text
+// for anything else). Attributes, properties and links all pass through
+// here, so the state is always valid whatever a page or a URL holds.
 import { engine } from './engine.js';
 import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
@@ -13,15 +23,21 @@ import { mathStyles } from './math.js';
 import { h } from './dom.js';
 import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
-import { applyLinkedState, copyLinkButton } from './state-link.js';
+import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
 
 function parse(prop, value) {
   if (value === null) return prop.default;
-  if (prop.type === 'number') return attrNumber(value, prop.default, prop.min, prop.max);
+  if (prop.type === 'number') {
+    // rounded as a link writes numbers, so that a link restores exactly this state
+    const v = linkNumber(attrNumber(value, prop.default, prop.min, prop.max));
+    return prop.snap ? prop.snap(v) : prop.integer ? Math.round(v) : v;
+  }
   if (prop.type === 'boolean') return value !== 'false';
   if (prop.type === 'enum') return prop.values.includes(value) ? value : prop.default;
-  return value;
+  return prop.normalize ? prop.normalize(value) : value;
 }
+
+const DARK = '(prefers-color-scheme: dark)';
 
 export class FigureElement extends HTMLElement {
   static props = {};
@@ -36,6 +52,9 @@ export class FigureElement extends HTMLElement {
   #observer = null;
   #announceTimer = 0;
   #resolveReady;
+  #scheme = null;
+  #onScheme = () => this.invalidate();
+  #linkButton = null;
 
   constructor() {
     super();
@@ -53,6 +72,9 @@ export class FigureElement extends HTMLElement {
 
   connectedCallback() {
     applyLinkedState(this);
+    // colours resolved in JavaScript (cell labels, canvases) follow a theme switch
+    this.#scheme ??= globalThis.matchMedia?.(DARK);
+    this.#scheme?.addEventListener('change', this.#onScheme);
     if (this.#started || this.#observer) return;
     if (typeof IntersectionObserver !== 'function') return void this.#start();
     this.#observer = new IntersectionObserver((entries) => {
@@ -62,13 +84,13 @@ export class FigureElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    this.#scheme?.removeEventListener('change', this.#onScheme);
     this.#observer?.disconnect();
     this.#observer = null;
   }
 
   attributeChangedCallback(name, _old, value) {
     this.state[name] = parse(this.constructor.props[name], value);
-    this.syncControls?.();
     this.invalidate();
   }
 
@@ -80,9 +102,11 @@ export class FigureElement extends HTMLElement {
     try {
       this.attn = await engine();
       this.live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-      const tools = h('div', { class: 'tools' }, [...copyLinkButton(this), ...exportButtons(this)]);
+      const link = copyLinkButton(this);
+      this.#linkButton = link[0];
+      const tools = h('div', { class: 'tools' }, [...link, ...exportButtons(this)]);
       this.shadowRoot.replaceChildren(this.build(), tools, this.live);
-      this.render();
+      this.#draw();
       this.toggleAttribute('data-ready', true);
     } catch (err) {
       this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, `This figure could not start: ${err.message}`));
@@ -101,8 +125,25 @@ export class FigureElement extends HTMLElement {
     if (!this.attn || this.#frame) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
-      this.render();
+      this.#draw();
     });
+  }
+
+  /** Whether a link can restore what the figure shows (false hides "Copy link"). */
+  linkable() {
+    return true;
+  }
+
+  // render(), then make the controls agree with the state, and give keyboard
+  // focus back if render replaced the focused element: its replacement
+  // carries the same data-key.
+  #draw() {
+    const focused = this.shadowRoot.activeElement;
+    const key = focused?.dataset?.key;
+    this.render();
+    this.syncControls?.();
+    this.#linkButton.hidden = !this.linkable();
+    if (key && !focused.isConnected) this.shadowRoot.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
   }
 
   /** Describe the current state for screen readers (debounced while dragging). */

@@ -2,8 +2,9 @@
 // layer and head like BertViz, with heads that can be switched off. Without
 // data it shows a small two-layer model computed live by the kernels, where
 // switching a head off recomputes everything after it.
-// Attributes: src="weights.json" (same origin), layer="1..", off="1.2,2.3"
-// (layer.head pairs switched off), token="-1.." (query whose lines show).
+// Attributes: src="weights.json" (this page's origin only), layer="1..",
+// off="1.2,2.3" (layer.head pairs switched off), token="-1.." (query whose
+// lines show).
 // Property: data = an object or a JSON string in the format of heatmap.model.js.
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, replace } from './dom.js';
@@ -16,12 +17,18 @@ const PYTHON = 'out = model(**inputs, output_attentions=True)\n'
   + 'json.dump({"tokens": tokenizer.convert_ids_to_tokens(inputs["input_ids"][0]),\n'
   + '           "attention": [a[0].tolist() for a in out.attentions]}, open("weights.json", "w"))';
 
+/** The canonical off attribute: distinct "layer.head" pairs (both from 1), sorted. */
+function normalizeOff(text) {
+  const pairs = String(text ?? '').split(',').map((t) => t.trim()).filter((t) => /^[1-9]\d{0,3}\.[1-9]\d{0,3}$/.test(t));
+  return [...new Set(pairs)].sort().join(',');
+}
+
 class Heatmap extends FigureElement {
   static props = {
     src: { type: 'string', default: '' },
-    layer: { type: 'number', default: 1, min: 1, max: 1024 },
-    off: { type: 'string', default: '' },
-    token: { type: 'number', default: -1, min: -1, max: LIMITS.tokens },
+    layer: { type: 'number', default: 1, min: 1, max: 1024, integer: true },
+    off: { type: 'string', default: '', normalize: normalizeOff },
+    token: { type: 'number', default: -1, min: -1, max: LIMITS.tokens, integer: true },
   };
 
   static css = `
@@ -70,7 +77,9 @@ class Heatmap extends FigureElement {
           h('button', { type: 'button', onclick: () => { this.userData = null; this.set({ src: '', off: '', layer: 1, token: -1 }); } }, 'Back to the demo'),
         ]),
       ]),
-      h('p', { class: 'note' }, 'Click a token on the left (or focus it and press Enter) to see only its lines. Switching a head off in the demo removes what it writes, and every later layer is recomputed; for loaded weights it hides the head. Nothing you load leaves your browser.'),
+      h('p', { class: 'note' }, 'Click a token on the left (or focus it and press Enter) to see only its lines. Switching a head off in the demo removes what it writes, and every later layer is recomputed; for loaded weights it hides the head. Nothing you load leaves your browser. '
+        + 'Read the lines with care: a weight says how much of a token’s value vector is taken, not how much that token matters to the output. Value vectors differ in length, and the residual connection carries every token’s own vector past the layer. '
+        + 'Colours: weights are full at 1.'),
     ]);
   }
 
@@ -90,16 +99,23 @@ class Heatmap extends FigureElement {
       this.error = `Could not show ${name}: ${r.error}`;
     } else {
       this.error = '';
-      this.userData = { ...r.data, name };
-      Object.assign(this.state, { layer: 1, off: '', token: -1 });
+      this.userData = { ...r.data, name, fromSrc: name === this.state.src };
+      if (!this.userData.fromSrc) Object.assign(this.state, { src: '', layer: 1, off: '', token: -1 });
     }
     this.invalidate();
+  }
+
+  /** A link restores the demo or a src file; it cannot hold weights the reader pasted or loaded from a file. */
+  linkable() {
+    return !this.userData || this.userData.fromSrc;
   }
 
   async fetchSrc(src) {
     this.loadedSrc = src;
     try {
-      const res = await fetch(new URL(src, document.baseURI));
+      const url = new URL(src, document.baseURI);
+      if (url.origin !== location.origin) throw new Error('the viewer loads files from this page\u2019s own site only');
+      const res = await fetch(url);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       if (Number(res.headers.get('content-length')) > LIMITS.chars) throw new Error(`the file is larger than ${LIMITS.chars / 1e6} MB`);
       this.load(await res.text(), src);
@@ -127,15 +143,17 @@ class Heatmap extends FigureElement {
       this.load(p, 'the data property');
     }
     if (this.state.src && this.state.src !== this.loadedSrc) this.fetchSrc(this.state.src);
-    this.colors ??= palette(this.shadowRoot);
+    if (!this.state.src && this.userData?.fromSrc) this.userData = null; // src removed: back to the demo
+    this.colors = palette(this.shadowRoot); // in the current theme
     const off = this.offSet();
     const isOff = (l, hd) => off.has(`${l + 1}.${hd + 1}`);
     const demo = !this.userData;
     const data = this.userData ?? demoModel(this.attn, { off: [0, 1].map((l) => [0, 1, 2, 3].map((hd) => isOff(l, hd))) });
     const L = data.layers.length;
-    const l = Math.min(L, Math.max(1, Math.round(this.state.layer))) - 1;
+    const l = Math.min(L, this.state.layer) - 1;
     const heads = data.layers[l];
-    const token = this.state.token < data.tokens.length ? Math.round(this.state.token) : -1;
+    const token = this.state.token < data.tokens.length ? this.state.token : -1;
+    Object.assign(this.state, { layer: l + 1, token }); // what is drawn is the state
 
     this.sourceEl.textContent = demo
       ? 'Showing the demo: a hand-built two-layer, four-head model, computed live by the kernels.'
@@ -144,11 +162,12 @@ class Heatmap extends FigureElement {
       this.error ? h('p', { class: 'msg', role: 'alert' }, this.error) : null,
       ...data.warnings.map((w) => h('p', { class: 'msg warn' }, w)),
     ]);
+    // rebuilt on every change: each focusable part carries a data-key, so keyboard focus survives the rebuild
     replace(this.layerEl, L > 1 ? [h('span', {}, 'Layer'), ...data.layers.map((_, k) => h('button', {
-      type: 'button', 'aria-pressed': String(k === l), onclick: () => this.set({ layer: k + 1 }), style: k === l ? 'border-color:var(--attention-accent);font-weight:700' : '',
+      type: 'button', 'aria-pressed': String(k === l), 'data-key': `layer-${k}`, onclick: () => this.set({ layer: k + 1 }), style: k === l ? 'border-color:var(--attention-accent);font-weight:700' : '',
     }, String(k + 1)))] : []);
     replace(this.headsEl, heads.map((_, hd) => {
-      const input = h('input', { type: 'checkbox', role: 'switch', checked: !isOff(l, hd) });
+      const input = h('input', { type: 'checkbox', role: 'switch', checked: !isOff(l, hd), 'data-key': `head-${hd}` });
       input.addEventListener('change', () => this.toggleHead(l, hd));
       const role = demo ? `: ${DEMO_HEADS[l][hd]}` : '';
       return h('label', { class: 'switch' }, [input, h('i', { style: `background:${headColor(hd)}` }), `head ${hd + 1}${role}`]);

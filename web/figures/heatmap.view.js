@@ -44,7 +44,7 @@ export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
     }
   });
   tokens.forEach((t, i) => {
-    const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button' });
+    const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button', 'data-key': `q-${i}` });
     q.setAttribute('aria-label', `query ${i + 1}: ${t}`);
     q.addEventListener('click', () => onpick(i === token ? -1 : i));
     q.addEventListener('keydown', (e) => {
@@ -65,7 +65,7 @@ export function modelView({ layers, colors, off, layer, onpick }) {
       ...heads.map((W, hd) => {
         const canvas = h('canvas', { class: `thumb${off(l, hd) ? ' off' : ''}`, style: `border-color:${headColor(hd)}` });
         paintMatrix(canvas, W, colors, 1);
-        return h('button', { type: 'button', class: 'cell', 'aria-label': `layer ${l + 1}, head ${hd + 1}`, onclick: () => onpick(l) }, canvas);
+        return h('button', { type: 'button', class: 'cell', 'aria-label': `layer ${l + 1}, head ${hd + 1}`, 'data-key': `cell-${l}-${hd}`, onclick: () => onpick(l) }, canvas);
       }),
     ])));
 }

@@ -5,7 +5,8 @@ import { h, s, replace } from './dom.js';
 import { stepper } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { pct } from './format.js';
+import { num, pct } from './format.js';
+import { maxAbs } from './scale.js';
 import { steps, smallX, pictureAttention, PIXELS, STEPS, SIDE } from './matrix.model.js';
 
 const TEX = [
@@ -25,8 +26,8 @@ const CELL = 18;
 
 class MatrixFigure extends FigureElement {
   static props = {
-    step: { type: 'number', default: 6, min: 1, max: 6 },
-    pixel: { type: 'number', default: 2 * SIDE + 9, min: 0, max: SIDE * SIDE - 1 },
+    step: { type: 'number', default: 6, min: 1, max: 6, integer: true },
+    pixel: { type: 'number', default: 2 * SIDE + 9, min: 0, max: SIDE * SIDE - 1, integer: true },
   };
 
   static css = `
@@ -41,10 +42,10 @@ class MatrixFigure extends FigureElement {
   h4 { margin: 16px 0 4px; }`;
 
   build() {
-    this.stepper = stepper({ steps: STEPS, value: this.state.step - 1, onchange: (i) => this.set({ step: i + 1 }) });
+    this.stepper = stepper({ steps: STEPS, value: this.state.step - 1, prop: 'step', onchange: (i) => this.set({ step: i + 1 }) });
     const pixelLabels = PIXELS.names;
     this.views = Object.fromEntries(Object.keys(NAMES).map((k) => [k, matrixView({
-      name: NAMES[k], cell: 36, values: true,
+      name: NAMES[k], cell: 36, values: true, shares: k === 'P',
       rowLabels: pixelLabels, colLabels: ['S', 'scaled', 'P'].includes(k) ? pixelLabels : ['r', 'g', 'b'],
     })]));
     this.eq = h('div', { class: 'eqline' });
@@ -62,12 +63,16 @@ class MatrixFigure extends FigureElement {
       describe: () => 'Attention of the chosen pixel over the picture; arrow keys move, Enter chooses a pixel',
     });
     this.picInfo = h('div', { class: 'stack' });
+    this.scaleNote = h('p', { class: 'note' });
     return h('div', {}, [
       h('p', { class: 'title' }, 'All at once: attention as matrix products'),
       this.stepper.el,
       this.eq,
       h('div', { class: 'chain' }, Object.values(this.views).map((v) => v.el)),
-      h('p', { class: 'note' }, 'Four pixels, each a row of X with d = 3 features (red, green, blue, centred on 0). Each step shows what it takes and, outlined, what it makes; every matrix comes from a kernel call (matmul for the products, a row-wise softmax). Rows of P sum to 1.'),
+      h('p', { class: 'note' }, ['Four pixels, each a row of X with d = 3 features (red, green, blue, centred on 0), and ',
+        mathSpan('W^Q=W^K=1.5\\,I,\\;W^V=I'), '. Each step shows what it takes and, outlined, what it makes; every matrix comes from a kernel call (matmul for the products, a row-wise softmax). '
+        + 'Each row of P sums to 1, and so do its printed values.']),
+      this.scaleNote,
       h('h4', {}, 'The same on a picture: N = 144 pixels, d = 3'),
       h('div', { class: 'pic' }, [this.img, this.heat.el, this.picInfo]),
     ]);
@@ -81,13 +86,19 @@ class MatrixFigure extends FigureElement {
     const k = this.state.step - 1;
     const st = steps(this.attn, smallX());
     const shown = [...OPERANDS[k], ...RESULTS[k]];
+    // one colour scale for the feature matrices, one for the two score matrices, so scaling visibly shrinks them
+    const group = (keys) => maxAbs(keys.flatMap((key) => Array.from(st[key].data)));
+    const features = group(['X', 'Q', 'K', 'V', 'Y']);
+    const scores = group(['S', 'scaled']);
+    const max = { P: 1, S: scores, scaled: scores };
     for (const [key, view] of Object.entries(this.views)) {
-      view.update(st[key], key === 'P' ? { max: 1 } : {});
+      view.update(st[key], { max: max[key] ?? features });
       view.el.classList.toggle('later', !shown.includes(key));
       view.el.classList.toggle('now', RESULTS[k].includes(key));
       view.el.style.order = shown.indexOf(key);
     }
     replace(this.eq, mathSpan(TEX[k], true));
+    this.scaleNote.textContent = `Colours: X, Q, K, V and Y share one scale, full at \u00b1${num(features)}; the two score matrices another, full at \u00b1${num(scores)}; P is full at 1.`;
     this.renderPicture();
   }
 
@@ -105,7 +116,7 @@ class MatrixFigure extends FigureElement {
     replace(this.picInfo, [
       h('div', {}, ['Pixel ', h('strong', {}, `(${p % SIDE + 1}, ${Math.floor(p / SIDE) + 1})`), ' ', h('span', { class: 'swatch', style: `background:${rgbCss(rgb[p])}` })]),
       h('div', {}, ['Its output, a weighted mix of all pixels: ', h('span', { class: 'swatch', style: `background:${rgbCss(out)}` })]),
-      h('p', { class: 'note' }, `Click a pixel (or focus the heat map and use the arrow keys and Enter). Orange shows how much it attends to each pixel; the most any single pixel gets is ${pct(top)}.`),
+      h('p', { class: 'note' }, `Click a pixel (or focus the heat map and use the arrow keys and Enter). Orange shows how much it attends to each pixel; full orange is the largest weight, ${pct(top)}.`),
     ]);
     const same = row.filter((w) => w > 0.5 / N).length;
     this.announce(`Step ${this.state.step}: ${STEPS[this.state.step - 1]}. Pixel ${p}: attends to ${same} of ${N} pixels with more than half the average weight; top weight ${pct(top)}.`);

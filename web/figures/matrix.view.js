@@ -4,8 +4,9 @@
 // cell's value in the caption; arrow keys move between cells, Enter or
 // Space "picks" a cell (for figures that react to a click on a cell).
 import { h, s } from './dom.js';
-import { cssColor, maxAbs, textOn } from './scale.js';
-import { num } from './format.js';
+import { cssColor, maxAbs } from './scale.js';
+import { labelColor } from './colors.js';
+import { num, roundShares } from './format.js';
 
 const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
 
@@ -15,15 +16,18 @@ function asRows(M) {
 }
 
 /**
- * matrixView({name, cell, values, rowLabels, colLabels, digits, onpick, describe})
+ * matrixView({name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
  * returns {el, update(M, {max, marks, groups})}. `marks` is a Set of "i,j" cells to
  * outline; with `groups: true`, update's `groups: h` draws a bar in each
- * head's colour under every block of cols/h columns.
+ * head's colour under every block of cols/h columns. `shares: true` marks
+ * rows of attention weights: they are printed so that each row adds up to 1
+ * (format.roundShares). Value labels are black or white, whichever
+ * contrasts more with their cell.
  */
-export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, onpick, describe, groups = false } = {}) {
+export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
-  const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true' });
+  const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
   const el = h('figure', { class: 'mat' }, [svg, cap]);
   let rows = [];
   let max = 1;
@@ -127,14 +131,19 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
       build(n, m);
     }
     max = opts.max ?? maxAbs(rows.flat());
-    rows.forEach((row, i) => row.forEach((v, j) => {
-      rects[i][j].style.fill = cssColor(v, max);
-      rects[i][j].classList.toggle('mark', !!opts.marks?.has(`${i},${j}`));
-      if (values) {
-        texts[i][j].textContent = num(v, digits);
-        texts[i][j].style.fill = textOn(v, max);
-      }
-    }));
+    const root = svg.getRootNode();
+    rows.forEach((row, i) => {
+      const printed = shares ? roundShares(row, digits) : row;
+      row.forEach((v, j) => {
+        const fill = cssColor(v, max);
+        rects[i][j].style.fill = fill;
+        rects[i][j].classList.toggle('mark', !!opts.marks?.has(`${i},${j}`));
+        if (values) {
+          texts[i][j].textContent = num(printed[j], digits);
+          texts[i][j].style.fill = root.host ? labelColor(root, fill) : 'var(--attention-fg)';
+        }
+      });
+    });
     if (groups) drawGroups(opts.groups ?? 1);
     svg.setAttribute('aria-label', describe ? describe(rows) : `${name}, ${n} by ${m} matrix. Focus and use arrow keys to read values.`);
     if (active && (active[0] >= n || active[1] >= m)) active = null;

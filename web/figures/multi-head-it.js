@@ -1,12 +1,13 @@
 // <attention-multi-head-it>: which word does "it" refer to, with one head
-// or two? Attributes: adjective="tired|wide", heads="1|2", tip="-2..2".
+// or two? Attributes: adjective="tired|wide", heads="1|2", tip="-2..2",
+// off="", "1", "2" or "1,2" (heads switched off; with one head only head 1 counts).
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { choice, slider, toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { num, pct } from './format.js';
-import { itModel, truth, FEATURES, IT, ADJ } from './multi-head-it.model.js';
+import { count, num, pcts } from './format.js';
+import { itModel, truth, verdict, FEATURES, IT, ADJ } from './multi-head-it.model.js';
 
 const ROW = 22;
 const FEATURE_NOTES = [
@@ -23,6 +24,7 @@ class MultiHeadIt extends FigureElement {
     adjective: { type: 'enum', values: ['tired', 'wide'], default: 'tired' },
     heads: { type: 'enum', values: ['1', '2'], default: '2' },
     tip: { type: 'number', default: 0, min: -2, max: 2 },
+    off: { type: 'enum', values: ['', '1', '2', '1,2'], default: '' },
   };
 
   static css = `
@@ -47,27 +49,30 @@ class MultiHeadIt extends FigureElement {
   dt { font-weight: 600; } dd { margin: 0; }`;
 
   build() {
-    this.off = [false, false];
     const c = this.controls = {
       adjective: choice({
-        label: 'Adjective', value: this.state.adjective,
+        label: 'Adjective', value: this.state.adjective, prop: 'adjective',
         options: [{ value: 'tired', label: 'tired' }, { value: 'wide', label: 'wide' }],
         onchange: (adjective) => this.set({ adjective }),
       }),
       heads: choice({
-        label: 'Heads', value: this.state.heads,
+        label: 'Heads', value: this.state.heads, prop: 'heads',
         options: [{ value: '1', label: 'one head' }, { value: '2', label: 'two heads' }],
         onchange: (heads) => this.set({ heads }),
       }),
       tip: slider({
-        label: 'Noun head leans', min: -2, max: 2, step: 0.1, value: this.state.tip,
+        label: 'Noun head leans', min: -2, max: 2, step: 0.1, value: this.state.tip, prop: 'tip',
         format: (v) => (Math.abs(v) < 0.05 ? 'even' : `${v > 0 ? 'animal' : 'road'} ${num(Math.abs(v), 1)}`),
         oninput: (tip) => this.set({ tip }),
       }),
     };
     this.switches = [0, 1].map((hd) => toggle({
-      label: `head ${hd + 1} on`, value: true,
-      onchange: (on) => { this.off[hd] = !on; this.invalidate(); },
+      label: `head ${hd + 1} on`, value: !this.offs()[hd],
+      onchange: (on) => {
+        const off = this.offs();
+        off[hd] = !on;
+        this.set({ off: [1, 2].filter((_, k) => off[k]).join(',') });
+      },
     }));
     this.sentence = h('p', { class: 'sentence' });
     this.headsEl = h('div', { class: 'heads' });
@@ -84,7 +89,10 @@ class MultiHeadIt extends FigureElement {
         '. With two heads, columns 1\u20133 of each matrix belong to head 1 and columns 4\u20136 to head 2. '
         + 'Head 1’s query asks for nouns and passes on only “a noun is here”; head 2’s asks for adjectives and passes on their animacy. '
         + 'One head must ask for both at once, and its value then carries the nouns’ animacy too: that is the blend. '
-        + 'The query gains are set so that each head’s strongest score is 4 in both models: neither is sharper than the other. Coloured bars mark each head’s columns; hover or focus a square to read its value.']),
+        + 'The query gains are set so that each head’s strongest score is 4 in both models: neither is sharper than the other. Coloured bars mark each head’s columns. '
+        + 'Each matrix is coloured on its own scale, full at its largest magnitude; hover or focus a square to read its value.']),
+      h('p', {}, ['Each head ', mathSpan('h'), ' computes ', mathSpan('Z_h=\\mathrm{softmax}\\!\\left(Q_hK_h^T/\\sqrt{d_h}\\right)V_h'),
+        ' from its own columns, with ', mathSpan('d_h=6/(\\text{number of heads})'), '.']),
       this.matsEl = h('div', { class: 'mats' }),
     ]);
     return h('div', {}, [
@@ -101,15 +109,25 @@ class MultiHeadIt extends FigureElement {
     ]);
   }
 
+  /** [head 1 off, head 2 off], from the off attribute. */
+  offs() {
+    const off = String(this.state.off).split(',');
+    return [off.includes('1'), off.includes('2')];
+  }
+
   syncControls() {
     if (!this.controls) return;
     for (const k of ['adjective', 'heads', 'tip']) this.controls[k].set(this.state[k]);
+    const off = this.offs();
+    this.switches.forEach((sw, hd) => {
+      sw.set(!off[hd]);
+      sw.el.hidden = hd >= Number(this.state.heads); // with one head there is no head 2 to switch
+    });
   }
 
   render() {
     const heads = Number(this.state.heads);
-    const m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.off });
-    this.switches[1].el.hidden = heads === 1;
+    const m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.offs() });
     replace(this.sentence, m.words.map((w, i) => [
       i ? ' ' : '', h('span', { class: i === IT ? 'it' : i === ADJ ? 'adj' : '' }, w)]), '.');
     replace(this.headsEl, m.itWeights.map((w, hd) => this.headPanel(m.words, w, hd, heads)));
@@ -127,18 +145,19 @@ class MultiHeadIt extends FigureElement {
     const yIt = y0 + (words.length - 1) * ROW / 2;
     const color = `var(--attention-head-${hd + 1})`;
     const role = heads === 1 ? 'the only head' : hd === 0 ? 'looks for nouns' : 'looks for adjectives';
+    const shown = pcts(w);
     const kids = words.flatMap((word, i) => {
       const y = y0 + i * ROW;
       return [
         s('line', { x1: 34, y1: yIt, x2: 104, y2: y, stroke: color, 'stroke-width': 0.4 + 10 * w[i], 'stroke-opacity': 0.2 + 0.8 * w[i], 'stroke-linecap': 'round' }),
         s('text', { x: 110, y, 'dominant-baseline': 'central', class: i === ADJ ? 'adjw' : '' }, word),
-        s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }, pct(w[i])),
+        s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }, shown[i]),
       ];
     });
     kids.push(s('text', { x: 4, y: yIt, 'dominant-baseline': 'central', 'font-weight': 700 }, 'it'));
     const svg = s('svg', { viewBox: `0 0 240 ${y0 * 2 + (words.length - 1) * ROW}`, width: 240, role: 'img',
       'aria-label': `Head ${hd + 1}: weights from it to every word` }, kids);
-    const off = heads === 2 && this.off[hd];
+    const off = this.offs()[hd];
     return h('div', { class: `head${off ? ' off' : ''}` }, [
       h('h4', {}, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
       svg,
@@ -146,15 +165,14 @@ class MultiHeadIt extends FigureElement {
   }
 
   renderReadout(m) {
-    const { referent, margin, animal, road } = m.readout;
-    const undecided = margin < 0.02;
-    const right = referent === truth(this.state.adjective);
-    const bar = (label, v) => [h('span', {}, label), h('div', { class: 'bar', style: `width:${(v * 100).toFixed(1)}%` }), h('span', {}, pct(v))];
+    const v = verdict(m.readout);
+    const right = v.referent === truth(this.state.adjective);
+    const bar = (label, w, shown) => [h('span', {}, label), h('div', { class: 'bar', style: `width:${(w * 100).toFixed(1)}%` }), h('span', {}, `${shown}%`)];
     replace(this.readout, [
-      h('div', { class: 'verdict' }, undecided ? 'Read-out: undecided'
-        : ['Read-out: it = ', referent, ' ', h('span', { class: right ? 'ok' : 'bad' }, right ? '\u2714 right' : '\u2718 wrong')]),
-      h('div', {}, `Margin ${Math.round(margin * 100)} points. What “it” gathered from the layer: look for a noun ${num(m.gathered[0])}, animacy ${num(m.gathered[1])}.`),
-      h('div', { class: 'bars' }, [...bar('animal', animal), ...bar('road', road)]),
+      h('div', { class: 'verdict' }, !v.referent ? 'Read-out: undecided'
+        : ['Read-out: it = ', v.referent, ' ', h('span', { class: right ? 'ok' : 'bad' }, right ? '\u2714 right' : '\u2718 wrong')]),
+      h('div', {}, `Margin ${count(v.points, 'point')}. What “it” gathered from the layer: look for a noun ${num(m.gathered[0])}, animacy ${num(m.gathered[1])}.`),
+      h('div', { class: 'bars' }, [...bar('animal', m.readout.animal, v.animal), ...bar('road', m.readout.road, v.road)]),
       h('p', { class: 'note' }, 'The read-out is a second attention step from “it”: its query is what the layer gathered '
         + '(how strongly to look for a noun, and which animacy to prefer), and each word offers its noun and animate features as a key. '
         + 'The bars are that step’s weights on the two nouns.'),
@@ -162,12 +180,14 @@ class MultiHeadIt extends FigureElement {
   }
 
   describe(m, heads) {
-    const top = (w) => w.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).slice(0, 2)
-      .map(([v, i]) => `${m.words[i]} ${pct(v)}`).join(' and ');
-    const perHead = m.itWeights.map((w, hd) => `in head ${hd + 1} it attends to ${top(w)}${heads === 2 && this.off[hd] ? ' (switched off)' : ''}`);
-    const r = m.readout;
+    const top = (w) => {
+      const shown = pcts(w);
+      return w.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).slice(0, 2).map(([, i]) => `${m.words[i]} ${shown[i]}`).join(' and ');
+    };
+    const perHead = m.itWeights.map((w, hd) => `in head ${hd + 1} it attends to ${top(w)}${this.offs()[hd] ? ' (switched off)' : ''}`);
+    const v = verdict(m.readout);
     return `${heads === 1 ? 'One head' : 'Two heads'}, adjective ${this.state.adjective}: ${perHead.join('; ')}. `
-      + `Read-out: it = ${r.margin < 0.02 ? 'undecided' : r.referent}, margin ${Math.round(r.margin * 100)} points.`;
+      + `Read-out: it = ${v.referent ?? 'undecided'}, margin ${count(v.points, 'point')}.`;
   }
 }
 

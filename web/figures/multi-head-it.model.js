@@ -117,3 +117,14 @@ export function itModel(attn, { heads = 2, adjective = 'tired', tip = 0, off = [
 
 /** The referent the sentence means. */
 export const truth = (adjective) => (ADJECTIVES[adjective] > 0 ? 'animal' : 'road');
+
+/**
+ * The read-out as the figure prints it: the two weights as whole
+ * percentages, the margin as their difference (so the printed numbers agree),
+ * and no referent while that margin is under 2 points.
+ */
+export function verdict({ animal, road }) {
+  const [a, r] = [animal, road].map((w) => Math.round(w * 100));
+  const points = Math.abs(a - r);
+  return { animal: a, road: r, points, referent: points < 2 ? null : a > r ? 'animal' : 'road' };
+}

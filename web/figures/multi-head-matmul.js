@@ -5,6 +5,8 @@ import { h, replace } from './dom.js';
 import { choice } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
+import { gap, num, sameness } from './format.js';
+import { maxAbs } from './scale.js';
 import { multiHeadMatmul, HEAD_COUNTS, TOKENS, D_MODEL, X, WEIGHTS } from './multi-head-matmul.model.js';
 
 class MultiHeadMatmul extends FigureElement {
@@ -19,7 +21,7 @@ class MultiHeadMatmul extends FigureElement {
 
   build() {
     this.choice = choice({
-      label: 'Heads h', value: this.state.heads, options: HEAD_COUNTS.map((n) => ({ value: String(n), label: String(n) })),
+      label: 'Heads h', value: this.state.heads, prop: 'heads', options: HEAD_COUNTS.map((n) => ({ value: String(n), label: String(n) })),
       onchange: (heads) => this.set({ heads }),
     });
     const v = (name, opts) => matrixView({ name, cell: 16, groups: true, ...opts });
@@ -48,25 +50,28 @@ class MultiHeadMatmul extends FigureElement {
   render() {
     const heads = Number(this.state.heads);
     const m = multiHeadMatmul(this.attn, heads);
-    this.v.X.update(X);
-    this.v.Wq.update(WEIGHTS.Wq, { groups: heads });
-    this.v.Q.update(m.Q, { groups: heads });
-    this.v.Z.update(m.Z, { groups: heads });
-    this.v.Wo.update(WEIGHTS.Wo);
-    this.v.Y.update(m.stacked.output);
+    // inputs and weights lie in [-1, 1]; Q, Z, Y and their per-head slices share one scale
+    const act = maxAbs([m.Q, m.Z, m.stacked.output].flatMap((M) => Array.from(M.data)));
+    this.v.X.update(X, { max: 1 });
+    this.v.Wq.update(WEIGHTS.Wq, { groups: heads, max: 1 });
+    this.v.Q.update(m.Q, { groups: heads, max: act });
+    this.v.Z.update(m.Z, { groups: heads, max: act });
+    this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
+    this.v.Y.update(m.stacked.output, { max: act });
     replace(this.headsEl, m.perHead.map((hd, i) => {
       const color = `var(--attention-head-${i + 1})`;
       const views = [matrixView({ name: `Q${i + 1}`, cell: 16 }), matrixView({ name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ name: `Z${i + 1}`, cell: 16 })];
-      views[0].update(hd.Q);
+      views[0].update(hd.Q, { max: act });
       views[1].update(hd.weights, { max: 1 });
-      views[2].update(hd.Z);
+      views[2].update(hd.Z, { max: act });
       return h('div', { class: 'head', style: `border-color:${color}` }, [
         views[0].el, h('span', { class: 'op' }, '\u2192'), views[1].el, h('span', { class: 'op' }, '\u00d7 V\u2192'), views[2].el]);
     }));
-    this.check.textContent = `Same result as running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating: largest difference ${m.difference.toExponential(1)} (float32 rounding).`;
+    this.check.textContent = `Running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating, gives Y ${sameness(m.difference)}: largest difference ${gap(m.difference)}.`;
     replace(this.dims, ['Shapes: ', mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\; Q_i: ${TOKENS.length}\\times${m.dh},\\; Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`),
-      `. More heads do not add parameters: the same ${D_MODEL}\u00d7${D_MODEL} matrices are cut into narrower slices (coloured bars).`]);
-    this.announce(`${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations differ by at most ${m.difference.toExponential(1)}.`);
+      `. More heads do not add parameters: the same ${D_MODEL}\u00d7${D_MODEL} matrices are cut into narrower slices (coloured bars). `
+      + `Colours: X and the weight matrices are full at \u00b11; Q, Z, Y and the heads\u2019 slices of them share one scale, full at \u00b1${num(act)}; attention weights are full at 1.`]);
+    this.announce(`${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations give Y ${sameness(m.difference)} (largest difference ${gap(m.difference)}).`);
   }
 }
 

@@ -20,7 +20,7 @@ class Notation extends FigureElement {
 
   build() {
     this.slider = slider({
-      label: 'Scalar a', min: -1, max: 1, step: 0.05, value: this.state.value, format: (v) => num(v),
+      label: 'Scalar a', min: -1, max: 1, step: 0.05, value: this.state.value, prop: 'value', format: (v) => num(v),
       oninput: (value) => this.set({ value }),
     });
     this.views = {
@@ -38,8 +38,9 @@ class Notation extends FigureElement {
         entity(this.views.vector, '\\boldsymbol{x}=a\\,\\hat{\\boldsymbol{x}}', 'vector (4)'),
         entity(this.views.matrix, 'W=\\boldsymbol{c}\\,\\boldsymbol{x}^{T}', 'matrix (3\u00d74)'),
       ]),
-      h('div', { class: 'legend' }, ['The one scale used in every figure:', this.legend.el]),
+      h('div', { class: 'legend' }, ['The mapping every figure uses, here with full colour at \u00b11:', this.legend.el]),
       h('p', { class: 'note' }, 'Orange squares hold positive numbers, blue ones negative; the stronger the colour, the larger the magnitude, and zero is blank. '
+        + 'Strength is relative to a full-scale value that each figure states: here 1, so a square\u2019s strength is its magnitude. '
         + 'One square is a scalar, a column of squares a vector, a grid a matrix. Hover, tap or focus a square (arrow keys move) to read its value. '
         + 'Move the slider through zero and watch every hue flip while the magnitudes stay.'),
     ]);

@@ -1,16 +1,26 @@
 // <attention-qkv>: users as queries, movies as keys and values. Pick any
 // cell of W^Q, W^K or W^V and change it; every number after it follows.
+// Attributes: wq, wk, wv ("a,b,c;d,e,f;g,h,i", each -2..2; empty = the
+// identity), cell ("q.1.1" .. "v.3.3", the weight the slider edits).
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { num, pct } from './format.js';
-import { qkvModel, defaultWeights, FEATURES, USERS, MOVIES, MATRICES } from './qkv.model.js';
+import { num } from './format.js';
+import { maxAbs } from './scale.js';
+import { qkvModel, favourites, parseWeight, formatWeight, normalizeWeight, CELLS, FEATURES, USERS, MOVIES, MATRICES, LIMIT } from './qkv.model.js';
 
 const ROLE = { Wq: 'query', Wk: 'key', Wv: 'value' };
+const attr = (k) => k.toLowerCase(); // Wq -> the attribute wq
+const weightProp = { type: 'string', default: '', normalize: normalizeWeight };
 
 class Qkv extends FigureElement {
+  static props = {
+    wq: weightProp, wk: weightProp, wv: weightProp,
+    cell: { type: 'enum', values: CELLS, default: CELLS[0] },
+  };
+
   static css = `
   .flow { display: flex; flex-wrap: wrap; gap: 14px 22px; align-items: flex-start; margin: 8px 0; }
   .eq { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
@@ -19,29 +29,33 @@ class Qkv extends FigureElement {
   .mat rect.mark { stroke: var(--attention-accent); stroke-width: 3; }`;
 
   build() {
-    this.W = defaultWeights();
-    this.sel = { k: 'Wq', i: 0, j: 0 };
     const v = (name, opts) => matrixView({ name, cell: 30, values: true, ...opts });
     this.views = {
       Xu: v('users', { rowLabels: USERS.names, colLabels: FEATURES }),
       XmK: v('movies', { rowLabels: MOVIES.names, colLabels: FEATURES }),
       XmV: v('movies', { rowLabels: MOVIES.names, colLabels: FEATURES }),
       Q: v('Q', {}), K: v('K', {}), V: v('V', {}),
-      weights: v('weights', { rowLabels: USERS.names, colLabels: MOVIES.names }),
+      weights: v('weights', { rowLabels: USERS.names, colLabels: MOVIES.names, shares: true }),
       output: v('ideal movie', { rowLabels: USERS.names, colLabels: FEATURES }),
     };
     for (const k of MATRICES) {
-      this.views[k] = v(`W${k[1].toUpperCase()}`, { rowLabels: FEATURES, onpick: (i, j) => { this.sel = { k, i, j }; this.syncEditor(); this.invalidate(); } });
+      this.views[k] = v(`W${k[1].toUpperCase()}`, { rowLabels: FEATURES, onpick: (i, j) => this.set({ cell: `${k[1]}.${i + 1}.${j + 1}` }) });
     }
     this.editor = slider({
-      label: 'Selected weight', min: -2, max: 2, step: 0.05, value: 1, format: (x) => num(x),
-      oninput: (x) => { this.W[this.sel.k].data[this.sel.i * 3 + this.sel.j] = x; this.invalidate(); },
+      label: 'Selected weight', min: -LIMIT, max: LIMIT, step: 0.05, value: 1, format: (x) => num(x),
+      oninput: (x) => {
+        const { k, i, j } = this.selected();
+        const W = this.weights()[k];
+        W.data[i * 3 + j] = x;
+        this.set({ [attr(k)]: formatWeight(W) });
+      },
     });
     this.selLabel = h('span', { class: 'note' });
+    this.scaleNote = h('p', { class: 'note' });
     const proj = (x, w, out, role) => h('div', { class: 'eq' }, [
       h('span', { class: `tag ${role}` }, role), this.views[x].el, h('span', { class: 'op' }, '\u00d7'), this.views[w].el,
       h('span', { class: 'op' }, '='), this.views[out].el]);
-    const reset = h('button', { type: 'button', onclick: () => { this.W = defaultWeights(); this.syncEditor(); this.invalidate(); } }, 'Reset weights');
+    const reset = h('button', { type: 'button', onclick: () => this.set({ wq: '', wk: '', wv: '' }) }, 'Reset weights');
     return h('div', {}, [
       h('p', { class: 'title' }, 'Queries, keys and values: an ideal movie for each user'),
       h('div', { class: 'flow' }, [proj('Xu', 'Wq', 'Q', 'query'), proj('XmK', 'Wk', 'K', 'key'), proj('XmV', 'Wv', 'V', 'value')]),
@@ -50,35 +64,45 @@ class Qkv extends FigureElement {
         h('div', { class: 'eq' }, [mathSpan('\\mathrm{softmax}\\!\\left(QK^T/\\sqrt{3}\\right)='), this.views.weights.el]),
         h('div', { class: 'eq' }, [mathSpan('\\times V ='), this.views.output.el]),
       ]),
-      h('p', { class: 'note' }, ['Each user’s query is compared with every movie’s key; the softmax of those scores says how much of each movie’s value goes into ',
-        mathSpan('\\boldsymbol{y}_j=\\sum_i w_{ij}\\boldsymbol{v}_i'),
-        ', that user’s ideal movie. Click or focus a square of a W matrix (Enter picks it), then move the slider.']),
+      h('p', { class: 'note' }, ['Row ', mathSpan('i'), ' of the weights compares user ', mathSpan('i'), '’s query with every movie’s key (scaled by ',
+        mathSpan('1/\\sqrt{3}'), ', for three features), and ', mathSpan('\\boldsymbol{y}_i=\\sum_j w_{ij}\\boldsymbol{v}_j'),
+        ' mixes the movies’ values in those proportions: that user’s ideal movie. Click or focus a square of a W matrix (Enter picks it), then move the slider.']),
+      this.scaleNote,
     ]);
   }
 
-  syncEditor() {
-    const { k, i, j } = this.sel;
-    this.editor.set(this.W[k].data[i * 3 + j]);
+  weights() {
+    return Object.fromEntries(MATRICES.map((k) => [k, parseWeight(this.state[attr(k)])]));
+  }
+
+  selected() {
+    const [r, i, j] = this.state.cell.split('.');
+    return { k: `W${r}`, i: Number(i) - 1, j: Number(j) - 1 };
+  }
+
+  syncControls() {
+    if (!this.editor) return;
+    const { k, i, j } = this.selected();
+    this.editor.set(this.weights()[k].data[i * 3 + j]);
     this.selLabel.textContent = `editing W${k[1].toUpperCase()}[${FEATURES[i]}, ${j + 1}] (the ${ROLE[k]} projection)`;
   }
 
   render() {
-    const m = qkvModel(this.attn, this.W);
-    for (const k of ['Xu', 'Q', 'K', 'V', 'output']) this.views[k].update(m[k]);
-    this.views.XmK.update(m.Xm);
-    this.views.XmV.update(m.Xm);
+    const W = this.weights();
+    const m = qkvModel(this.attn, W);
+    // users, movies, Q, K, V and the ideal movies live in one feature space: one colour scale
+    const max = maxAbs(['Xu', 'Xm', 'Q', 'K', 'V', 'output'].flatMap((k) => Array.from(m[k].data)));
+    for (const k of ['Xu', 'Q', 'K', 'V', 'output']) this.views[k].update(m[k], { max });
+    this.views.XmK.update(m.Xm, { max });
+    this.views.XmV.update(m.Xm, { max });
     this.views.weights.update(m.weights, { max: 1 });
+    const { k: sk, i: si, j: sj } = this.selected();
     for (const k of MATRICES) {
-      this.views[k].update(this.W[k], { max: 2, marks: k === this.sel.k ? new Set([`${this.sel.i},${this.sel.j}`]) : null });
+      this.views[k].update(W[k], { max: LIMIT, marks: k === sk ? new Set([`${si},${sj}`]) : null });
     }
-    if (!this.selLabel.textContent) this.syncEditor();
-    const w = m.weights.data;
-    const favourite = USERS.names.map((u, j) => {
-      const row = Array.from(w.subarray(j * 3, j * 3 + 3));
-      const i = row.indexOf(Math.max(...row));
-      return `${u} takes ${pct(row[i])} of ${MOVIES.names[i]}`;
-    });
-    this.announce(`${favourite.join('; ')}.`);
+    this.scaleNote.textContent = `Colours: users, movies, Q, K, V and the ideal movies share one scale, full at \u00b1${num(max)}; `
+      + `the weights are full at 1, the W matrices at \u00b1${LIMIT}.`;
+    this.announce(`${favourites(m.weights)}.`);
   }
 }
 

@@ -1,29 +1,14 @@
 // scale.canvas.js: matrices too large for one SVG square per value, painted
 // pixel by pixel onto a canvas with the project's one colour scale.
-//
-// The scale's colours are CSS (custom properties mixed in oklab), which a
-// canvas cannot read directly: palette() resolves a ladder of them once in
-// the figure's own theme, through a probe element inside its shadow root.
 import { cssColor } from './scale.js';
+import { resolveRgb } from './colors.js';
 
 const LEVELS = 64;
 
 /** The scale as RGB triples: {positive: [LEVELS + 1], negative: [LEVELS + 1]}, in `root`'s theme. */
 export function palette(root) {
-  const probe = document.createElement('span');
-  root.append(probe);
-  const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  const rgb = (css) => {
-    probe.style.color = css;
-    ctx.clearRect(0, 0, 1, 1);
-    ctx.fillStyle = getComputedStyle(probe).color;
-    ctx.fillRect(0, 0, 1, 1);
-    return Array.from(ctx.getImageData(0, 0, 1, 1).data.subarray(0, 3));
-  };
-  const ladder = (sign) => Array.from({ length: LEVELS + 1 }, (_, k) => rgb(cssColor((sign * k) / LEVELS, 1)));
-  const colors = { positive: ladder(1), negative: ladder(-1) };
-  probe.remove();
-  return colors;
+  const ladder = (sign) => Array.from({ length: LEVELS + 1 }, (_, k) => resolveRgb(root, cssColor((sign * k) / LEVELS, 1)));
+  return { positive: ladder(1), negative: ladder(-1) };
 }
 
 /** Paint M ({rows, cols, data}) onto `canvas`, one pixel per value, full scale at `max`. */

@@ -23,9 +23,26 @@ export function cssColor(v, max = 1) {
   return `color-mix(in oklab, var(--attention-${hue}) ${p}%, var(--attention-zero))`;
 }
 
-/** Text that stays readable on top of cssColor(v, max). */
-export const textOn = (v, max = 1) =>
-  colorOf(v, max).vibrancy > 0.55 ? 'var(--attention-on-strong)' : 'var(--attention-fg)';
+/** Relative luminance (WCAG) of an sRGB colour given as [r, g, b] in 0..255. */
+export function luminance([r, g, b]) {
+  const lin = (c) => {
+    const v = c / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** WCAG contrast ratio of two sRGB colours (1 to 21). */
+export function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * The label colour for text on a cell of colour `rgb`: black or white,
+ * whichever contrasts more. One of the two always reaches at least 4.58:1.
+ */
+export const labelFor = (rgb) => (contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000000' : '#ffffff');
 
 /** Largest |value| of some numbers (1 when all are zero), the default full scale. */
 export function maxAbs(values) {

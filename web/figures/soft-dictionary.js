@@ -4,8 +4,8 @@ import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { slider } from './controls.js';
 import { mathSpan } from './math.js';
-import { num, pct } from './format.js';
-import { softLookup, hardDictionary, keyString, ENTRIES } from './soft-dictionary.model.js';
+import { num, pcts } from './format.js';
+import { softLookup, hardDictionary, keyString, largestShare, parseQuery, ENTRIES } from './soft-dictionary.model.js';
 
 const SIZE = 300;
 const C = SIZE / 2;
@@ -14,12 +14,12 @@ const STEP = 0.05; // arrow-key step; keys sit on this grid
 const SNAP = 0.08; // dragging this close to a key lands on it exactly
 const px = ([x, y]) => [C + x * UNIT, C - y * UNIT];
 const rgb = (v) => `rgb(${v.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255)).join(',')})`;
-const clampQ = (v) => Math.max(-1.2, Math.min(1.2, v));
+const DEFAULT_QUERY = '0.35,-0.15';
 
 class SoftDictionary extends FigureElement {
   static props = {
     temperature: { type: 'number', default: 0.2, min: 0.001, max: 1000 },
-    query: { type: 'string', default: '0.35,-0.15' },
+    query: { type: 'string', default: DEFAULT_QUERY, normalize: (t) => (parseQuery(t) ?? parseQuery(DEFAULT_QUERY)).join(',') },
   };
 
   static css = `
@@ -43,7 +43,7 @@ class SoftDictionary extends FigureElement {
 
   build() {
     this.tempSlider = slider({
-      label: 'Temperature T', min: 0.001, max: 1000, log: true, value: this.state.temperature,
+      label: 'Temperature T', min: 0.001, max: 1000, log: true, value: this.state.temperature, prop: 'temperature',
       format: (v) => (v < 0.1 ? v.toPrecision(1) : v < 10 ? v.toFixed(2) : Math.round(v).toString()),
       oninput: (temperature) => this.set({ temperature }),
     });
@@ -74,27 +74,28 @@ class SoftDictionary extends FigureElement {
           this.tempSlider.el,
           h('table', {}, [h('caption', { class: 'sr-only' }, 'Weight of each key'), this.list]),
           h('div', { class: 'panel' }, [h('strong', {}, 'Soft lookup (attention)'), this.soft]),
-          h('div', { class: 'panel' }, [h('strong', {}, 'Hard lookup (a JavaScript Map)'), this.hard]),
+          h('div', { class: 'panel' }, [h('strong', {}, 'Hard lookup (a JavaScript Map)'), this.hard,
+            h('p', { class: 'note' }, 'A Map answers only a query that is exactly one of its keys; anywhere else it has nothing to say.')]),
         ]),
       ]),
-      h('p', { class: 'note' }, ['Each key’s score is minus its squared distance to the query, written as a dot product so the same attention kernel computes it: ',
-        mathSpan('w_i=\\mathrm{softmax}_i\\!\\left(-\\lVert \\boldsymbol{q}-\\boldsymbol{k}_i\\rVert^2/T\\right)'),
-        '. Cold (small T) it returns the nearest key’s value; hot (large T) the average of all values.']),
+      h('p', { class: 'note' }, ['Each key’s score is minus its squared distance to the query, so the nearest key always scores best (a plain dot product would favour keys far out in the query’s direction). '
+        + 'It is written as a dot product so that the same attention kernel computes it: ',
+        mathSpan('w_j=\\mathrm{softmax}_j\\!\\left(-\\lVert \\boldsymbol{q}-\\boldsymbol{k}_j\\rVert^2/T\\right)'),
+        '. Cold (small T) the soft lookup returns the nearest key’s value, a nearest-neighbour lookup; hot (large T) the average of all values.']),
     ]);
   }
 
   get queryPoint() {
-    const [x, y] = String(this.state.query).split(',').map(Number);
-    return [Number.isFinite(x) ? clampQ(x) : 0, Number.isFinite(y) ? clampQ(y) : 0];
+    return parseQuery(this.state.query);
   }
 
   moveQuery([x, y], snap) {
-    let q = [clampQ(x), clampQ(y)];
+    let q = parseQuery(`${x},${y}`);
     if (snap) {
       const near = ENTRIES.find((e) => Math.hypot(e.at[0] - q[0], e.at[1] - q[1]) < SNAP);
       if (near) q = near.at.slice();
     }
-    this.set({ query: q.map((v) => +v.toFixed(3)).join(',') });
+    this.set({ query: q.join(',') });
   }
 
   bindPointer() {
@@ -130,7 +131,7 @@ class SoftDictionary extends FigureElement {
   render() {
     const q = this.queryPoint;
     const T = this.state.temperature;
-    const { weights, result, best } = softLookup(this.attn, q, T);
+    const { weights, result } = softLookup(this.attn, q, T);
     const [qx, qy] = px(q);
     this.qMark.setAttribute('cx', qx);
     this.qMark.setAttribute('cy', qy);
@@ -142,14 +143,15 @@ class SoftDictionary extends FigureElement {
       this.links[i].setAttribute('stroke-width', 0.5 + 6 * weights[i]);
       this.links[i].setAttribute('stroke-opacity', 0.15 + 0.6 * weights[i]);
     });
+    const shown = pcts(weights);
     replace(this.list, ENTRIES.map((e, i) => h('tr', {}, [
       h('td', {}, [h('span', { class: 'sw', style: `background:${rgb(e.value)}` }), ' ', e.name]),
       h('td', { class: 'bar' }, h('i', { style: `width:${(weights[i] * 100).toFixed(1)}%` })),
-      h('td', {}, pct(weights[i])),
+      h('td', {}, shown[i]),
     ])));
     replace(this.soft, h('div', { class: 'out' }, [
       h('span', { class: 'big sw', style: `background:${rgb(result)}` }),
-      h('span', {}, [`(${result.map((v) => num(v)).join(', ')})`, h('br'), `mostly ${ENTRIES[best].name}, ${pct(weights[best])}`]),
+      h('span', {}, [`(${result.map((v) => num(v)).join(', ')})`, h('br'), largestShare(weights)]),
     ]));
     const key = keyString(q);
     const hit = hardDictionary().get(key);
@@ -157,7 +159,7 @@ class SoftDictionary extends FigureElement {
       hit ? h('span', { class: 'big sw', style: `background:${rgb(hit)}` }) : null,
       h('span', {}, [h('code', {}, `map.get("${key}")`), ' \u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
     ]));
-    this.announce(`Query at ${num(q[0])}, ${num(q[1])}, temperature ${num(T, 3)}: weights ${ENTRIES.map((e, i) => `${e.name} ${pct(weights[i])}`).join(', ')}. `
+    this.announce(`Query at ${num(q[0])}, ${num(q[1])}, temperature ${num(T, 3)}: weights ${ENTRIES.map((e, i) => `${e.name} ${shown[i]}`).join(', ')}; ${largestShare(weights)}. `
       + `The Map lookup ${hit ? 'finds this exact key' : 'finds nothing'}.`);
   }
 }

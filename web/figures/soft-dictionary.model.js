@@ -9,6 +9,7 @@
 // and each key row (2kx, 2ky, -|k|^2), and the kernel's attention with
 // scale 1/T does the rest.
 import { fromRows, row } from './mat.js';
+import { leaders, list, pcts } from './format.js';
 
 export const ENTRIES = [
   { name: 'cherry', at: [-0.6, 0.55], value: [0.86, 0.12, 0.22] },
@@ -37,4 +38,20 @@ export function softLookup(attn, query, T, entries = ENTRIES) {
 export function nearest(query, entries = ENTRIES) {
   const d = entries.map(({ at }) => (at[0] - query[0]) ** 2 + (at[1] - query[1]) ** 2);
   return d.indexOf(Math.min(...d));
+}
+
+/** Where the soft lookup's weight went, in words; a tie at the printed precision names no winner. */
+export function largestShare(weights, entries = ENTRIES) {
+  const printed = pcts(weights);
+  const top = leaders(weights, printed);
+  if (top.length === entries.length) return `no key stands out: ${printed[top[0]]} each`;
+  if (top.length > 1) return `${list(top.map((i) => entries[i].name))} share the largest weight, ${printed[top[0]]} each`;
+  return `largest weight: ${entries[top[0]].name}, ${printed[top[0]]}`;
+}
+
+const clampQuery = (v) => Math.max(-1.2, Math.min(1.2, v));
+/** "x,y" -> the query point, each coordinate clamped to the plane; null when the text is not two numbers. */
+export function parseQuery(text) {
+  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
+  return v.length === 2 && v.every(Number.isFinite) ? v.map((x) => +clampQuery(x).toFixed(3)) : null;
 }

@@ -18,26 +18,37 @@ export function figureId(el) {
 
 const entries = (hash) => hash.replace(/^#/, '').split('&').filter(Boolean);
 
+/** decodeURIComponent that keeps text it cannot decode (a hand-edited link) as it is. */
+function decode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The {attribute: value} a hash holds for figure `id`. */
 export function stateFromHash(hash, id) {
   const out = {};
   for (const part of entries(hash)) {
     const eq = part.indexOf('=');
-    const key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-    if (key.startsWith(`${id}.`)) out[key.slice(id.length + 1)] = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
+    const key = decode(eq < 0 ? part : part.slice(0, eq));
+    if (key.startsWith(`${id}.`)) out[key.slice(id.length + 1)] = decode(eq < 0 ? '' : part.slice(eq + 1));
   }
   return out;
 }
 
 /** `hash` with figure `id`'s entries replaced by `state` ({attribute: value}); other entries kept in order. */
 export function hashWith(hash, id, state) {
-  const keep = entries(hash).filter((p) => !decodeURIComponent(p.split('=')[0]).startsWith(`${id}.`));
+  const keep = entries(hash).filter((p) => !decode(p.split('=')[0]).startsWith(`${id}.`));
   const mine = Object.entries(state).map(([k, v]) => `${encodeURIComponent(`${id}.${k}`)}=${encodeURIComponent(v)}`);
   const all = [...keep, ...mine];
   return all.length ? `#${all.join('&')}` : '';
 }
 
-const text = (v) => (typeof v === 'number' ? String(+v.toPrecision(6)) : String(v));
+/** A number as a link writes it: six significant digits. */
+export const linkNumber = (v) => +v.toPrecision(6);
+const text = (v) => (typeof v === 'number' ? String(linkNumber(v)) : String(v));
 
 /** The figure's declared state that differs from the defaults, as attribute strings. */
 export function changedState(el) {
@@ -52,15 +63,19 @@ export function changedState(el) {
 export function applyLinkedState(el) {
   const state = stateFromHash(globalThis.location?.hash ?? '', figureId(el));
   const props = el.constructor.props ?? {};
-  for (const [k, v] of Object.entries(state)) if (k in props) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries(state)) if (Object.hasOwn(props, k)) el.setAttribute(k, v);
   const first = entries(globalThis.location?.hash ?? '')[0];
-  if (first && decodeURIComponent(first).startsWith(`${figureId(el)}.`)) requestAnimationFrame(() => el.scrollIntoView({ block: 'start' }));
+  if (first && decode(first).startsWith(`${figureId(el)}.`)) requestAnimationFrame(() => el.scrollIntoView({ block: 'start' }));
 }
 
-/** A "Copy link" button: puts the figure's state into the hash and the full URL on the clipboard. */
+/**
+ * A "Copy link" button: puts the figure's state into the hash and the full
+ * URL on the clipboard. A figure whose view a link cannot hold (a figure
+ * showing data the reader pasted) hides it: see FigureElement.linkable.
+ */
 export function copyLinkButton(el) {
   const status = h('span', { class: 'tool-status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', title: 'Copy a link to this exact view' }, 'Copy link');
+  const button = h('button', { type: 'button', class: 'copy-link', title: el.constructor.linkTitle ?? 'Copy a link to this exact view' }, 'Copy link');
   button.addEventListener('click', async () => {
     const url = new URL(location.href);
     url.hash = hashWith(url.hash, figureId(el), changedState(el));

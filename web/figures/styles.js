@@ -9,14 +9,14 @@ const LIGHT = `
   --attention-border: #d5d8de; --attention-panel: #f5f6f8;
   --attention-zero: #f1f1ee; --attention-positive: #c45a00; --attention-negative: #1f62b4;
   --attention-on-strong: #ffffff; --attention-accent: #6b3fb5;
-  --attention-head-1: #00876a; --attention-head-2: #b8447f; --attention-head-3: #0a72b8; --attention-head-4: #b35a00;
-  --attention-query: #7c4dcc; --attention-key: #a87900; --attention-value: #00876a;`;
+  --attention-head-1: #007c61; --attention-head-2: #b8447f; --attention-head-3: #0a72b8; --attention-head-4: #aa5500; --attention-head-5: #7a6a00;
+  --attention-query: #7c4dcc; --attention-key: #8c6600; --attention-value: #007c61;`;
 const DARK = `
   --attention-bg: #17181c; --attention-fg: #e8e9ec; --attention-muted: #a2a8b3;
   --attention-border: #3a3d45; --attention-panel: #202228;
   --attention-zero: #272930; --attention-positive: #ff9e3d; --attention-negative: #5aa7ff;
   --attention-on-strong: #111216; --attention-accent: #b692f6;
-  --attention-head-1: #3fd1a6; --attention-head-2: #f08cc0; --attention-head-3: #6cc0ff; --attention-head-4: #ffab5c;
+  --attention-head-1: #3fd1a6; --attention-head-2: #f08cc0; --attention-head-3: #6cc0ff; --attention-head-4: #ffab5c; --attention-head-5: #d8c34a;
   --attention-query: #b692f6; --attention-key: #f2c14e; --attention-value: #3fd1a6;`;
 
 export const baseCss = `
@@ -29,6 +29,7 @@ export const baseCss = `
 :host([theme=dark]) { ${DARK} }
 :host([theme=light]) { ${LIGHT} }
 :host([hidden]) { display: none; }
+[hidden] { display: none !important; }
 *, *::before, *::after { box-sizing: border-box; }
 .title { font-weight: 650; margin: 0 0 6px; font-size: 1.02em; }
 .note { color: var(--attention-muted); font-size: 0.88em; margin: 6px 0 0; }
@@ -43,8 +44,10 @@ svg { display: block; max-width: 100%; height: auto; overflow: visible; }
 svg text { fill: var(--attention-fg); font-size: 12px; }
 :focus-visible { outline: 2px solid var(--attention-accent); outline-offset: 2px; }
 /* controls */
-.slider { display: inline-flex; align-items: center; gap: 8px; min-width: 0; flex: 1 1 220px; max-width: 420px; }
+.slider { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0 8px; min-width: 0; flex: 1 1 220px; max-width: 420px; }
 .slider label { white-space: nowrap; }
+/* the thumb and its value stay together; the label goes above them when the row is too narrow */
+.slider .track { display: flex; align-items: center; gap: 8px; flex: 1 1 160px; min-width: 0; }
 .slider input { flex: 1; min-width: 90px; accent-color: var(--attention-accent); height: 28px; }
 .slider output { min-width: 3.5em; font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
 fieldset.choice { border: 0; padding: 0; margin: 0; display: inline-flex; align-items: center; gap: 6px; flex-wrap: wrap; }

@@ -6,7 +6,8 @@ import { h, replace } from './dom.js';
 import { toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
-import { gap } from './format.js';
+import { gap, num, sameness } from './format.js';
+import { maxAbs } from './scale.js';
 import { susanMaryModel, ORDERS, FEATURES, GAVE } from './susan-mary.model.js';
 
 const OTHER = { 'susan-mary': 'mary-susan', 'mary-susan': 'susan-mary' };
@@ -36,10 +37,10 @@ class SusanMary extends FigureElement {
     this.chips = Object.fromEntries(ORDERS['susan-mary'].map((w) =>
       [w, h('span', { class: `chip ${w === 'gave' ? 'gave' : /Susan|Mary/.test(w) ? 'name' : ''}` }, w)]));
     this.swap = h('button', { type: 'button', onclick: () => this.set({ order: OTHER[this.state.order] }) }, 'Swap Susan and Mary');
-    this.posToggle = toggle({ label: 'add positional encoding', value: this.state.positions, onchange: (positions) => this.set({ positions }) });
+    this.posToggle = toggle({ label: 'add positional encoding', value: this.state.positions, prop: 'positions', onchange: (positions) => this.set({ positions }) });
     const v = (name, opts) => matrixView({ name, cell: 26, values: true, ...opts });
     this.views = {
-      W: v('weights', { rowLabels: ORDERS['susan-mary'], colLabels: ORDERS['susan-mary'] }),
+      W: v('weights', { rowLabels: ORDERS['susan-mary'], colLabels: ORDERS['susan-mary'], shares: true }),
       Y: v('Y', { rowLabels: ORDERS['susan-mary'], colLabels: FEATURES, cell: 34 }),
       gaveNow: v('y_gave', { cell: 34 }),
       gaveOther: v('y_gave', { cell: 34 }),
@@ -60,10 +61,12 @@ class SusanMary extends FigureElement {
         ]),
         this.verdict,
       ]),
-      h('p', { class: 'note' }, ['One attention head with fixed projections. Each output is ',
-        mathSpan('\\boldsymbol{y}_j=\\sum_i w_{ij}\\boldsymbol{v}_i'),
+      h('p', { class: 'note' }, ['One attention head with fixed projections, ', mathSpan('w_{ij}=\\mathrm{softmax}_j\\!\\left(\\boldsymbol{q}_i^T\\boldsymbol{k}_j/\\sqrt{8}\\right)'),
+        ' and ', mathSpan('\\boldsymbol{y}_i=\\sum_j w_{ij}\\boldsymbol{v}_j'),
         ': a sum does not care in which order its terms come, so moving Susan and Mary changes nothing for “gave” and simply moves the two names’ own outputs with them. '
+        + 'That holds for any word vectors and any projections, as long as nothing depends on position: under a causal mask, for one, “gave” would see only the name before it. '
         + 'The encoding adds a different wave pattern to each position (sines and cosines of several frequencies), so the same word at a new place is a new vector.']),
+      this.scaleNote = h('p', { class: 'note' }),
     ]);
   }
 
@@ -78,19 +81,21 @@ class SusanMary extends FigureElement {
     now.words.forEach((w, i) => { this.chips[w].style.left = `calc(${i * 20}% + 4px)`; });
     this.sentenceText.textContent = `Sentence: ${sentence(order)}.`;
     this.views.W.update(now.weights, { max: 1, rowLabels: now.words, colLabels: now.words });
-    this.views.Y.update(now.output, { rowLabels: now.words, marks: new Set(FEATURES.map((_, c) => `${GAVE},${c}`)) });
-    const max = Math.max(...[...m.gave[order], ...m.gave[OTHER[order]]].map(Math.abs));
+    // Y and the two y_gave rows are compared: one colour scale
+    const max = maxAbs([...now.output.data, ...m.gave[OTHER[order]]]);
+    this.views.Y.update(now.output, { max, rowLabels: now.words, marks: new Set(FEATURES.map((_, c) => `${GAVE},${c}`)) });
     this.views.gaveNow.update([m.gave[order]], { max });
     this.views.gaveOther.update([m.gave[OTHER[order]]], { max });
+    this.scaleNote.textContent = `Colours: the weights are full at 1; Y and both y_gave share one scale, full at \u00b1${num(max)}.`;
     this.labels[0].textContent = `in “${sentence(order)}”`;
     this.labels[1].textContent = `in “${sentence(OTHER[order])}”`;
-    const same = m.gaveDiff < 1e-5;
+    const same = sameness(m.gaveDiff);
     replace(this.verdict, [`y_gave in the two sentences: `,
-      h('span', { class: same ? 'same' : 'diff' }, same ? 'identical' : 'different'),
+      h('span', { class: same === 'different' ? 'diff' : 'same' }, same),
       ` (largest difference ${gap(m.gaveDiff)}). `,
       positions ? 'With positions, who stands before “gave” matters.'
         : `Every other output moved with its word (largest mismatch after the swap ${gap(m.swapDiff)}).`]);
-    this.announce(`${sentence(order)}, ${positions ? 'with' : 'without'} positional encoding: y_gave is ${same ? 'identical' : 'different'} in the two sentences.`);
+    this.announce(`${sentence(order)}, ${positions ? 'with' : 'without'} positional encoding: y_gave is ${same} in the two sentences.`);
   }
 }
 

@@ -6,7 +6,12 @@ import { h, s, replace } from './dom.js';
 import { slider } from './controls.js';
 import { mathSpan } from './math.js';
 import { num, pct } from './format.js';
-import { temperingModel, BINS, KEYS } from './tempering.model.js';
+import { temperingModel, BINS, KEYS, QUERIES, SAMPLE_KEYS, MAX_DK } from './tempering.model.js';
+
+// d_k's slider: whole numbers from 1 to 512 spaced evenly in log d_k, so each key press gives a new d_k
+const DKS = [...new Set(Array.from({ length: 201 }, (_, k) => Math.round(MAX_DK ** (k / 200))))];
+const variance = (v) => num(v, 2); // raw and scaled variances print alike, so equal values look equal
+const tauText = (v) => (v < 0.1 ? v.toFixed(2) : v < 10 ? v.toFixed(1) : String(Math.round(v)));
 
 const W = 520;
 const H = 150;
@@ -14,7 +19,7 @@ const PAD = 24;
 
 class Tempering extends FigureElement {
   static props = {
-    dk: { type: 'number', default: 64, min: 1, max: 512 },
+    dk: { type: 'number', default: 64, min: 1, max: MAX_DK, integer: true },
     tau: { type: 'number', default: 1, min: 0.01, max: 100 },
   };
 
@@ -34,12 +39,12 @@ class Tempering extends FigureElement {
 
   build() {
     this.dkSlider = slider({
-      label: 'd_k', min: 1, max: 512, log: true, value: this.state.dk, format: (v) => String(Math.round(v)),
-      oninput: (v) => this.set({ dk: Math.round(v) }),
+      label: 'd\u2096', values: DKS, value: this.state.dk, prop: 'dk', format: String,
+      oninput: (dk) => this.set({ dk }),
     });
     this.tauSlider = slider({
-      label: 'Extra temperature \u03c4', min: 0.01, max: 100, log: true, value: this.state.tau,
-      format: (v) => (v < 0.1 ? v.toFixed(2) : v < 10 ? v.toFixed(1) : String(Math.round(v))),
+      label: 'Extra temperature \u03c4', min: 0.01, max: 100, log: true, value: this.state.tau, prop: 'tau',
+      format: tauText,
       oninput: (tau) => this.set({ tau }),
     });
     this.hist = s('svg', { class: 'hist', viewBox: `0 0 ${W} ${H + PAD}`, width: W, role: 'img' });
@@ -51,9 +56,9 @@ class Tempering extends FigureElement {
       this.keys,
       this.hist,
       this.softmaxes,
-      h('p', { class: 'note' }, ['Queries and keys here are random, each entry drawn from a standard normal. A dot product ',
+      h('p', { class: 'note' }, [`${QUERIES} random queries and ${SAMPLE_KEYS} random keys, ${(QUERIES * SAMPLE_KEYS).toLocaleString('en-US')} dot products; each entry is drawn independently from a standard normal (mean 0, variance 1). A dot product `,
         mathSpan('\\boldsymbol{q}^T\\boldsymbol{k}=\\sum_{i=1}^{d_k}q_ik_i'),
-        ' adds up d\u2096 such products, so its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 (the temperature ',
+        ' adds up d\u2096 independent products of mean 0 and variance 1, so its variance is d\u2096 and its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 (the temperature ',
         mathSpan('T=\\sqrt{d_k}'), ') brings it back to 1, so the softmax keeps a useful spread (and, in training, useful gradients). '
         + 'Both plots share one axis; each is scaled to its own height. \u03c4 multiplies the temperature on top: small \u03c4 sharpens the weights toward one key, large \u03c4 flattens them toward uniform.']),
     ]);
@@ -68,15 +73,15 @@ class Tempering extends FigureElement {
     const dk = Math.round(this.state.dk);
     const m = temperingModel(this.attn, { dk, tau: this.state.tau });
     replace(this.keys, [
-      h('span', { class: 'key' }, [h('i', { class: 'raw' }), `q\u00b7k: variance ${num(m.raw.variance, 1)}`]),
-      h('span', { class: 'key' }, [h('i', { class: 'scaled' }), `q\u00b7k / \u221a${dk}: variance ${num(m.scaled.variance)}`]),
+      h('span', { class: 'key' }, [h('i', { class: 'raw' }), `q\u00b7k: variance ${variance(m.raw.variance)}`]),
+      h('span', { class: 'key' }, [h('i', { class: 'scaled' }), `q\u00b7k / \u221a${dk}: variance ${variance(m.scaled.variance)}`]),
     ]);
     this.drawHistogram(m);
     replace(this.softmaxes, [
       this.softmaxPanel('raw', 'softmax(q\u00b7k), no division', m.unscaledSoftmax, m.maxEntropy),
-      this.softmaxPanel('scaled', `softmax(q\u00b7k / (\u03c4\u221ad\u2096)), \u03c4 = ${num(this.state.tau)}`, m.scaledSoftmax, m.maxEntropy),
+      this.softmaxPanel('scaled', `softmax(q\u00b7k / (\u03c4\u221ad\u2096)), \u03c4 = ${tauText(this.state.tau)}`, m.scaledSoftmax, m.maxEntropy),
     ]);
-    this.announce(`d_k ${dk}: dot products have variance ${num(m.raw.variance, 1)}, scaled ${num(m.scaled.variance)}. `
+    this.announce(`d_k ${dk}: dot products have variance ${variance(m.raw.variance)}, scaled ${variance(m.scaled.variance)}. `
       + `Without the division the largest weight averages ${pct(m.unscaledSoftmax.top)}, with it ${pct(m.scaledSoftmax.top)}.`);
   }
 
@@ -90,8 +95,8 @@ class Tempering extends FigureElement {
       const x = W / 2 + (f * W) / 2 * (1 - 1 / BINS);
       return s('text', { x, y: H + 16, 'text-anchor': 'middle' }, num(f * m.range, m.range < 10 ? 1 : 0));
     });
-    this.hist.setAttribute('aria-label', `Histograms of ${256 * 256} dot products over \u00b1${num(m.range, 1)}: `
-      + `unscaled variance ${num(m.raw.variance, 1)}, scaled variance ${num(m.scaled.variance)}`);
+    this.hist.setAttribute('aria-label', `Histograms of ${QUERIES * SAMPLE_KEYS} dot products over \u00b1${num(m.range, 1)}: `
+      + `unscaled variance ${variance(m.raw.variance)}, scaled variance ${variance(m.scaled.variance)}`);
     replace(this.hist, bars(m.raw.histogram, 'raw'), bars(m.scaled.histogram, 'scaled'),
       s('line', { class: 'axis', x1: 0, x2: W, y1: H + 0.5, y2: H + 0.5 }), ticks);
   }
@@ -102,7 +107,7 @@ class Tempering extends FigureElement {
       st.example.map((w, k) => s('rect', { x: k * bw + 1, width: bw - 2, y: 58 - 56 * w, height: Math.max(0.5, 56 * w) })));
     return h('div', { class: `sm ${cls}` }, [
       h('h4', {}, title), svg,
-      h('p', {}, `entropy ${num(st.entropy)} of ${num(maxEntropy)} bits \u00b7 largest weight ${pct(st.top)} (mean over 256 queries)`),
+      h('p', {}, `entropy ${num(st.entropy)} of ${num(maxEntropy)} bits \u00b7 largest weight ${pct(st.top)} (mean over ${QUERIES} queries)`),
     ]);
   }
 }
