@@ -10,7 +10,8 @@ import { h, s, replace } from './dom.js';
 import { choice } from './controls.js';
 import { wasmBaseUrl } from './engine.js';
 import { palette, paintMatrix } from './scale.canvas.js';
-import { cssColor, maxAbs, textOn } from './scale.js';
+import { cssColor, maxAbs } from './scale.js';
+import { labelColor } from './colors.js';
 import { ALPHABET, DEFAULTS } from './tiny-gpt.model.js';
 
 const [PH, PL, PB, PT] = [210, 40, 30, 24]; // loss plot: height, left, bottom and top margins
@@ -263,7 +264,7 @@ class TinyGpt extends FigureElement {
     const focused = this.shadowRoot.activeElement?.dataset?.at;
     const top1 = maxAbs(row); // the project's scale, relative to the largest weight in view
     replace(this.charsEl, [...v.chars].map((c, i) => {
-      const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: ${cssColor(row[i], top1)}; color: ${textOn(row[i], top1)}`,
+      const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: ${cssColor(row[i], top1)}; color: ${labelColor(this.shadowRoot, cssColor(row[i], top1))}`,
         'aria-label': `${c === ' ' ? 'space' : c}, weight ${fmt(row[i])}`, onclick: () => { this.query = i; this.invalidate(); } }, c === ' ' ? '\u00a0' : c);
       b.addEventListener('mouseenter', () => { this.query = i; this.invalidate(); });
       return b;
