@@ -69,7 +69,7 @@ class Efficient extends MeasuringFigure {
       performer: view('Performer'),
     };
     this.captions = { exact: h('p'), windowed: h('p'), performer: h('p') };
-    const panel = (key, title) => h('div', { class: 'pattern' }, [h('p', { class: 'sub' }, title), this.views[key].el, this.captions[key]]);
+    const panel = (key, title) => h('div', { class: 'pattern' }, [h('div', { class: 'sub' }, title), this.views[key].el, this.captions[key]]);
     this.nSlider = slider({ label: 'Largest N', min: 2048, max: 65536, log: true, value: this.state.n,
       format: (v) => String(2 ** Math.round(Math.log2(v))), oninput: (v) => this.set({ n: 2 ** Math.round(Math.log2(v)) }) });
     this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run(this.state.n)) });

@@ -73,7 +73,7 @@ class MatrixFigure extends FigureElement {
         mathSpan('W^Q=W^K=1.5\\,I,\\;W^V=I'), '. Each step shows what it takes and, outlined, what it makes; every matrix comes from a kernel call (matmul for the products, a row-wise softmax). '
         + 'Each row of P sums to 1, and so do its printed values.']),
       this.scaleNote,
-      h('p', { class: 'sub' }, 'The same on a picture: N = 144 pixels, d = 3'),
+      h('div', { class: 'sub' }, 'The same on a picture: N = 144 pixels, d = 3'),
       h('div', { class: 'pic' }, [this.img, this.heat.el, this.picInfo]),
     ]);
   }

@@ -159,7 +159,7 @@ class MultiHeadIt extends FigureElement {
       'aria-label': `Head ${hd + 1}: weights from it to every word` }, kids);
     const off = this.offs()[hd];
     return h('div', { class: `head${off ? ' off' : ''}` }, [
-      h('p', { class: 'sub' }, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
+      h('div', { class: 'sub' }, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
       svg,
     ]);
   }

@@ -106,7 +106,7 @@ class Tempering extends FigureElement {
     const svg = s('svg', { viewBox: '0 0 200 60', width: 200, role: 'img', 'aria-label': `${title}: weights of one query over ${KEYS} keys` },
       st.example.map((w, k) => s('rect', { x: k * bw + 1, width: bw - 2, y: 58 - 56 * w, height: Math.max(0.5, 56 * w) })));
     return h('div', { class: `sm ${cls}` }, [
-      h('p', { class: 'sub' }, title), svg,
+      h('div', { class: 'sub' }, title), svg,
       h('p', {}, `entropy ${num(st.entropy)} of ${num(maxEntropy)} bits \u00b7 largest weight ${pct(st.top)} (mean over ${QUERIES} queries)`),
     ]);
   }
