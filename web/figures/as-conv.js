@@ -89,7 +89,8 @@ class AsConv extends FigureElement {
     ]);
   }
 
-  kernel() {
+  /** The kernel drawn (the `kernel` attribute if it fits k, else the default); `kernel` itself is the attribute's property. */
+  kernelValues() {
     return parseKernel(this.state.kernel, Number(this.state.k));
   }
 
@@ -104,7 +105,7 @@ class AsConv extends FigureElement {
     if (this.tapSliders?.length !== kernel.length) {
       this.tapSliders = kernel.map((w, r) => slider({
         label: `w${r + 1}`, min: -1, max: 1, step: 0.05, value: w, format: (v) => num(v),
-        oninput: (v) => { const kv = this.kernel(); kv[r] = v; this.set({ kernel: kv.map((t) => +t.toFixed(2)).join(',') }); },
+        oninput: (v) => { const kv = this.kernelValues(); kv[r] = v; this.set({ kernel: kv.map((t) => +t.toFixed(2)).join(',') }); },
       }));
       this.tapSliders.forEach((sl, r) => sl.el.querySelector('label').style.setProperty('color', headColor(r)));
       replace(this.taps, this.tapSliders.map((sl) => sl.el));
@@ -117,7 +118,7 @@ class AsConv extends FigureElement {
   render() {
     // a kernel of another size than k (a link or an attribute) means the default kernel
     if (this.state.kernel.split(',').length !== Number(this.state.k)) this.state.kernel = '';
-    const kernel = this.kernel();
+    const kernel = this.kernelValues();
     this.syncTaps(kernel);
     const signal = SIGNALS[this.state.signal];
     const m = convModel(this.attn, {

@@ -29,7 +29,7 @@ class AsDense extends FigureElement {
   static css = `
   .row2 { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; margin: 6px 0 12px; }
   .heads { display: inline-flex; gap: 6px; flex-wrap: wrap; }
-  h4 { margin: 10px 0 2px; font-size: 0.98em; }
+  .sub { margin: 10px 0 2px; font-size: 0.98em; }
   .check { font-weight: 600; } .check .ok { color: var(--attention-head-1); }`;
 
   build() {
@@ -53,9 +53,9 @@ class AsDense extends FigureElement {
     return h('div', {}, [
       h('p', { class: 'title' }, 'A fully connected layer is multi-head attention in disguise'),
       h('div', { class: 'controls' }, [...this.sliders.map((sl) => sl.el), reseed]),
-      h('h4', {}, 'The dense layer'),
+      h('div', { class: 'sub' }, 'The dense layer'),
       h('div', { class: 'row2' }, [this.views.x.el, h('span', { class: 'op' }, '\u00d7'), this.views.W.el, h('span', { class: 'op' }, '+'), this.views.b.el, h('span', { class: 'op' }, '='), this.views.y.el]),
-      h('h4', {}, `The same layer as attention with ${N} heads`),
+      h('div', { class: 'sub' }, `The same layer as attention with ${N} heads`),
       h('div', { class: 'row2' }, [this.views.X.el, h('span', { class: 'op' }, '\u2192'), h('div', { class: 'heads' }, this.headViews.map((hv) => hv.el)),
         h('span', { class: 'op' }, '\u2192'), this.views.Z.el]),
       h('div', { class: 'row2' }, [mathSpan('Z'), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),

@@ -39,7 +39,7 @@ class CausalMask extends FigureElement {
   build() {
     this.presetChoice = choice({
       label: 'Mask', value: this.state.preset, prop: 'preset', options: PRESETS.map((p) => ({ value: p, label: LABELS[p] })),
-      onchange: (preset) => this.set(preset === 'custom' ? { preset, cells: this.cells() } : { preset }),
+      onchange: (preset) => this.set(preset === 'custom' ? { preset, cells: this.maskCells() } : { preset }),
     });
     this.stepControl = stepper({
       steps: TOKENS.map((t, i) => `${count(i + 1, 'token')} (last: ${t})`), value: this.state.step - 1, label: 'Generated', prop: 'step',
@@ -47,7 +47,7 @@ class CausalMask extends FigureElement {
     });
     const v = (name, opts) => matrixView({ name, cell: 30, rowLabels: TOKENS, colLabels: TOKENS, ...opts });
     this.views = {
-      mask: v('mask', { cell: 24, onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.cells(), i, j) }) }),
+      mask: v('mask', { cell: 24, onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.maskCells(), i, j) }) }),
       W: v('weights', { values: true, shares: true }),
       Y: matrixView({ name: 'Y', cell: 17, rowLabels: TOKENS }),
     };
@@ -68,7 +68,8 @@ class CausalMask extends FigureElement {
     ]);
   }
 
-  cells() {
+  /** The mask drawn: the preset's cells, or the `cells` attribute's with `custom` (`cells` itself is the attribute's property). */
+  maskCells() {
     return this.state.preset === 'custom' ? parseCells(this.state.cells) : presetCells(this.state.preset);
   }
 
@@ -79,7 +80,7 @@ class CausalMask extends FigureElement {
   }
 
   render() {
-    const m = causalModel(this.attn, { cells: this.cells(), step: this.state.step });
+    const m = causalModel(this.attn, { cells: this.maskCells(), step: this.state.step });
     const t = m.tokens.length;
     replace(this.tokens, TOKENS.map((tok, i) => h('span', { class: `tok${i >= t ? ' future' : i === t - 1 ? ' now' : ''}` }, tok)));
     const neg = { rows: t, cols: t, data: m.blocked.data.map((b) => -b) };

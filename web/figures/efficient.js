@@ -33,7 +33,7 @@ class Efficient extends MeasuringFigure {
   .mats { display: flex; flex-wrap: wrap; gap: 14px 18px; align-items: flex-start; }
   .mats figure { margin: 0; }
   .pattern { width: 200px; }
-  .pattern h4 { margin: 0 0 4px; font-size: 0.92em; font-weight: 600; }
+  .pattern .sub { margin: 0 0 4px; font-size: 0.92em; font-weight: 600; }
   .pattern p { margin: 4px 0 0; font-size: 0.84em; color: var(--attention-muted); }
   .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 12px; margin: 10px 0 6px; }
   .plot text { font-size: 10px; fill: var(--attention-muted); }
@@ -69,7 +69,7 @@ class Efficient extends MeasuringFigure {
       performer: view('Performer'),
     };
     this.captions = { exact: h('p'), windowed: h('p'), performer: h('p') };
-    const panel = (key, title) => h('div', { class: 'pattern' }, [h('h4', {}, title), this.views[key].el, this.captions[key]]);
+    const panel = (key, title) => h('div', { class: 'pattern' }, [h('div', { class: 'sub' }, title), this.views[key].el, this.captions[key]]);
     this.nSlider = slider({ label: 'Largest N', min: 2048, max: 65536, log: true, value: this.state.n,
       format: (v) => String(2 ** Math.round(Math.log2(v))), oninput: (v) => this.set({ n: 2 ** Math.round(Math.log2(v)) }) });
     this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run(this.state.n)) });

@@ -105,7 +105,11 @@ export class FigureElement extends HTMLElement {
       const link = copyLinkButton(this);
       this.#linkButton = link[0];
       const tools = h('div', { class: 'tools' }, [...link, ...exportButtons(this)]);
-      this.shadowRoot.replaceChildren(this.build(), tools, this.live);
+      const root = this.build();
+      // a figure named by its title, for screen readers' lists of figures
+      root.setAttribute('role', 'figure');
+      if (!root.hasAttribute('aria-label')) root.setAttribute('aria-label', root.querySelector('.title')?.textContent ?? this.localName);
+      this.shadowRoot.replaceChildren(root, tools, this.live);
       this.#draw();
       this.toggleAttribute('data-ready', true);
     } catch (err) {

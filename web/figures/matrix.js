@@ -39,7 +39,7 @@ class MatrixFigure extends FigureElement {
   .pic svg.img rect { cursor: pointer; }
   .pic svg.img rect.sel { stroke: var(--attention-fg); stroke-width: 3; }
   .swatch { display: inline-block; width: 2em; height: 2em; border-radius: 4px; vertical-align: middle; border: 1px solid var(--attention-border); }
-  h4 { margin: 16px 0 4px; }`;
+  .sub { margin: 16px 0 4px; }`;
 
   build() {
     this.stepper = stepper({ steps: STEPS, value: this.state.step - 1, prop: 'step', onchange: (i) => this.set({ step: i + 1 }) });
@@ -73,7 +73,7 @@ class MatrixFigure extends FigureElement {
         mathSpan('W^Q=W^K=1.5\\,I,\\;W^V=I'), '. Each step shows what it takes and, outlined, what it makes; every matrix comes from a kernel call (matmul for the products, a row-wise softmax). '
         + 'Each row of P sums to 1, and so do its printed values.']),
       this.scaleNote,
-      h('h4', {}, 'The same on a picture: N = 144 pixels, d = 3'),
+      h('div', { class: 'sub' }, 'The same on a picture: N = 144 pixels, d = 3'),
       h('div', { class: 'pic' }, [this.img, this.heat.el, this.picInfo]),
     ]);
   }

@@ -34,7 +34,7 @@ class MultiHeadIt extends FigureElement {
   .heads { display: grid; grid-template-columns: repeat(auto-fit, minmax(250px, 1fr)); gap: 12px; }
   .head { padding: 8px; border-radius: 8px; background: var(--attention-panel); }
   .head.off { opacity: 0.45; }
-  .head h4 { margin: 0 0 4px; font-size: 0.95em; display: flex; justify-content: space-between; gap: 8px; align-items: center; flex-wrap: wrap; }
+  .head .sub { margin: 0 0 4px; font-size: 0.95em; display: flex; justify-content: space-between; gap: 8px; align-items: center; flex-wrap: wrap; }
   .head svg text.w { font-variant-numeric: tabular-nums; fill: var(--attention-muted); }
   .head svg text.adjw { font-weight: 700; }
   .readout { margin-top: 12px; display: grid; gap: 6px; }
@@ -159,7 +159,7 @@ class MultiHeadIt extends FigureElement {
       'aria-label': `Head ${hd + 1}: weights from it to every word` }, kids);
     const off = this.offs()[hd];
     return h('div', { class: `head${off ? ' off' : ''}` }, [
-      h('h4', {}, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
+      h('div', { class: 'sub' }, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
       svg,
     ]);
   }

@@ -16,7 +16,7 @@ class MultiHeadMatmul extends FigureElement {
   .eq { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; margin: 6px 0 12px; }
   .heads { display: flex; flex-wrap: wrap; gap: 10px 22px; margin: 6px 0 12px; }
   .head { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; padding: 6px; border-radius: 8px; border-left: 4px solid; background: var(--attention-panel); }
-  h4 { margin: 12px 0 2px; font-size: 0.95em; }
+  .sub { margin: 12px 0 2px; font-size: 0.95em; }
   .check { font-variant-numeric: tabular-nums; }`;
 
   build() {
@@ -32,11 +32,11 @@ class MultiHeadMatmul extends FigureElement {
     return h('div', {}, [
       h('p', { class: 'title' }, 'Multi-head attention is a few wide matrix products'),
       this.choice.el,
-      h('h4', {}, ['1. One wide projection per role (the same for ', mathSpan('K'), ' and ', mathSpan('V'), ')']),
+      h('div', { class: 'sub' }, ['1. One wide projection per role (the same for ', mathSpan('K'), ' and ', mathSpan('V'), ')']),
       h('div', { class: 'eq' }, [this.v.X.el, h('span', { class: 'op' }, '\u00d7'), this.v.Wq.el, h('span', { class: 'op' }, '='), this.v.Q.el]),
-      h('h4', {}, '2. Split the columns into h heads; each attends on its own'),
+      h('div', { class: 'sub' }, '2. Split the columns into h heads; each attends on its own'),
       this.headsEl,
-      h('h4', {}, '3. Concatenate the heads’ outputs and project once'),
+      h('div', { class: 'sub' }, '3. Concatenate the heads’ outputs and project once'),
       h('div', { class: 'eq' }, [this.v.Z.el, h('span', { class: 'op' }, '\u00d7'), this.v.Wo.el, h('span', { class: 'op' }, '='), this.v.Y.el]),
       this.check,
       this.dims,

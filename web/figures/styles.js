@@ -32,6 +32,8 @@ export const baseCss = `
 [hidden] { display: none !important; }
 *, *::before, *::after { box-sizing: border-box; }
 .title { font-weight: 650; margin: 0 0 6px; font-size: 1.02em; }
+/* a part of a figure: labelled, but not a heading (a figure cannot know where it sits in a page's outline) */
+.sub { font-weight: 600; margin: 10px 0 4px; }
 .note { color: var(--attention-muted); font-size: 0.88em; margin: 6px 0 0; }
 .row { display: flex; flex-wrap: wrap; gap: 10px 16px; align-items: center; }
 .stack { display: flex; flex-direction: column; gap: 8px; }

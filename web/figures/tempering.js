@@ -34,7 +34,7 @@ class Tempering extends FigureElement {
   .key i { width: 14px; height: 10px; border-radius: 2px; display: inline-block; }
   .key .raw { background: var(--attention-negative); opacity: 0.6; } .key .scaled { background: var(--attention-positive); }
   .softmaxes { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 12px; margin-top: 10px; }
-  .sm h4 { margin: 0 0 4px; font-size: 0.95em; font-weight: 600; }
+  .sm .sub { margin: 0 0 4px; font-size: 0.95em; font-weight: 600; }
   .sm svg rect { fill: var(--attention-positive); }
   .sm.raw svg rect { fill: var(--attention-negative); }
   .sm p { margin: 4px 0 0; font-size: 0.88em; font-variant-numeric: tabular-nums; }${gradientCss}`;
@@ -111,7 +111,7 @@ class Tempering extends FigureElement {
     const svg = s('svg', { viewBox: '0 0 200 60', width: 200, role: 'img', 'aria-label': `${title}: weights of one query over ${KEYS} keys` },
       st.example.map((w, k) => s('rect', { x: k * bw + 1, width: bw - 2, y: 58 - 56 * w, height: Math.max(0.5, 56 * w) })));
     return h('div', { class: `sm ${cls}` }, [
-      h('h4', {}, title), svg,
+      h('div', { class: 'sub' }, title), svg,
       h('p', {}, `entropy ${num(st.entropy)} of ${num(maxEntropy)} bits \u00b7 largest weight ${pct(st.top)} (mean over ${QUERIES} queries)`),
     ]);
   }

@@ -45,7 +45,7 @@ class TinyGpt extends FigureElement {
   .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; }
   .legend i { display: inline-block; width: 22px; border-top: 3px solid; vertical-align: middle; margin-right: 5px; }
   .legend i.dash { border-top-style: dashed; }
-  h3 { font-size: 0.95em; margin: 14px 0 4px; }
+  .sub { font-size: 0.95em; margin: 14px 0 4px; }
   .mono { font: 13px/1.55 ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
   .samples { margin: 0; padding: 0; list-style: none; }
   .samples li { display: grid; grid-template-columns: 5.5em 1fr; gap: 6px; }
@@ -90,7 +90,7 @@ class TinyGpt extends FigureElement {
     this.layerChoice = choice({ label: 'Layer', value: '0', options: Array.from({ length: DEFAULTS.layers }, (_, l) => ({ value: String(l), label: String(l + 1) })), onchange: (v) => { this.layer = Number(v); this.invalidate(); } });
     this.headChoice = choice({ label: 'Head', value: '0', options: Array.from({ length: DEFAULTS.heads }, (_, k) => ({ value: String(k), label: String(k + 1) })), onchange: (v) => { this.head = Number(v); this.invalidate(); } });
     this.charsEl = h('div', { class: 'chars', role: 'group', 'aria-label': 'the text; pick a character to see where it looks' });
-    this.matrixEl = h('canvas', { class: 'matrix', role: 'img' });
+    this.matrixEl = h('canvas', { class: 'matrix', role: 'img', 'aria-label': 'attention over the typed text (drawn once the model has trained)' });
     this.readoutEl = h('p', { class: 'readout' });
     return h('div', {}, [
       h('p', { class: 'title' }, 'A tiny GPT learns to write from this article, in your browser'),
@@ -102,12 +102,12 @@ class TinyGpt extends FigureElement {
         h('span', {}, [h('i', { class: 'bigram dash' }), 'a bigram model, held out']),
       ]),
       this.plotEl,
-      h('h3', {}, 'What it writes as it learns (sampled every 100 steps)'),
+      h('div', { class: 'sub' }, 'What it writes as it learns (sampled every 100 steps)'),
       this.samplesEl,
-      h('h3', {}, 'Three ways to decode'),
+      h('div', { class: 'sub' }, 'Three ways to decode'),
       h('div', { class: 'write' }, [h('label', {}, ['Prompt ', this.promptInput]), this.writeButton]),
       this.decodingsEl,
-      h('h3', {}, 'Where each head looks'),
+      h('div', { class: 'sub' }, 'Where each head looks'),
       h('div', { class: 'attend' }, [
         h('label', {}, ['Type some text: ', this.textInput]),
         h('div', { class: 'heads' }, [this.layerChoice.el, this.headChoice.el]),

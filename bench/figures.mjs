@@ -1,0 +1,107 @@
+// figures.mjs: `npm run bench:figures`. How long a figure keeps the main
+// thread after a reader moves one of its controls, in headless Chromium
+// (Debian's). For each figure on the article page: 30 changes of its first
+// control (a slider moved to a seeded random value, else the next option of a
+// choice, else a switch flipped, else a stepper's next or previous step), each timed as the script of the change
+// (event handlers) plus, in the next animation frame, the figure's render and
+// the style recalculation and layout it causes (forced at the end of that
+// frame). Paint and compositing are not included. Prints p50 and p95 per
+// figure in milliseconds and the 8 ms mark (a frame at 120 Hz).
+//   --changes N   changes per figure (30)
+//   --filter RE   only the figures whose tag matches
+//   --json FILE   also write the results as JSON
+// The cost, efficient, induction and tiny-gpt figures are left out: their
+// controls start measurements or training in a Web Worker.
+import { writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { serve } from '../scripts/serve.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, ALL_FIGURES } from '../tests/browser/harness.js';
+import { machineInfo } from './machine.mjs';
+
+const args = process.argv.slice(2);
+const value = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };
+const changes = Number(value('--changes') ?? 30);
+const filter = value('--filter') ? new RegExp(value('--filter')) : null;
+const jsonFile = value('--json');
+const FIGURES = ALL_FIGURES.filter((t) => t !== 'attention-cost' && (!filter || filter.test(t)));
+export const BUDGET_MS = 8;
+
+/** Page side: make `count` changes to the figure's first control; -> ms per change. */
+async function measure([tag, count]) {
+  const el = document.querySelector(tag);
+  el.scrollIntoView({ block: 'center' });
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  await frame(); await frame();
+  const root = el.shadowRoot;
+  const mine = (c) => !c.closest('.tools') && !c.disabled && c.checkVisibility();
+  const range = [...root.querySelectorAll('input[type=range]')].find(mine);
+  const radios = [...root.querySelectorAll('input[type=radio]')].filter(mine);
+  const box = [...root.querySelectorAll('input[type=checkbox]')].find(mine);
+  // a stepper: forward to the end, then back
+  const [prev, next] = ['Previous step', 'Next step'].map((l) => root.querySelector(`.stepper button[aria-label="${l}"]`));
+  let seed = 12345;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  let control = '';
+  const change = range ? (() => {
+    control = `slider ${range.closest('.slider')?.querySelector('label')?.textContent ?? ''}`.trim();
+    return () => {
+      const [lo, hi] = [Number(range.min), Number(range.max)];
+      range.value = String(lo + random() * (hi - lo));
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+  })() : radios.length > 1 ? (() => {
+    control = `choice ${radios[0].closest('fieldset')?.querySelector('legend')?.textContent ?? ''}`.trim();
+    let k = 0;
+    return () => { const r = radios[(k = (k + 1) % radios.length)]; r.click(); };
+  })() : box ? (() => { control = 'switch'; return () => box.click(); })()
+    : next ? (() => { control = `button ${next.getAttribute('aria-label') ?? next.textContent}`; return () => (next.disabled ? prev : next).click(); })() : null;
+  if (!change) return { control: 'none', times: [] };
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    let frameStart = 0;
+    requestAnimationFrame(() => { frameStart = performance.now(); }); // runs before the figure's own frame callback
+    const t0 = performance.now();
+    change();
+    const script = performance.now() - t0;
+    const end = await new Promise((resolve) => requestAnimationFrame(() => {
+      el.getBoundingClientRect(); // style and layout, forced now
+      void document.body.offsetHeight;
+      resolve(performance.now());
+    }));
+    times.push(script + (end - frameStart));
+    await frame();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { control, times };
+}
+
+const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+
+const server = await serve({ port: 0 });
+const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+const results = [];
+try {
+  const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+  page.on('pageerror', (e) => console.error(`page: ${e.message}`));
+  await page.goto(`http://127.0.0.1:${server.address().port}/web/index.html`);
+  const m = machineInfo();
+  console.log(`figures latency: ${changes} changes per figure, Chromium ${browser.version()}, ${m.cpu}, ${m.cores} cores`);
+  console.log('script + render + style + layout from a control change to the end of the next frame (ms; paint not included)\n');
+  console.log('| figure | control | p50 | p95 | max | p95 <= 8 ms |');
+  console.log('| --- | --- | ---: | ---: | ---: | --- |');
+  for (const tag of FIGURES) {
+    const el = page.locator(tag).first();
+    await el.scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => document.querySelector(t).hasAttribute('data-ready'), tag, { timeout: 60000 });
+    await page.evaluate(measure, [tag, 3]); // warm-up
+    const { control, times } = await page.evaluate(measure, [tag, changes]);
+    const row = { tag, control, p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: Math.max(...times), times };
+    results.push(row);
+    const f = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+    console.log(`| ${tag.replace('attention-', '')} | ${control} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.max)} | ${row.p95 <= BUDGET_MS ? 'yes' : 'no'} |`);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+if (jsonFile) writeFileSync(jsonFile, JSON.stringify(results, null, 2));

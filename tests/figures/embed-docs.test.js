@@ -1,0 +1,48 @@
+// web/embed/README.md documents every element the bundle registers, every
+// attribute each one declares (its `static props`) with a snippet that uses
+// the element; README.md and the embed README quote the same payload
+// sentence, still within 3% of what dist/ weighs now.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { payload } from '../../scripts/bundle.mjs';
+import { QUOTING, MARKERS, quotedGzip } from '../../scripts/payload-quote.mjs';
+
+const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const DOCS = read('web/embed/README.md');
+
+/** [{tag, props}] for every figure module web/figures/index.js imports. */
+function registered() {
+  const modules = [...read('web/figures/index.js').matchAll(/^import '\.\/([\w.-]+\.js)';$/gm)].map((m) => m[1]);
+  return modules.map((file) => {
+    const src = read(`web/figures/${file}`);
+    const tag = /defineFigure\('([\w-]+)'/.exec(src)?.[1];
+    const block = /static props = \{([\s\S]*?)\};/.exec(src)?.[1] ?? '';
+    const props = [...block.matchAll(/\b([a-z]\w*):\s*(?:\{\s*type|weightProp\b|triple\()/g)].map((m) => m[1]);
+    return { file, tag, props };
+  });
+}
+
+/** The README's section for `tag` (from its heading to the next). */
+const section = (tag) => DOCS.split(/^### /m).find((s) => s.startsWith(`\`${tag}\``));
+
+test('every registered element has a section with each attribute and a snippet', () => {
+  const figures = registered();
+  assert.ok(figures.length >= 19, `${figures.length} figure modules`);
+  for (const { file, tag, props } of figures) {
+    assert.ok(tag, `${file} defines no figure`);
+    const text = section(tag);
+    assert.ok(text, `web/embed/README.md has no section for ${tag}`);
+    for (const p of props) assert.ok(text.includes(`\`${p}\``), `${tag}: attribute ${p} is not documented`);
+    assert.match(text, new RegExp(`\`\`\`html\\n[^]*<${tag}[ >][^]*</${tag}>[^]*\`\`\``), `${tag}: no snippet`);
+  }
+});
+
+test('README.md and the embed README quote one payload sentence, within 3% of dist/', { skip: !existsSync(new URL('../../dist/attention-figures.js', import.meta.url)) && 'dist/ not built' }, async () => {
+  const quotes = QUOTING.map((f) => MARKERS.exec(read(f))?.[2]);
+  assert.ok(quotes[0], 'README.md has no payload quote');
+  assert.equal(quotes[1], quotes[0], 'the two files quote different payloads: run node scripts/payload-quote.mjs --write');
+  const { gzip } = await payload('relaxed');
+  const quoted = quotedGzip(quotes[0]);
+  assert.ok(Math.abs(quoted - gzip) / gzip < 0.03, `quoted ${quoted} gzip, dist/ is ${gzip}: run node scripts/payload-quote.mjs --write`);
+});
