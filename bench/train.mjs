@@ -2,20 +2,19 @@
 // per second of attention-induction's 2-layer model (vocab 32, 32 tokens,
 // dModel 32, 2 heads, batch 32; web/figures/induction.model.js) in
 //   attention-wasm  model.trainStep, SIMD and scalar builds
-//   tfjs-wasm       the same model in tfjs ops, tf.variableGrads and
-//                   tf.train.adam, PyTorch's decoupled weight decay applied
-//                   first (AdamW); embeddings are one-hot matmuls, as the
-//                   wasm backend has no gather gradient
+//   tfjs-wasm       the same model in tfjs ops (transformer-peers.mjs),
+//                   tf.variableGrads and tf.train.adam, PyTorch's decoupled
+//                   weight decay applied first (AdamW); embeddings are
+//                   one-hot matmuls, as the wasm backend has no gather gradient
 //   plain JS        the float64 loops of tests/transformer-reference.js
 // A step is forward, backward, the AdamW update and the loss read back. All
 // start from the same parameters and see the same batches; their losses
 // over the first steps must agree (the correctness check).
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { DEFAULTS, makeBatch } from '../web/figures/induction.model.js';
 import { uniform } from '../web/figures/random.js';
 import * as ref from '../tests/transformer-reference.js';
 import { interleave } from './timing.mjs';
+import { thisEngine, tfjsEngine } from './transformer-peers.mjs';
 
 const CFG = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: 2 };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -24,73 +23,6 @@ const CHECK_STEPS = 5;
 // the differences seen are 1.3e-7 (this trainer) and 2.1e-6 (tfjs); leaving
 // out the weight decay alone moves tfjs's losses by 1.5e-4.
 const LOSS_TOLERANCE = 2e-5;
-
-/** This project's trainer, on the SIMD or the scalar build; without
- *  params the model keeps its own seeded initialisation. */
-async function thisEngine(simd) {
-  const { loadAttention } = await import('../web/attention.js');
-  const attn = await loadAttention({ simd });
-  if (attn.simd !== simd) throw new Error(`asked for simd=${simd}, the API loaded simd=${attn.simd}`);
-  return (params) => {
-    const model = attn.createTransformer({ ...CFG, seed: DEFAULTS.seed });
-    if (params) model.setParameters(params);
-    return {
-      step: (sequences) => model.trainStep(sequences, OPT),
-      parameters: () => model.parameters(),
-      dispose: () => model.dispose(),
-    };
-  };
-}
-
-async function tfjsEngine() {
-  const tf = await import('@tensorflow/tfjs');
-  const backend = await import('@tensorflow/tfjs-backend-wasm');
-  const require = createRequire(import.meta.url);
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  backend.setThreadsCount(1);
-  backend.setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep);
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
-  const { vocab: V, dModel: C, heads: H, layers } = CFG;
-  const hs = C / H;
-  return (params) => {
-    const P = {};
-    for (const { name, rows, cols } of ref.layout(CFG)) P[name] = tf.variable(tf.tensor2d(params[name], [rows, cols]), true, name);
-    const optimizer = tf.train.adam(OPT.lr, OPT.beta1, OPT.beta2, OPT.eps);
-    const T = CFG.context;
-    const causal = tf.linalg.bandPart(tf.ones([T, T]), -1, 0).sub(1).mul(1e9); // 0 on and below the diagonal, -1e9 above
-    const loss = (sequences) => {
-      const B = sequences.length;
-      if (sequences[0].length !== T + 1) throw new RangeError(`sequences of ${T + 1} tokens expected`);
-      const inputs = tf.tensor1d(sequences.flatMap((s) => Array.from(s.subarray(0, T))), 'int32');
-      const targets = tf.tensor1d(sequences.flatMap((s) => Array.from(s.subarray(1))), 'int32');
-      const split = (t) => t.reshape([B, T, H, hs]).transpose([0, 2, 1, 3]);
-      // x = tok[token] + pos[position], as (B T) x C
-      let x = tf.oneHot(inputs, V).matMul(P.tok).reshape([B, T, C]).add(P.pos).reshape([B * T, C]);
-      for (let l = 0; l < layers; l++) {
-        const w = (n) => P[`layers.${l}.${n}`];
-        const [q, k, v] = ['q', 'k', 'v'].map((n) => split(x.matMul(w(`W${n}`)).add(w(`b${n}`))));
-        const p = tf.softmax(q.matMul(k, false, true).mul(1 / Math.sqrt(hs)).add(causal));
-        const z = p.matMul(v).transpose([0, 2, 1, 3]).reshape([B * T, C]);
-        x = x.add(z.matMul(w('Wo')).add(w('bo')));
-      }
-      const logits = x.matMul(P.Wu).add(P.bu);
-      return tf.oneHot(targets, V).mul(tf.logSoftmax(logits)).sum().neg().div(B * T);
-    };
-    const decay = 1 - OPT.lr * OPT.weightDecay;
-    return {
-      step(sequences) {
-        const { value, grads } = tf.variableGrads(() => loss(sequences));
-        tf.tidy(() => { for (const v of Object.values(P)) v.assign(v.mul(decay)); }); // AdamW: decay first
-        optimizer.applyGradients(grads);
-        tf.dispose(grads);
-        const out = value.dataSync()[0];
-        value.dispose();
-        return out;
-      },
-      dispose() { tf.dispose([...Object.values(P), causal]); optimizer.dispose(); },
-    };
-  };
-}
 
 /** tests/transformer-reference.js: gradients and AdamW in float64 loops. */
 async function plainEngine() {
@@ -111,9 +43,9 @@ async function plainEngine() {
 }
 
 export const TRAIN_ENGINES = [
-  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine(true) },
-  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine(false) },
-  { id: 'tfjs', label: 'tfjs-wasm', load: tfjsEngine },
+  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine(true, CFG, OPT, DEFAULTS.seed) },
+  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine(false, CFG, OPT, DEFAULTS.seed) },
+  { id: 'tfjs', label: 'tfjs-wasm', load: () => tfjsEngine(CFG, OPT) },
   { id: 'js', label: 'plain JS (float64)', load: plainEngine },
 ];
 
