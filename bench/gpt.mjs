@@ -22,7 +22,7 @@ import { ARTICLE_TEXT } from '../web/figures/tiny-gpt.text.js';
 import { uniform } from '../web/figures/random.js';
 import * as ref from '../tests/transformer-reference.js';
 import { interleave } from './timing.mjs';
-import { thisEngine, tfjsEngine } from './transformer-peers.mjs';
+import { compareLosses, printTrainers, thisEngine, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
 
 const CFG = { vocab: ALPHABET.length, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: DEFAULTS.layers, mlp: true, layerNorm: true };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -36,7 +36,6 @@ const ENGINES = [
   { id: 'tfjs', label: 'tfjs-wasm', load: () => tfjsEngine(CFG, OPT) },
 ];
 
-const errorText = (e) => String(e?.message ?? e).split('\n')[0];
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 
@@ -62,49 +61,22 @@ export async function runGpt({ quick }) {
   const next = uniform(DEFAULTS.seed);
   const { train } = splitText(ARTICLE_TEXT);
   const batches = Array.from({ length: 8 }, () => randomWindows(next, train, CFG.context + 1, DEFAULTS.batch));
-  const rows = [];
-  const variants = [];
-  let params = null;
-  let oracle = null;
-  for (const spec of ENGINES) {
-    const row = { engine: spec.id, label: spec.label };
-    rows.push(row);
-    try {
-      const make = await spec.load();
-      const check = make(params);
-      if (!params) {
-        params = check.parameters();
-        const [P, M, Vs] = [ref.zeros(CFG, params), ref.zeros(CFG), ref.zeros(CFG)];
-        oracle = batches.slice(0, CHECK_STEPS).map((b, k) => {
-          const { loss, grads } = ref.gradients(P, CFG, b);
-          ref.adamw(P, M, Vs, grads, k + 1, OPT);
-          return loss;
-        });
-      }
-      row.losses = batches.slice(0, CHECK_STEPS).map((b) => check.step(b));
-      row.maxLossDiff = Math.max(...row.losses.map((x, s) => Math.abs(x - oracle[s])));
-      check.dispose();
-      const timed = make(params);
-      let k = 0;
-      variants.push({ row, run: () => timed.step(batches[k++ % batches.length]), model: timed });
-    } catch (e) {
-      row.na = `failed: ${errorText(e)}`;
-    }
+  const policy = { budgetMs: quick ? 300 : 3000, minRounds: 3, maxRounds: quick ? 5 : 20, warmMs: 10000 };
+  const { rows, params, kept } = await timeTrainers(ENGINES, batches, { checkSteps: CHECK_STEPS, policy, keep: (id) => id.startsWith('wasm') });
+  // The float64 reference's losses from the same parameters: the oracle.
+  if (params) {
+    const [P, M, Vs] = [ref.zeros(CFG, params), ref.zeros(CFG), ref.zeros(CFG)];
+    compareLosses(rows, batches.slice(0, CHECK_STEPS).map((b, k) => {
+      const { loss, grads } = ref.gradients(P, CFG, b);
+      ref.adamw(P, M, Vs, grads, k + 1, OPT);
+      return loss;
+    }));
   }
-  const timed = await interleave(variants, { budgetMs: quick ? 300 : 3000, minRounds: 3, maxRounds: quick ? 5 : 20, warmMs: 10000 });
-  variants.forEach(({ row, model }, i) => {
-    const t = timed[i];
-    if (t.error) row.na = `failed: ${t.error}`;
-    else Object.assign(row, { medianMs: t.medianMs, stepsPerSecond: 1000 / t.medianMs, rounds: t.samples.length, batch: t.batch });
-    if (row.engine !== 'wasm-simd' && row.engine !== 'wasm-scalar') model.dispose();
-  });
-  const tfjs = rows.find((r) => r.engine === 'tfjs');
-  for (const r of rows) if (r.medianMs && tfjs?.medianMs) r.vsTfjs = tfjs.medianMs / r.medianMs;
 
   // Decoding, on the SIMD and scalar models just trained for a few steps.
   const decoding = [];
   const prompt = Array.from(train.subarray(0, 8));
-  for (const { row, model } of variants.filter((v) => v.row.engine.startsWith('wasm'))) {
+  for (const { row, model } of kept) {
     const d = { engine: row.engine, label: row.label };
     decoding.push(d);
     const cachedTokens = model.model.generate(prompt, { steps: GENERATE }).tokens;
@@ -125,14 +97,7 @@ export async function runGpt({ quick }) {
 function printGpt(config, rows, decoding) {
   console.log(`\nGPT training: attention-tiny-gpt's model (vocab ${config.vocab}, ${config.context} tokens, dModel ${config.dModel}, ${config.heads} heads, ${config.layers} blocks with LayerNorm and GELU MLP, batch ${config.batch}), AdamW lr ${config.optimizer.lr}, weight decay ${config.optimizer.weightDecay}`);
   console.log(`a step = forward, backward, update, loss read back; median of interleaved rounds; loss diff = max |loss - float64 reference| over ${config.checkSteps} steps\n`);
-  const head = [pad('engine', 22), lpad('ms/step', 9), lpad('steps/s', 9), lpad('vs tfjs', 8), lpad('loss diff', 10), lpad('runs', 7)].join(' ');
-  console.log(head);
-  console.log('-'.repeat(head.length));
-  for (const r of rows) {
-    if (r.na) { console.log(`${pad(r.label, 22)} n/a: ${r.na}`); continue; }
-    console.log([pad(r.label, 22), lpad(r.medianMs.toFixed(2), 9), lpad(r.stepsPerSecond.toFixed(1), 9),
-      lpad(r.vsTfjs ? `${r.vsTfjs.toFixed(1)}x` : '-', 8), lpad(r.maxLossDiff?.toExponential(1) ?? '-', 10), lpad(`${r.rounds}x${r.batch}`, 7)].join(' '));
-  }
+  printTrainers(rows);
   console.log(`\nGPT decoding: ${config.generate} characters, greedy, from an 8-character prompt; without the cache = the full forward pass over the window (up to ${config.context} characters) per new character\n`);
   const h2 = [pad('engine', 22), lpad('cached tok/s', 13), lpad('uncached tok/s', 15), lpad('speedup', 8), lpad('same text', 10)].join(' ');
   console.log(h2);

@@ -1,11 +1,13 @@
 // transformer-peers.mjs: the trainers the training (train.mjs) and GPT
 // (gpt.mjs) sections time against each other, for a createTransformer
 // config ({vocab, context, dModel, heads, layers, mlp, layerNorm}) and an
-// AdamW setting ({lr, weightDecay, beta1, beta2, eps}). Each load gives
-// make(params) -> {step(sequences) -> loss, dispose()}; without params this
+// AdamW setting ({lr, weightDecay, beta1, beta2, eps}), and how both
+// sections run and print them. Each load gives make(params) ->
+// {step(sequences) -> loss, parameters(), dispose()}; without params this
 // project's model keeps its own seeded initialisation.
 import * as ref from '../tests/transformer-reference.js';
-import { tfjsWasmDir } from './engine-tfjs.mjs';
+import { useWasmBackend } from './engine-tfjs.mjs';
+import { interleave } from './timing.mjs';
 
 /** This project's trainer, on the SIMD or the scalar build. */
 export async function thisEngine(simd, cfg, opt, seed) {
@@ -26,11 +28,7 @@ export async function thisEngine(simd, cfg, opt, seed) {
  *  exact GELU. */
 export async function tfjsEngine(cfg, opt) {
   const tf = await import('@tensorflow/tfjs');
-  const backend = await import('@tensorflow/tfjs-backend-wasm');
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  backend.setThreadsCount(1);
-  backend.setWasmPaths(await tfjsWasmDir());
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
+  await useWasmBackend(tf);
   const { vocab: V, dModel: C, heads: H, layers, context: T } = cfg;
   const hs = C / H;
   return (params) => {
@@ -81,4 +79,66 @@ export async function tfjsEngine(cfg, opt) {
       dispose() { tf.dispose([...Object.values(P), causal]); optimizer.dispose(); },
     };
   };
+}
+
+const errorText = (e) => String(e?.message ?? e).split('\n')[0];
+
+/**
+ * Runs the trainers on the same parameters (the first engine's) and the same
+ * batches. Per engine a first copy takes checkSteps steps (row.losses), a
+ * second copy is timed in interleaved rounds (medianMs, stepsPerSecond,
+ * rounds, batch, vsTfjs = tfjs's time / this time); a failure is row.na.
+ * The timed copies are disposed except where keep(engine id): those come
+ * back in `kept` ({row, model}) for more measurements.
+ */
+export async function timeTrainers(engines, batches, { checkSteps, policy, keep = () => false }) {
+  const rows = [];
+  const variants = [];
+  let params = null; // the first engine's seeded initialisation, given to every engine
+  for (const spec of engines) {
+    const row = { engine: spec.id, label: spec.label };
+    rows.push(row);
+    try {
+      const make = await spec.load();
+      const check = make(params);
+      params ??= check.parameters();
+      row.losses = batches.slice(0, checkSteps).map((b) => check.step(b));
+      check.dispose();
+      const timed = make(params);
+      let k = 0;
+      variants.push({ row, run: () => timed.step(batches[k++ % batches.length]), model: timed });
+    } catch (e) {
+      row.na = `failed: ${errorText(e)}`;
+    }
+  }
+  const timed = await interleave(variants, policy);
+  variants.forEach(({ row, model }, i) => {
+    const t = timed[i];
+    if (t.error) row.na = `failed: ${t.error}`;
+    else Object.assign(row, { medianMs: t.medianMs, stepsPerSecond: 1000 / t.medianMs, rounds: t.samples.length, batch: t.batch });
+    if (!keep(row.engine)) model.dispose();
+  });
+  const tfjs = rows.find((r) => r.engine === 'tfjs');
+  for (const r of rows) if (r.medianMs && tfjs?.medianMs) r.vsTfjs = tfjs.medianMs / r.medianMs;
+  return { rows, params, kept: variants.filter((v) => keep(v.row.engine)).map(({ row, model }) => ({ row, model })) };
+}
+
+/** Every row's largest |loss - oracle's| over the checked steps (maxLossDiff). */
+export function compareLosses(rows, oracleLosses) {
+  for (const r of rows) if (r.losses && oracleLosses) r.maxLossDiff = Math.max(...r.losses.map((x, s) => Math.abs(x - oracleLosses[s])));
+}
+
+/** The table of timeTrainers' rows. */
+export function printTrainers(rows) {
+  const pad = (s, n) => String(s).padEnd(n);
+  const lpad = (s, n) => String(s).padStart(n);
+  const head = [pad('engine', 22), lpad('ms/step', 9), lpad('steps/s', 9), lpad('vs tfjs', 8), lpad('loss diff', 10), lpad('runs', 7)].join(' ');
+  console.log(head);
+  console.log('-'.repeat(head.length));
+  for (const r of rows) {
+    if (r.na) { console.log(`${pad(r.label, 22)} n/a: ${r.na}`); continue; }
+    console.log([pad(r.label, 22), lpad(r.medianMs.toFixed(2), 9), lpad(r.stepsPerSecond.toFixed(1), 9),
+      lpad(r.vsTfjs ? `${r.vsTfjs.toFixed(1)}x` : '-', 8), lpad(r.maxLossDiff?.toExponential(1) ?? '-', 10),
+      lpad(`${r.rounds}x${r.batch}`, 7)].join(' '));
+  }
 }
