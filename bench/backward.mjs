@@ -13,7 +13,7 @@
 // ceiling target is about. Plus the engine memory of the fused causal
 // backward at N = 16,384.
 import { runtimeVersion } from './engine-js.mjs';
-import { tfjsWasmDir } from './engine-tfjs.mjs';
+import { useWasmBackend } from './engine-tfjs.mjs';
 import { mhaInputs, sampleRows, sdpaInputs } from './inputs.mjs';
 import { mhaBackward, sdpaBackward } from './plain-js-backward.mjs';
 import { interleave } from './timing.mjs';
@@ -89,11 +89,7 @@ const m = (data, rows, cols) => ({ rows, cols, data });
 
 async function tfjsEngine() {
   const tf = await import('@tensorflow/tfjs');
-  const backend = await import('@tensorflow/tfjs-backend-wasm');
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  backend.setThreadsCount(1);
-  backend.setWasmPaths(await tfjsWasmDir());
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
+  await useWasmBackend(tf);
   // Inputs become tensors inside the timed call and gradients are read back
   // with dataSync, as in the forward bench; tidy frees the intermediates.
   const read = (fn, names) => {

@@ -12,14 +12,19 @@ export async function tfjsWasmDir() {
   return path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm')) + path.sep;
 }
 
-export async function load() {
-  const tf = await import('@tensorflow/tfjs-core');
+/** Puts tf (tfjs-core or tfjs) on the wasm backend with one thread: without
+ *  multithread support it picks the plain SIMD build. */
+export async function useWasmBackend(tf) {
   const backend = await import('@tensorflow/tfjs-backend-wasm');
-  // One thread: without multithread support it picks the plain SIMD build.
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   backend.setThreadsCount(1);
   backend.setWasmPaths(await tfjsWasmDir());
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
+}
+
+export async function load() {
+  const tf = await import('@tensorflow/tfjs-core');
+  await useWasmBackend(tf);
   if (!tf.env().getBool('WASM_HAS_SIMD_SUPPORT')) throw new Error('tfjs-wasm: no SIMD');
 
   // Inputs become tensors inside the timed call (the copy in), and

@@ -2,20 +2,18 @@
 // per second of attention-induction's 2-layer model (vocab 32, 32 tokens,
 // dModel 32, 2 heads, batch 32; web/figures/induction.model.js) in
 //   attention-wasm  model.trainStep, SIMD and scalar builds
-//   tfjs-wasm       the same model in tfjs ops, tf.variableGrads and
-//                   tf.train.adam, PyTorch's decoupled weight decay applied
-//                   first (AdamW); embeddings are one-hot matmuls, as the
-//                   wasm backend has no gather gradient
+//   tfjs-wasm       the same model in tfjs ops (transformer-peers.mjs),
+//                   tf.variableGrads and tf.train.adam, PyTorch's decoupled
+//                   weight decay applied first (AdamW); embeddings are
+//                   one-hot matmuls, as the wasm backend has no gather gradient
 //   plain JS        the float64 loops of tests/transformer-reference.js
 // A step is forward, backward, the AdamW update and the loss read back. All
 // start from the same parameters and see the same batches; their losses
 // over the first steps must agree (the correctness check).
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { DEFAULTS, makeBatch } from '../web/figures/induction.model.js';
 import { uniform } from '../web/figures/random.js';
 import * as ref from '../tests/transformer-reference.js';
-import { interleave } from './timing.mjs';
+import { compareLosses, printTrainers, thisEngine, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
 
 const CFG = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: 2 };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -24,73 +22,6 @@ const CHECK_STEPS = 5;
 // the differences seen are 1.3e-7 (this trainer) and 2.1e-6 (tfjs); leaving
 // out the weight decay alone moves tfjs's losses by 1.5e-4.
 const LOSS_TOLERANCE = 2e-5;
-
-/** This project's trainer, on the SIMD or the scalar build; without
- *  params the model keeps its own seeded initialisation. */
-async function thisEngine(simd) {
-  const { loadAttention } = await import('../web/attention.js');
-  const attn = await loadAttention({ simd });
-  if (attn.simd !== simd) throw new Error(`asked for simd=${simd}, the API loaded simd=${attn.simd}`);
-  return (params) => {
-    const model = attn.createTransformer({ ...CFG, seed: DEFAULTS.seed });
-    if (params) model.setParameters(params);
-    return {
-      step: (sequences) => model.trainStep(sequences, OPT),
-      parameters: () => model.parameters(),
-      dispose: () => model.dispose(),
-    };
-  };
-}
-
-async function tfjsEngine() {
-  const tf = await import('@tensorflow/tfjs');
-  const backend = await import('@tensorflow/tfjs-backend-wasm');
-  const require = createRequire(import.meta.url);
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  backend.setThreadsCount(1);
-  backend.setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep);
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs wasm backend failed to initialize');
-  const { vocab: V, dModel: C, heads: H, layers } = CFG;
-  const hs = C / H;
-  return (params) => {
-    const P = {};
-    for (const { name, rows, cols } of ref.layout(CFG)) P[name] = tf.variable(tf.tensor2d(params[name], [rows, cols]), true, name);
-    const optimizer = tf.train.adam(OPT.lr, OPT.beta1, OPT.beta2, OPT.eps);
-    const T = CFG.context;
-    const causal = tf.linalg.bandPart(tf.ones([T, T]), -1, 0).sub(1).mul(1e9); // 0 on and below the diagonal, -1e9 above
-    const loss = (sequences) => {
-      const B = sequences.length;
-      if (sequences[0].length !== T + 1) throw new RangeError(`sequences of ${T + 1} tokens expected`);
-      const inputs = tf.tensor1d(sequences.flatMap((s) => Array.from(s.subarray(0, T))), 'int32');
-      const targets = tf.tensor1d(sequences.flatMap((s) => Array.from(s.subarray(1))), 'int32');
-      const split = (t) => t.reshape([B, T, H, hs]).transpose([0, 2, 1, 3]);
-      // x = tok[token] + pos[position], as (B T) x C
-      let x = tf.oneHot(inputs, V).matMul(P.tok).reshape([B, T, C]).add(P.pos).reshape([B * T, C]);
-      for (let l = 0; l < layers; l++) {
-        const w = (n) => P[`layers.${l}.${n}`];
-        const [q, k, v] = ['q', 'k', 'v'].map((n) => split(x.matMul(w(`W${n}`)).add(w(`b${n}`))));
-        const p = tf.softmax(q.matMul(k, false, true).mul(1 / Math.sqrt(hs)).add(causal));
-        const z = p.matMul(v).transpose([0, 2, 1, 3]).reshape([B * T, C]);
-        x = x.add(z.matMul(w('Wo')).add(w('bo')));
-      }
-      const logits = x.matMul(P.Wu).add(P.bu);
-      return tf.oneHot(targets, V).mul(tf.logSoftmax(logits)).sum().neg().div(B * T);
-    };
-    const decay = 1 - OPT.lr * OPT.weightDecay;
-    return {
-      step(sequences) {
-        const { value, grads } = tf.variableGrads(() => loss(sequences));
-        tf.tidy(() => { for (const v of Object.values(P)) v.assign(v.mul(decay)); }); // AdamW: decay first
-        optimizer.applyGradients(grads);
-        tf.dispose(grads);
-        const out = value.dataSync()[0];
-        value.dispose();
-        return out;
-      },
-      dispose() { tf.dispose([...Object.values(P), causal]); optimizer.dispose(); },
-    };
-  };
-}
 
 /** tests/transformer-reference.js: gradients and AdamW in float64 loops. */
 async function plainEngine() {
@@ -111,71 +42,29 @@ async function plainEngine() {
 }
 
 export const TRAIN_ENGINES = [
-  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine(true) },
-  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine(false) },
-  { id: 'tfjs', label: 'tfjs-wasm', load: tfjsEngine },
+  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine(true, CFG, OPT, DEFAULTS.seed) },
+  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine(false, CFG, OPT, DEFAULTS.seed) },
+  { id: 'tfjs', label: 'tfjs-wasm', load: () => tfjsEngine(CFG, OPT) },
   { id: 'js', label: 'plain JS (float64)', load: plainEngine },
 ];
-
-const errorText = (e) => String(e?.message ?? e).split('\n')[0];
 
 /** The training section: prints its table, returns {config, rows}. */
 export async function runTrain({ quick }) {
   const next = uniform(DEFAULTS.seed);
   const batches = Array.from({ length: 16 }, () => makeBatch(next, DEFAULTS.batch).sequences);
-  const rows = [];
-  const variants = [];
-  let params = null; // the SIMD model's seeded initialisation, given to every engine
-  for (const spec of TRAIN_ENGINES) {
-    const row = { engine: spec.id, label: spec.label };
-    rows.push(row);
-    try {
-      const make = await spec.load();
-      const check = make(params);
-      params ??= check.parameters();
-      row.losses = batches.slice(0, CHECK_STEPS).map((b) => check.step(b));
-      check.dispose();
-      const timed = make(params);
-      let k = 0;
-      variants.push({ row, run: () => timed.step(batches[k++ % batches.length]), model: timed });
-    } catch (e) {
-      row.na = `failed: ${errorText(e)}`;
-    }
-  }
   const policy = { budgetMs: quick ? 300 : 3000, minRounds: 3, maxRounds: quick ? 5 : 30, warmMs: 10000 };
-  const timed = await interleave(variants, policy);
-  variants.forEach(({ row, model }, i) => {
-    model.dispose();
-    const t = timed[i];
-    if (t.error) row.na = `failed: ${t.error}`;
-    else Object.assign(row, { medianMs: t.medianMs, stepsPerSecond: 1000 / t.medianMs, rounds: t.samples.length, batch: t.batch });
-  });
-  const oracle = rows.find((r) => r.engine === 'js');
-  const tfjs = rows.find((r) => r.engine === 'tfjs');
-  for (const r of rows) {
-    if (r.losses && oracle?.losses) r.maxLossDiff = Math.max(...r.losses.map((x, s) => Math.abs(x - oracle.losses[s])));
-    if (r.medianMs && tfjs?.medianMs) r.vsTfjs = tfjs.medianMs / r.medianMs;
-  }
+  const { rows } = await timeTrainers(TRAIN_ENGINES, batches, { checkSteps: CHECK_STEPS, policy });
+  compareLosses(rows, rows.find((r) => r.engine === 'js')?.losses);
   const config = { ...CFG, batch: DEFAULTS.batch, tokens: DEFAULTS.context, optimizer: OPT, checkSteps: CHECK_STEPS };
   printTrain(config, rows);
   return { config, rows };
 }
 
 function printTrain(config, rows) {
-  const pad = (s, n) => String(s).padEnd(n);
-  const lpad = (s, n) => String(s).padStart(n);
   console.log(`\ntraining: attention-induction's model (vocab ${config.vocab}, ${config.tokens} tokens, dModel ${config.dModel}, ${config.heads} heads, ${config.layers} layers, batch ${config.batch}), AdamW lr ${config.optimizer.lr}, weight decay ${config.optimizer.weightDecay}`);
   console.log('a step = forward, backward, update, loss read back; median of interleaved rounds; same parameters and batches for all;');
   console.log(`vs tfjs = tfjs-wasm time / this time; loss diff = max |loss - plain JS float64| over the first ${config.checkSteps} steps\n`);
-  const head = [pad('engine', 22), lpad('ms/step', 9), lpad('steps/s', 9), lpad('vs tfjs', 8), lpad('loss diff', 10), lpad('runs', 7)].join(' ');
-  console.log(head);
-  console.log('-'.repeat(head.length));
-  for (const r of rows) {
-    if (r.na) { console.log(`${pad(r.label, 22)} n/a: ${r.na}`); continue; }
-    console.log([pad(r.label, 22), lpad(r.medianMs.toFixed(2), 9), lpad(r.stepsPerSecond.toFixed(1), 9),
-      lpad(r.vsTfjs ? `${r.vsTfjs.toFixed(1)}x` : '-', 8), lpad(r.maxLossDiff?.toExponential(1) ?? '-', 10),
-      lpad(`${r.rounds}x${r.batch}`, 7)].join(' '));
-  }
+  printTrainers(rows);
 }
 
 /** Reasons to exit non-zero: this project's trainer failed, or any engine's

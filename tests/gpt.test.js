@@ -14,10 +14,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { builds, forEachBuild, simdBuild, scalarBuild } from './helpers.js';
+import { builds, forEachBuild } from './helpers.js';
 import * as R from './transformer-reference.js';
-import { sequences, assertTensorsClose } from './transformer-helpers.js';
-import { uniform } from '../web/figures/random.js';
+import {
+  sequences, assertTensorsClose, randomParameters, assertGradientsMatchFiniteDifferences,
+  assertReferenceFollowsFixture, assertTrainerFollowsFixture, assertBuildsTrainAlike,
+} from './transformer-helpers.js';
 
 const RTOL = 1e-4;
 const FLAGS = [{ mlp: true, layerNorm: true }, { mlp: true, layerNorm: false }, { mlp: false, layerNorm: true }];
@@ -45,41 +47,14 @@ describe('the float64 reference of the GPT block', () => {
   for (const flags of FLAGS) {
     test(`its gradients equal central finite differences (${JSON.stringify(flags)}, with and without a head off)`, () => {
       const cfg = { ...SIZES[0], ...flags };
-      const P = R.zeros(cfg);
-      const next = uniform(11);
-      for (const t of Object.values(P)) for (let i = 0; i < t.length; i++) t[i] = 2 * next() - 1;
+      const P = randomParameters(cfg, 11);
       const seqs = [[0, 3, 1, 4, 2], [2, 2, 0, 1, 3], [4, 1, 1, 0, 2]];
-      for (const off of [[], [{ 1: true }]]) {
-        const { grads } = R.gradients(P, cfg, seqs, off);
-        const h = 1e-5; // truncation ~h^2 |f'''| and rounding ~1e-16 / h: both near 1e-10
-        for (const [name, t] of Object.entries(P)) {
-          for (let i = 0; i < t.length; i++) {
-            const x = t[i];
-            t[i] = x + h;
-            const up = R.meanLoss(P, cfg, seqs, off);
-            t[i] = x - h;
-            const down = R.meanLoss(P, cfg, seqs, off);
-            t[i] = x;
-            const fd = (up - down) / (2 * h);
-            assert.ok(Math.abs(fd - grads[name][i]) < 2e-8, `${name}[${i}]: finite difference ${fd}, gradient ${grads[name][i]}`);
-          }
-        }
-      }
+      for (const off of [[], [{ 1: true }]]) assertGradientsMatchFiniteDifferences(P, cfg, seqs, off, 2e-8);
     });
   }
 
   test('matches PyTorch 1.13 (fixture): losses, first gradients, parameters after each AdamW step', () => {
-    const fx = fixture();
-    const cfg = fx.config;
-    const [P, M, V] = [R.zeros(cfg, fx.init), R.zeros(cfg), R.zeros(cfg)];
-    fx.steps.forEach((st, k) => {
-      const g = R.gradients(P, cfg, st.tokens);
-      assert.ok(Math.abs(g.loss - st.loss) < 1e-12, `step ${k + 1} loss ${g.loss} vs ${st.loss}`);
-      // 10 significant digits in the fixture; bk as in transformer.test.js
-      if (st.grads) assertTensorsClose(g.grads, st.grads, 1e-9, 'gradients vs PyTorch', { atol: 1e-12 });
-      R.adamw(P, M, V, g.grads, k + 1, fx.adamw);
-      assertTensorsClose(P, st.params, 1e-9, `parameters after step ${k + 1}`, { atol: (k + 1) * 2e-9 });
-    });
+    assertReferenceFollowsFixture(fixture());
   });
 });
 
@@ -136,22 +111,7 @@ forEachBuild('GPT block', (attn) => {
   });
 
   test('AdamW steps follow the float64 reference trajectory and PyTorch 1.13 (fixture)', () => {
-    const fx = fixture();
-    const cfg = fx.config;
-    const m = attn.createTransformer(cfg);
-    m.setParameters(fx.init);
-    const [P, M, V] = [R.zeros(cfg, m.parameters()), R.zeros(cfg), R.zeros(cfg)];
-    fx.steps.forEach((st, k) => {
-      const g = R.gradients(P, cfg, st.tokens);
-      R.adamw(P, M, V, g.grads, k + 1, fx.adamw);
-      const loss = m.trainStep(st.tokens, fx.adamw);
-      assert.ok(Math.abs(loss - st.loss) <= RTOL * st.loss, `step ${k + 1}: loss ${loss}, PyTorch ${st.loss}`);
-      const atol = (k + 1) * fx.adamw.lr * RTOL; // AdamW moves each parameter ~lr per step (transformer.test.js)
-      const got = m.parameters();
-      assertTensorsClose(got, P, 1e-6, `step ${k + 1} vs the reference`, { atol });
-      assertTensorsClose(got, st.params, 1e-6, `step ${k + 1} vs PyTorch`, { atol });
-    });
-    m.dispose();
+    assertTrainerFollowsFixture(attn, fixture(), RTOL);
   });
 
   test('initialisation: W1 1/sqrt(d), W2 1/sqrt(4d), LayerNorm gains 1 and biases 0; the same stream of draws as without the block', () => {
@@ -174,17 +134,7 @@ forEachBuild('GPT block', (attn) => {
 });
 
 test('SIMD and scalar builds agree on the GPT block: the same initialisation, and 20 training steps', () => {
-  const cfg = { vocab: 30, context: 32, dModel: 32, heads: 4, layers: 2, mlp: true, layerNorm: true, seed: 1 };
-  const [a, b] = [simdBuild.attn.createTransformer(cfg), scalarBuild.attn.createTransformer(cfg)];
-  assert.deepEqual(a.parameters(), b.parameters());
-  for (let k = 0; k < 20; k++) {
-    const seqs = sequences(cfg, 8, 33, 300 + k);
-    const [la, lb] = [a.trainStep(seqs, { lr: 0.01 }), b.trainStep(seqs, { lr: 0.01 })];
-    assert.ok(Math.abs(la - lb) <= RTOL * la, `step ${k}: loss ${la} (SIMD) vs ${lb} (scalar)`);
-  }
-  assertTensorsClose(a.parameters(), b.parameters(), 1e-3, 'after 20 steps');
-  a.dispose();
-  b.dispose();
+  assertBuildsTrainAlike({ vocab: 30, context: 32, dModel: 32, heads: 4, layers: 2, mlp: true, layerNorm: true, seed: 1 }, RTOL);
 });
 
 describe('GPT options: clear errors, nothing left allocated', () => {

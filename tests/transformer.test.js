@@ -16,9 +16,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { builds, forEachBuild, simdBuild, scalarBuild } from './helpers.js';
+import { builds, forEachBuild } from './helpers.js';
 import * as R from './transformer-reference.js';
-import { uniform } from '../web/figures/random.js';
+import {
+  sequences, assertTensorsClose, randomParameters, assertGradientsMatchFiniteDifferences,
+  assertReferenceFollowsFixture, assertTrainerFollowsFixture, assertBuildsTrainAlike,
+} from './transformer-helpers.js';
 
 const RTOL = 1e-4;
 const TINY = { vocab: 5, context: 4, dModel: 4, heads: 2, layers: 2 };
@@ -31,67 +34,18 @@ const CONFIGS = [
   { vocab: 6, context: 3, dModel: 4, heads: 1, layers: 0 },
 ];
 
-/** `batch` random sequences of `length` tokens, from a seed. */
-function sequences(cfg, batch, length, seed) {
-  const next = uniform(seed);
-  return Array.from({ length: batch }, () => Array.from({ length }, () => Math.floor(next() * cfg.vocab)));
-}
-
-/** Every value of every tensor of `got` within rtol of `want`'s tensor (normwise). */
-function assertTensorsClose(got, want, rtol, label, { atol = 0 } = {}) {
-  assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort(), `${label}: tensor names`);
-  for (const name of Object.keys(want)) {
-    const [g, w] = [got[name], want[name]];
-    assert.equal(g.length, w.length, `${label}: ${name} size`);
-    let scale = 0;
-    for (const x of w) scale = Math.max(scale, Math.abs(x));
-    const tol = rtol * scale + atol;
-    for (let i = 0; i < w.length; i++) {
-      if (!(Math.abs(g[i] - w[i]) <= tol)) assert.fail(`${label}: ${name}[${i}] = ${g[i]}, reference ${w[i]} (tolerance ${tol.toExponential(2)})`);
-    }
-  }
-}
-
+const fixture = () => JSON.parse(readFileSync(new URL('./fixtures/transformer_adamw.json', import.meta.url)));
 const offMap = (list, layers) => Array.from({ length: layers }, (_, l) => list.filter(([ll]) => ll === l).reduce((o, [, h]) => ({ ...o, [h]: true }), {}));
 
 describe('the float64 reference', () => {
   test('its gradients equal central finite differences (tiny model, with and without a head off)', () => {
-    const P = R.zeros(TINY);
-    const next = uniform(11);
-    for (const t of Object.values(P)) for (let i = 0; i < t.length; i++) t[i] = 2 * next() - 1;
+    const P = randomParameters(TINY, 11);
     const seqs = [[0, 3, 1, 4, 2], [2, 2, 0, 1, 3], [4, 1, 1, 0, 2]];
-    for (const off of [[], offMap([[0, 1]], 2)]) {
-      const { grads } = R.gradients(P, TINY, seqs, off);
-      const h = 1e-5; // truncation ~h^2 |f'''| and rounding ~1e-16 / h: both near 1e-10
-      for (const [name, t] of Object.entries(P)) {
-        for (let i = 0; i < t.length; i++) {
-          const x = t[i];
-          t[i] = x + h;
-          const up = R.meanLoss(P, TINY, seqs, off);
-          t[i] = x - h;
-          const down = R.meanLoss(P, TINY, seqs, off);
-          t[i] = x;
-          const fd = (up - down) / (2 * h);
-          assert.ok(Math.abs(fd - grads[name][i]) < 1e-8, `${name}[${i}]: finite difference ${fd}, gradient ${grads[name][i]}`);
-        }
-      }
-    }
+    for (const off of [[], offMap([[0, 1]], 2)]) assertGradientsMatchFiniteDifferences(P, TINY, seqs, off, 1e-8);
   });
 
   test('matches PyTorch 1.13 (fixture): losses, first gradients, parameters after each AdamW step', () => {
-    const fx = JSON.parse(readFileSync(new URL('./fixtures/transformer_adamw.json', import.meta.url)));
-    const cfg = fx.config;
-    const [P, M, V] = [R.zeros(cfg, fx.init), R.zeros(cfg), R.zeros(cfg)];
-    fx.steps.forEach((st, k) => {
-      const g = R.gradients(P, cfg, st.tokens);
-      assert.ok(Math.abs(g.loss - st.loss) < 1e-12, `step ${k + 1} loss`);
-      // The fixture keeps 10 significant digits. bk's exact gradient is 0;
-      // float64 rounding leaves ~1e-16, which AdamW turns into steps of
-      // lr 1e-16 / eps = 5e-10: the absolute allowance.
-      if (st.grads) assertTensorsClose(g.grads, st.grads, 1e-9, 'gradients vs PyTorch', { atol: 1e-12 });
-      R.adamw(P, M, V, g.grads, k + 1, fx.adamw);
-      assertTensorsClose(P, st.params, 1e-9, `parameters after step ${k + 1}`, { atol: (k + 1) * 2e-9 });
-    });
+    assertReferenceFollowsFixture(fixture());
   });
 });
 
@@ -163,26 +117,7 @@ forEachBuild('transformer', (attn) => {
   });
 
   test('AdamW steps follow the float64 reference trajectory and PyTorch 1.13 (fixture)', () => {
-    const fx = JSON.parse(readFileSync(new URL('./fixtures/transformer_adamw.json', import.meta.url)));
-    const cfg = fx.config;
-    const m = attn.createTransformer(cfg);
-    m.setParameters(fx.init);
-    const [P, M, V] = [R.zeros(cfg, m.parameters()), R.zeros(cfg), R.zeros(cfg)];
-    fx.steps.forEach((st, k) => {
-      const g = R.gradients(P, cfg, st.tokens);
-      R.adamw(P, M, V, g.grads, k + 1, fx.adamw);
-      const loss = m.trainStep(st.tokens, fx.adamw);
-      assert.ok(Math.abs(loss - st.loss) <= RTOL * st.loss, `step ${k + 1}: loss ${loss}, PyTorch ${st.loss}`);
-      // AdamW moves a parameter by about lr per step whatever the gradient's
-      // size, so a relative gradient error e moves it by ~lr e: after k steps
-      // k lr RTOL, plus float32 rounding of the parameters themselves.
-      const atol = (k + 1) * fx.adamw.lr * RTOL;
-      const got = m.parameters();
-      assertTensorsClose(got, P, 1e-6, `step ${k + 1} vs the reference`, { atol });
-      assertTensorsClose(got, st.params, 1e-6, `step ${k + 1} vs PyTorch`, { atol });
-    });
-    assert.equal(m.steps, fx.steps.length);
-    m.dispose();
+    assertTrainerFollowsFixture(attn, fixture(), RTOL);
   });
 
   test('the same seed gives the same model and the same training, bit for bit; another seed another model', () => {
@@ -239,17 +174,7 @@ forEachBuild('transformer', (attn) => {
 });
 
 test('SIMD and scalar builds agree: the same initialisation, and the figure model training for 20 steps', () => {
-  const cfg = { vocab: 32, context: 32, dModel: 32, heads: 2, layers: 2, seed: 1 };
-  const [a, b] = [simdBuild.attn.createTransformer(cfg), scalarBuild.attn.createTransformer(cfg)];
-  assert.deepEqual(a.parameters(), b.parameters(), 'the initialisation is the same numbers');
-  for (let k = 0; k < 20; k++) {
-    const seqs = sequences(cfg, 8, 33, 300 + k);
-    const [la, lb] = [a.trainStep(seqs, { lr: 0.01 }), b.trainStep(seqs, { lr: 0.01 })];
-    assert.ok(Math.abs(la - lb) <= RTOL * la, `step ${k}: loss ${la} (SIMD) vs ${lb} (scalar)`);
-  }
-  assertTensorsClose(a.parameters(), b.parameters(), 1e-3, 'after 20 steps');
-  a.dispose();
-  b.dispose();
+  assertBuildsTrainAlike({ vocab: 32, context: 32, dModel: 32, heads: 2, layers: 2, seed: 1 }, RTOL);
 });
 
 describe('bad input: clear errors, nothing left allocated', () => {

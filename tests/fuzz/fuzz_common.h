@@ -124,6 +124,23 @@ static inline int fz_size(fz_t *f) {
   return FZ_HUGE;
 }
 
+/* A head count for d_model d (the MHA harnesses): < 192 a divisor of d (up
+ * to 300, or d itself above 300), < 240 any 1..48, else a bad value. */
+static inline int fz_heads(fz_t *f, int d) {
+  static const int bad[16] = {0, -1, -2, INT_MIN, 0, -8, INT_MAX, 0,
+                              -1, 1000, 0, -3, INT_MIN + 1, 0, -1, 7};
+  const uint8_t b = fz_u8(f);
+  if (b < 192 && d > 0) {
+    int divisors[65], n = 0;
+    for (int h = 1; h <= d && h <= 300 && n < 64; h++)
+      if (d % h == 0) divisors[n++] = h;
+    if (d > 300) divisors[n++] = d;
+    return divisors[b % n];
+  }
+  if (b < 240) return 1 + b % 48;
+  return bad[b - 240];
+}
+
 /* A float: mostly multiples of 1/16 in [-6.25, 6.2], then the awkward ones. */
 static inline float fz_float(fz_t *f, int extreme) {
   const uint8_t b = fz_u8(f);

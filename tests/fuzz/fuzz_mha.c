@@ -10,28 +10,13 @@
  *       (one X passed as both Xq and Xkv, n_k = n_q); bit 5 sliding window
  *       with global positions (fz_window)
  *   [2] biases: bits 0-3 bq, bk, bv, bo present
- *   [3..5] n_q, n_k, d_model   [6] heads: < 192 a divisor of d_model, < 240
- *       any 1..48, else a bad value
+ *   [3..5] n_q, n_k, d_model   [6] heads (fz_heads: < 192 a divisor of
+ *       d_model, < 240 any 1..48, else a bad value)
  *   then Xq, Xkv, Wq, Wk, Wv, Wo, biases, masks
  */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int decode_heads(fz_t *f, int d) {
-  static const int bad[16] = {0, -1, -2, INT_MIN, 0, -8, INT_MAX, 0,
-                              -1, 1000, 0, -3, INT_MIN + 1, 0, -1, 7};
-  const uint8_t b = fz_u8(f);
-  if (b < 192 && d > 0) {
-    int divisors[65], n = 0;
-    for (int h = 1; h <= d && h <= 300 && n < 64; h++)
-      if (d % h == 0) divisors[n++] = h;
-    if (d > 300) divisors[n++] = d;
-    return divisors[b % n];
-  }
-  if (b < 240) return 1 + b % 48;
-  return bad[b - 240];
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_t f = fz_init(data, size);
@@ -39,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int self = (mflags & 16) != 0;
   const int n_q = fz_size(&f), n_k_raw = fz_size(&f), d = fz_size(&f);
   const int n_k = self ? n_q : n_k_raw;
-  const int H = decode_heads(&f, d);
+  const int H = fz_heads(&f, d);
   const int null = flags & 15, ws_null = flags & 16, want_w = (flags & 32) != 0,
             want_z = (flags & 64) != 0, extreme = (flags & 128) != 0;
 

@@ -11,7 +11,7 @@
  *       (one X as both Xq and Xkv, n_k = n_q)
  *   [2] bits 0-3 biases bq, bk, bv, bo present; bits 4-7 their gradients
  *       dbq .. dbo wanted
- *   [3..5] n_q, n_k, d_model   [6] heads (as fuzz_mha.c)
+ *   [3..5] n_q, n_k, d_model   [6] heads (fz_heads)
  *   then Xq, Xkv, dY, Wq, Wk, Wv, Wo, biases, masks
  * Checked: the status (dXkv NULL is an error unless self-attention); no
  * allocation; inputs unchanged; with data within +-128 (no gradient can
@@ -24,21 +24,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int decode_heads(fz_t *f, int d) {
-  static const int bad[16] = {0, -1, -2, INT_MIN, 0, -8, INT_MAX, 0,
-                              -1, 1000, 0, -3, INT_MIN + 1, 0, -1, 7};
-  const uint8_t b = fz_u8(f);
-  if (b < 192 && d > 0) {
-    int divisors[65], n = 0;
-    for (int h = 1; h <= d && h <= 300 && n < 64; h++)
-      if (d % h == 0) divisors[n++] = h;
-    if (d > 300) divisors[n++] = d;
-    return divisors[b % n];
-  }
-  if (b < 240) return 1 + b % 48;
-  return bad[b - 240];
-}
-
 static const char *const NAMES[10] = {"dWq", "dWk", "dWv", "dWo", "dbq", "dbk", "dbv", "dbo"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -47,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int self = (mflags & 16) != 0;
   const int n_q = fz_size(&f), n_k_raw = fz_size(&f), d = fz_size(&f);
   const int n_k = self ? n_q : n_k_raw;
-  const int H = decode_heads(&f, d);
+  const int H = fz_heads(&f, d);
   const int null = flags & 15, ws_null = flags & 16, use_w = (flags & 32) != 0,
             summed = (flags & 64) != 0, extreme = (flags & 128) != 0;
 

@@ -1,0 +1,86 @@
+// train-worker.js: what the figures' training workers share
+// (induction.worker.js, tiny-gpt.worker.js): one run at a time, trained off
+// the page's main thread in slices of about 30 ms, its messages read between
+// slices, one message at a time and in order (a start sent while a reset is
+// still loading the engine waits for it).
+//   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
+//        {type: 'start'}, {type: 'pause'}, and the figure's own messages
+//   out: {type: 'state', step, steps, running, trainingMs, curve: new points, ...the figure's fields}
+//        {type: 'error', message}
+
+const SLICE_MS = 30; // training per slice: messages are read between slices
+
+/**
+ * Serves a figure's training run from this worker. The figure gives:
+ *   load(wasmBase) -> Promise<attn>   its engine (loaded once)
+ *   create(attn, options) -> run      a fresh run: {train(n), step, done, curve, options, dispose()}
+ *   start(run)                        before training starts or resumes (optional)
+ *   afterStep(run)                    after every training step (optional)
+ *   state(run, {inLoop, running})     its own fields of a state message
+ *                                     (inLoop: posted between slices)
+ *   messages: {type: (run, data, {running, post}) => void}   its own messages
+ */
+export function serveTraining(figure) {
+  let attn = null;
+  let run = null;
+  let running = false;
+  let sent = 0; // curve points already posted
+  let trainingMs = 0;
+  let generation = 0; // a loop stops when a pause or reset starts a new one
+
+  function post(inLoop = false) {
+    const curve = run.curve.slice(sent);
+    sent = run.curve.length;
+    self.postMessage({
+      type: 'state', step: run.step, steps: run.options.steps, running, trainingMs, curve,
+      ...figure.state(run, { inLoop, running }),
+    });
+  }
+
+  async function loop(mine) {
+    while (running && mine === generation && !run.done) {
+      const t0 = performance.now();
+      do {
+        run.train(1);
+        figure.afterStep?.(run);
+      } while (!run.done && performance.now() - t0 < SLICE_MS);
+      trainingMs += performance.now() - t0;
+      if (run.done) running = false;
+      post(true);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  async function handle(data) {
+    try {
+      if (data?.type === 'reset') {
+        running = false;
+        generation++;
+        run?.dispose();
+        run = null;
+        attn ??= await figure.load(data.wasmBase);
+        [sent, trainingMs] = [0, 0];
+        run = figure.create(attn, data.options);
+        post();
+      } else if (!run) {
+        return;
+      } else if (data.type === 'start' && !running && !run.done) {
+        figure.start?.(run);
+        running = true;
+        loop(++generation);
+      } else if (data.type === 'pause' && running) {
+        running = false;
+        generation++;
+        post();
+      } else if (Object.hasOwn(figure.messages, data.type)) {
+        figure.messages[data.type](run, data, { running, post });
+      }
+    } catch (err) {
+      running = false;
+      self.postMessage({ type: 'error', message: err.message });
+    }
+  }
+
+  let queue = Promise.resolve();
+  self.addEventListener('message', ({ data }) => { queue = queue.then(() => handle(data)); });
+}
