@@ -11,7 +11,7 @@ const [W, H, L, B, T] = [520, 150, 46, 26, 8]; // plot size, left, bottom and to
 
 export const gradientCss = `
   .grad { margin-top: 12px; }
-  .grad h4 { margin: 0 0 4px; font-size: 0.95em; font-weight: 600; }
+  .grad .sub { margin: 0 0 4px; font-size: 0.95em; font-weight: 600; }
   .grad svg { max-width: 100%; height: auto; }
   .grad .unscaled { stroke: var(--attention-negative); }
   .grad .scaled { stroke: var(--attention-positive); }
@@ -28,7 +28,7 @@ export function gradientPanel() {
   const svg = s('svg', { viewBox: `0 0 ${W} ${H + B + T}`, width: W, role: 'img' });
   const readout = h('p');
   const el = h('div', { class: 'grad' }, [
-    h('h4', {}, 'What learning sees: the gradient that reaches the scores'),
+    h('div', { class: 'sub' }, 'What learning sees: the gradient that reaches the scores'),
     h('div', {}, [
       h('span', { class: 'key' }, [h('i', { class: 'raw' }), 'softmax(q\u00b7k), no division']),
       h('span', { class: 'key' }, [h('i', { class: 'scaled' }), 'softmax(q\u00b7k / \u221ad\u2096)']),
