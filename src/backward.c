@@ -156,8 +156,12 @@ ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int 
     }
     attn__scale_row(row, bk, scale);
     attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
-    attn__score_max(row, bk); /* an overflowed +INFINITY becomes FLT_MAX */
-    attn__exp_shifted(row, bk, l, 1.0f);
+    /* lse_i bounds every score exactly, but these recomputed scores round
+     * apart from the forward's, which at huge logits is more than exp's
+     * range: shift by the larger, so no weight exceeds 1 (nor overflows to
+     * inf and then NaN). An overflowed +INFINITY becomes FLT_MAX. */
+    const float m = attn__score_max(row, bk);
+    attn__exp_shifted(row, bk, m > l ? m : l, 1.0f);
   }
 }
 

@@ -151,6 +151,9 @@ const seeds = {
     'bad-scale': [32, 8, size(2), size(3), size(4), size(4), SCALE.zero],
     'bad-size': [0, 8, size(2), size('0'), size(4), size(4), SCALE.one],
     'extreme-data': [96, 4, size(4), size(8), size(4), size(4), SCALE.max, 210, 211, 212, 213, 214, 215, 216],
+    // found by the fuzzer: keys of 1e30 make scores ~1e30, whose recomputation
+    // rounds more than exp's range apart from the forward's log-sum-exp
+    'fused-huge-logits-recomputed': [0x60, 0x29, 0x00, 0x04, 0x0d, 0x00, 0xd3, 0, 0, 0],
   },
   mha_backward: {
     // [flags: null(4) | ws_null<<4 | use_weights<<5 | dXkv_null<<6 | extreme<<7,
