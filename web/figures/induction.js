@@ -6,10 +6,10 @@
 // prefix-matching scores, and, once training stops, what switching heads
 // off does to the loss.
 // Attributes: layers="1|2", steps="100..5000" (the budget), seed="0..".
-import { FigureElement, defineFigure } from './figure-element.js';
+import { defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { choice } from './controls.js';
-import { wasmBaseUrl } from './engine.js';
+import { TrainingFigure } from './training.js';
 import { palette, paintMatrix } from './scale.canvas.js';
 import { ALPHABET, DEFAULTS } from './induction.model.js';
 
@@ -20,7 +20,7 @@ const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '\u2013');
 const headName = (l, hd) => `L${l + 1}H${hd + 1}`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-class Induction extends FigureElement {
+class Induction extends TrainingFigure {
   static props = {
     layers: { type: 'enum', values: ['1', '2'], default: '2' },
     steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000 },
@@ -100,22 +100,6 @@ class Induction extends FigureElement {
     ]);
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    if (this.attn && !this.worker) this.reset();
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.worker?.terminate();
-    this.worker = null;
-  }
-
-  attributeChangedCallback(name, old, value) {
-    super.attributeChangedCallback(name, old, value);
-    if (this.worker && old !== value) this.reset();
-  }
-
   syncControls() {
     this.layerChoice?.set(this.state.layers);
   }
@@ -126,41 +110,15 @@ class Induction extends FigureElement {
     if (again) this.reset();
   }
 
-  // A fresh model and run in a fresh worker (a worker that is busy training
-  // would read the message only after its slice).
+  // A fresh model and run in a fresh worker.
   reset() {
-    this.worker?.terminate();
     this.curve = [];
     this.view = null;
     this.milestone = null;
     // `loading` until the worker's first message (which carries no such field) replaces it
     this.msg = { step: 0, steps: this.state.steps, running: false, trainingMs: 0, loading: true };
-    this.error = null;
     for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) replace(el); // until the new model's first view
-    this.worker = new Worker(new URL('./induction.worker.js', import.meta.url), { type: 'module' });
-    this.worker.addEventListener('message', ({ data }) => this.receive(data));
-    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(`the training worker failed: ${e.message || 'it could not load'}`); });
-    const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
-    const options = { layers: Number(this.state.layers), steps: this.state.steps, seed: this.state.seed };
-    this.worker.postMessage({ type: 'reset', options, wasmBase: String(base) });
-    this.invalidate();
-  }
-
-  toggle() {
-    if (!this.worker || this.msg.step >= this.msg.steps) return;
-    if (this.msg.running) {
-      this.worker.postMessage({ type: 'pause' });
-      return;
-    }
-    this.msg.running = true; // until the worker says otherwise
-    this.worker.postMessage({ type: 'start' });
-    this.invalidate();
-  }
-
-  fail(message) {
-    this.error = message;
-    this.worker?.terminate();
-    this.worker = null;
+    this.spawn('induction.worker.js', { layers: Number(this.state.layers), steps: this.state.steps, seed: this.state.seed });
     this.invalidate();
   }
 

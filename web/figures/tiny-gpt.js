@@ -5,10 +5,10 @@
 // decoding, temperature sampling and beam search side by side, and any
 // head's attention on text the reader types.
 // Attributes: steps="100..5000" (the budget), seed="0..".
-import { FigureElement, defineFigure } from './figure-element.js';
+import { defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { choice } from './controls.js';
-import { wasmBaseUrl } from './engine.js';
+import { TrainingFigure } from './training.js';
 import { palette, paintMatrix } from './scale.canvas.js';
 import { cssColor, maxAbs } from './scale.js';
 import { labelColor } from './colors.js';
@@ -26,7 +26,7 @@ const STRATEGIES = [
   ['beam', `Beam search, width ${DEFAULTS.beam}`, `keeps the ${DEFAULTS.beam} most likely texts so far at every step`],
 ];
 
-class TinyGpt extends FigureElement {
+class TinyGpt extends TrainingFigure {
   static props = {
     steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000 },
     seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31 },
@@ -117,48 +117,15 @@ class TinyGpt extends FigureElement {
     ]);
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    if (this.attn && !this.worker) this.reset();
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.worker?.terminate();
-    this.worker = null;
-  }
-
-  attributeChangedCallback(name, old, value) {
-    super.attributeChangedCallback(name, old, value);
-    if (this.worker && old !== value) this.reset();
-  }
-
   reset() {
-    this.worker?.terminate();
     this.curve = [];
     this.samples = [];
     this.written = null;
     this.attended = null;
     this.msg = { step: 0, steps: this.state.steps, running: false, trainingMs: 0 };
-    this.error = null;
-    this.worker = new Worker(new URL('./tiny-gpt.worker.js', import.meta.url), { type: 'module' });
-    this.worker.addEventListener('message', ({ data }) => this.receive(data));
-    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(`the training worker failed: ${e.message || 'it could not load'}`); });
-    const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
-    this.worker.postMessage({ type: 'reset', options: { steps: this.state.steps, seed: this.state.seed }, wasmBase: String(base) });
+    this.spawn('tiny-gpt.worker.js', { steps: this.state.steps, seed: this.state.seed });
     this.write();
     this.attend();
-    this.invalidate();
-  }
-
-  toggle() {
-    if (!this.worker || this.msg.step >= this.msg.steps) return;
-    if (this.msg.running) {
-      this.worker.postMessage({ type: 'pause' });
-      return;
-    }
-    this.msg.running = true;
-    this.worker.postMessage({ type: 'start' });
     this.invalidate();
   }
 
@@ -169,13 +136,6 @@ class TinyGpt extends FigureElement {
 
   attend() {
     this.worker?.postMessage({ type: 'attend', text: this.textInput.value });
-  }
-
-  fail(message) {
-    this.error = message;
-    this.worker?.terminate();
-    this.worker = null;
-    this.invalidate();
   }
 
   receive(msg) {

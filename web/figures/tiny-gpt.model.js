@@ -131,8 +131,8 @@ export function decodings(model, prompt = DEFAULTS.prompt, { steps = DEFAULTS.sa
  * Every head's attention over `text` as the model reads it: {chars,
  * attention[layer][head]} on its last `context` characters (any others
  * dropped), or null for fewer than one character. The weights of the
- * inputs do not depend on what follows, so a placeholder closes the
- * sequence.
+ * inputs do not depend on what follows, so token 0 closes the sequence
+ * (attention() reads a sequence's inputs, all tokens but its last).
  */
 export function attentionOn(model, text) {
   const tokens = encode(text).slice(-model.context);
