@@ -10,7 +10,7 @@
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
-#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer)
+#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer, a CJK font)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -33,6 +33,9 @@ if [ "${1:-}" = --test ]; then
   need clang clang
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
     need /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
+  # a CJK font, so the Chinese UI is drawn (and measured at 360 px) as readers see it
+  ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1 ||
+    need /usr/share/fonts/truetype/wqy/wqy-microhei.ttc fonts-wqy-microhei
 fi
 [ -d node_modules ] || npm install --no-audit --no-fund
 

@@ -38,7 +38,7 @@ async function measure([tag, count]) {
   const radios = [...root.querySelectorAll('input[type=radio]')].filter(mine);
   const box = [...root.querySelectorAll('input[type=checkbox]')].find(mine);
   // a stepper: forward to the end, then back
-  const [prev, next] = ['Previous step', 'Next step'].map((l) => root.querySelector(`.stepper button[aria-label="${l}"]`));
+  const [prev, next] = ['previous', 'next'].map((step) => root.querySelector(`.stepper button[data-step="${step}"]`));
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   let control = '';

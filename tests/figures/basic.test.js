@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
 import * as ref from '../reference.js';
+import { translator } from '../../web/figures/i18n.js';
+import strings from '../../web/figures/basic.strings.js';
 import { basicModel, parseInputs, formatInputs, largestWeight, DEFAULT_X } from '../../web/figures/basic.model.js';
 
 const attn = await engine();
@@ -40,9 +42,12 @@ test('the article\'s "usually, not always": orange at (0.3, 0, 0) puts more weig
   X[1] = [0.3, 0, 0];
   const m = basicModel(attn, X);
   assert.equal(m.dominant[1], 0, 'orange\'s largest weight is on red');
-  assert.match(largestWeight(Array.from(m.weights.data.slice(4, 8)), 1), /^the largest weight is on red, not on orange itself/);
+  assert.deepEqual(largestWeight(Array.from(m.weights.data.slice(4, 8)), 1), { key: 'largestOther', winner: 0, pixel: 1 });
   const zero = DEFAULT_X.map((r) => r.slice());
   zero[0] = [0, 0, 0];
   const w = Array.from(basicModel(attn, zero).weights.data.slice(0, 4));
-  assert.equal(largestWeight(w, 0), 'no single largest weight: red, orange, blue and teal share it, 25% each');
+  assert.deepEqual(largestWeight(w, 0), { key: 'largestTie', tied: [0, 1, 2, 3], share: '25%' });
+  const say = (lang) => translator(strings, lang)('largestTie', { names: ['red', 'orange', 'blue', 'teal'], share: '25%' });
+  assert.equal(say('en'), 'no single largest weight: red, orange, blue and teal share it, 25% each');
+  assert.equal(say('zh'), '没有唯一的最大权重：red、orange、blue和teal并列，各占 25%');
 });

@@ -62,8 +62,8 @@ class AsConv extends FigureElement {
     this.taps = h('div', { class: 'taps' });
     this.diagram = s('svg', { class: 'diagram', viewBox: `0 0 ${W} 190`, width: W, role: 'img' });
     this.views = {
-      Y: matrixView({ name: 'attention Y', cell: 44, values: true }),
-      direct: matrixView({ name: 'direct convolution', cell: 44, values: true }),
+      Y: matrixView({ t: this.t, name: 'attention Y', cell: 44, values: true }),
+      direct: matrixView({ t: this.t, name: 'direct convolution', cell: 44, values: true }),
     };
     this.headViews = [];
     this.headsEl = h('div', { class: 'mats' });
@@ -109,7 +109,7 @@ class AsConv extends FigureElement {
       }));
       this.tapSliders.forEach((sl, r) => sl.el.querySelector('label').style.setProperty('color', headColor(r)));
       replace(this.taps, this.tapSliders.map((sl) => sl.el));
-      this.headViews = kernel.map((_, r) => matrixView({ name: `head ${r + 1}`, cell: 12 }));
+      this.headViews = kernel.map((_, r) => matrixView({ t: this.t, name: `head ${r + 1}`, cell: 12 }));
       replace(this.headsEl, this.headViews.map((v) => v.el));
     }
     kernel.forEach((w, r) => this.tapSliders[r].set(w));

@@ -33,16 +33,16 @@ class AsDense extends FigureElement {
   .check { font-weight: 600; } .check .ok { color: var(--attention-head-1); }`;
 
   build() {
-    const v = (name, opts) => matrixView({ name, cell: 34, values: true, ...opts });
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 34, values: true, ...opts });
     this.views = {
       x: v('x', { colLabels: inputs }), W: v('W', { rowLabels: inputs, colLabels: outputs }),
       b: v('b', { colLabels: outputs }), y: v('y', { colLabels: outputs }),
-      X: matrixView({ name: 'X', cell: 28, values: true, digits: 1, colLabels: cols, groups: true }),
-      Z: matrixView({ name: 'Z', cell: 28, values: true, digits: 1, groups: true }),
-      Wo: matrixView({ name: 'W\u1d3c', cell: 28, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
-      Y: matrixView({ name: 'Y', cell: 32, values: true, colLabels: [...outputs, '\u00b7', '\u00b7', '\u00b7', '\u00b7'].slice(0, 2 * N) }),
+      X: matrixView({ t: this.t, name: 'X', cell: 28, values: true, digits: 1, colLabels: cols, groups: true }),
+      Z: matrixView({ t: this.t, name: 'Z', cell: 28, values: true, digits: 1, groups: true }),
+      Wo: matrixView({ t: this.t, name: 'W\u1d3c', cell: 28, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
+      Y: matrixView({ t: this.t, name: 'Y', cell: 32, values: true, colLabels: [...outputs, '\u00b7', '\u00b7', '\u00b7', '\u00b7'].slice(0, 2 * N) }),
     };
-    this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ name: `head ${hd + 1}`, cell: 12 }));
+    this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ t: this.t, name: `head ${hd + 1}`, cell: 12 }));
     this.scaleNote = h('p', { class: 'note' });
     this.sliders = inputs.map((name, i) => slider({
       label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 2),
@@ -92,7 +92,7 @@ class AsDense extends FigureElement {
     vs.Wo.update(m.params.Wo, { max });
     vs.Y.update(m.Y, { max });
     this.scaleNote.textContent = `Colours: the heads\u2019 attention weights are full at 1; every other matrix shares one scale, full at \u00b1${num(max)}.`;
-    const same = sameness(m.maxDiff);
+    const same = this.t(sameness(m.maxDiff));
     replace(this.check, ['Every row of Y starts with x W + b, ', h('span', { class: same === 'different' ? '' : 'ok' }, same),
       ` to the direct layer: largest difference ${gap(m.maxDiff)}`, same === 'different' ? '' : ' \u2714']);
     this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row (${same}, largest difference ${gap(m.maxDiff)}).`);

@@ -6,11 +6,15 @@ import { h, replace } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
+import { rich } from './rich.js';
+import strings from './basic.strings.js';
 import { num, pcts } from './format.js';
 import { basicModel, parseInputs, formatInputs, normalizeInputs, largestWeight, FEATURES, NAMES, LIMIT } from './basic.model.js';
 import { row, toRows } from './mat.js';
 
 class Basic extends FigureElement {
+  static strings = strings;
+
   static props = {
     pixel: { type: 'enum', values: NAMES, default: 'orange' },
     x: { type: 'string', default: '', normalize: normalizeInputs },
@@ -30,27 +34,29 @@ class Basic extends FigureElement {
   .mat rect.mark { stroke: var(--attention-accent); stroke-width: 3; }`;
 
   build() {
-    const view = (name, opts) => matrixView({ name, cell: 27, values: true, ...opts });
+    const view = (name, opts) => matrixView({ t: this.t, name, cell: 27, values: true, ...opts });
     const pick = (i) => this.set({ pixel: NAMES[i] });
+    const names = NAMES.map((n) => this.t(n));
+    const features = FEATURES.map((f) => this.t(f));
     this.views = {
-      X: view('X', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick, digits: 1 }),
-      W: view('W', { rowLabels: NAMES, colLabels: NAMES, onpick: pick, shares: true }),
-      Y: view('Y', { rowLabels: NAMES, colLabels: FEATURES, onpick: pick, digits: 1 }),
+      X: view('X', { rowLabels: names, colLabels: features, onpick: pick, digits: 1 }),
+      W: view('W', { rowLabels: names, colLabels: names, onpick: pick, shares: true }),
+      Y: view('Y', { rowLabels: names, colLabels: features, onpick: pick, digits: 1 }),
     };
     this.inSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
     this.outSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
     this.pixelChoice = choice({
-      label: 'Pixel', value: this.state.pixel, prop: 'pixel', options: NAMES.map((n) => ({ value: n, label: n })),
+      label: this.t('pixel'), value: this.state.pixel, prop: 'pixel', options: NAMES.map((n, i) => ({ value: n, label: names[i] })),
       onchange: (pixel) => this.set({ pixel }),
     });
-    this.channels = FEATURES.map((f, c) => slider({
+    this.channels = features.map((f, c) => slider({
       label: f, min: -LIMIT, max: LIMIT, step: 0.05, value: 0, format: (v) => num(v),
       oninput: (v) => this.edit(c, v),
     }));
     this.sum = h('div', { class: 'sum' });
     this.result = h('div', { class: 'result' });
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Attention with no parameters: four pixels weigh each other'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'flow' }, [
         h('div', { class: 'pair' }, [this.inSw, this.views.X.el]),
         mathSpan('\\xrightarrow{\\mathrm{softmax}(XX^T)}'), this.views.W.el,
@@ -59,12 +65,7 @@ class Basic extends FigureElement {
       h('div', { class: 'controls' }, [this.pixelChoice.el]),
       h('div', { class: 'controls' }, this.channels.map((c) => c.el)),
       h('div', { class: 'panel' }, [this.sumTitle = h('div', {}), this.sum, this.result]),
-      h('p', { class: 'note' }, ['Each pixel is its colour, red, green and blue centred on zero (\u22121 none, +1 full). Row ',
-        mathSpan('i'), ' of W holds ', mathSpan('w_{ij}=\\mathrm{softmax}_j(\\boldsymbol{x}_i^T\\boldsymbol{x}_j)'),
-        ', with no scaling. Nothing here is learned, so the best match of a pixel is usually itself and the largest weight sits on the diagonal: ',
-        mathSpan('\\boldsymbol{x}_i^T\\boldsymbol{x}_i=\\lVert\\boldsymbol{x}_i\\rVert^2'), ', and another pixel beats that only if it reaches further along ',
-        mathSpan('\\boldsymbol{x}_i'), '\u2019s own direction (try orange at (0.3, 0, 0)). '
-        + 'Change a pixel’s colour and watch every row follow. Click a square or focus a matrix and press Enter to pick a pixel. Colours are full at \u00b11.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
 
@@ -97,14 +98,17 @@ class Basic extends FigureElement {
     replace(this.outSw, m.colors.outputs.map(sw));
     const w = row(m.weights, j);
     const shown = pcts(w);
-    replace(this.sumTitle, ['The output of ', h('strong', {}, NAMES[j]), ' is a weighted sum of all four inputs:']);
-    replace(this.sum, NAMES.flatMap((name, i) => [
-      sw(m.colors.inputs[i]), h('span', {}, name),
+    const name = (i) => this.t(NAMES[i]);
+    replace(this.sumTitle, rich(this.t('sumTitle', { name: name(j) })));
+    replace(this.sum, NAMES.flatMap((_, i) => [
+      sw(m.colors.inputs[i]), h('span', {}, name(i)),
       h('div', { class: 'bar', style: `width:${(100 * w[i]).toFixed(1)}%` }), h('span', {}, shown[i]),
     ]));
     const y = toRows(m.output)[j];
-    replace(this.result, [sw(m.colors.outputs[j]), `y = (${y.map((v) => num(v)).join(', ')}); ${largestWeight(w, j)}.`]);
-    this.announce(`The output of ${NAMES[j]} takes ${NAMES.map((n, i) => `${shown[i]} from ${n}`).join(', ')}: ${largestWeight(w, j)}.`);
+    const top = largestWeight(w, j);
+    const largest = this.t(top.key, { names: top.tied?.map(name), share: top.share, name: name(j), winner: top.winner === undefined ? '' : name(top.winner) });
+    replace(this.result, [sw(m.colors.outputs[j]), this.t('result', { y: y.map((v) => num(v)).join(', '), largest })]);
+    this.announce(this.t('summary', { name: name(j), names: NAMES.map((_, i) => name(i)), shares: shown, largest }));
   }
 }
 

@@ -4,7 +4,7 @@
 // inputs: Y = softmax(X X^T) X, which is attention with Q = K = V = X and
 // scale 1.
 import { fromRows, toRows } from './mat.js';
-import { leaders, list, pcts } from './format.js';
+import { leaders, pcts } from './format.js';
 
 export const FEATURES = ['R', 'G', 'B'];
 export const NAMES = ['red', 'orange', 'blue', 'teal'];
@@ -35,18 +35,18 @@ export function normalizeInputs(text) {
 }
 
 /**
- * Where the largest weight of row j (`w`, pixel NAMES[j]'s weights) sits, in
- * words. A tie at the printed precision names no winner. When another pixel
- * wins, it is because its dot product with pixel j is larger than pixel j's
- * with itself: it reaches further along pixel j's own direction.
+ * Where the largest weight of row j (`w`, pixel j's weights) sits, as a
+ * string key of basic.strings.js and its arguments (pixel indices and the
+ * printed share). A tie at the printed precision names no winner. When
+ * another pixel wins, it is because its dot product with pixel j is larger
+ * than pixel j's with itself: it reaches further along pixel j's direction.
  */
 export function largestWeight(w, j) {
   const printed = pcts(w);
   const top = leaders(w, printed);
-  if (top.length > 1) return `no single largest weight: ${list(top.map((i) => NAMES[i]))} share it, ${printed[top[0]]} each`;
+  if (top.length > 1) return { key: 'largestTie', tied: top, share: printed[top[0]] };
   const [i] = top;
-  if (i === j) return `the largest weight is on ${NAMES[j]} itself`;
-  return `the largest weight is on ${NAMES[i]}, not on ${NAMES[j]} itself: ${NAMES[i]} reaches further along ${NAMES[j]}\u2019s direction than ${NAMES[j]} does`;
+  return i === j ? { key: 'largestSelf', pixel: j } : { key: 'largestOther', winner: i, pixel: j };
 }
 
 /** The colour a centred (R, G, B) vector stands for. */

@@ -42,14 +42,14 @@ class CausalMask extends FigureElement {
       onchange: (preset) => this.set(preset === 'custom' ? { preset, cells: this.maskCells() } : { preset }),
     });
     this.stepControl = stepper({
-      steps: TOKENS.map((t, i) => `${count(i + 1, 'token')} (last: ${t})`), value: this.state.step - 1, label: 'Generated', prop: 'step',
+      steps: TOKENS.map((t, i) => `${count(i + 1, 'token')} (last: ${t})`), value: this.state.step - 1, label: 'Generated', prop: 'step', t: this.t,
       onchange: (i) => this.set({ step: i + 1 }),
     });
-    const v = (name, opts) => matrixView({ name, cell: 30, rowLabels: TOKENS, colLabels: TOKENS, ...opts });
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, rowLabels: TOKENS, colLabels: TOKENS, ...opts });
     this.views = {
       mask: v('mask', { cell: 24, onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.maskCells(), i, j) }) }),
       W: v('weights', { values: true, shares: true }),
-      Y: matrixView({ name: 'Y', cell: 17, rowLabels: TOKENS }),
+      Y: matrixView({ t: this.t, name: 'Y', cell: 17, rowLabels: TOKENS }),
     };
     this.views.mask.el.classList.add('mask');
     this.tokens = h('div', { class: 'tokens', 'aria-hidden': 'true' });

@@ -85,15 +85,16 @@ export function toggle({ label, value, prop, onchange }) {
 
 /**
  * Back / play / next through `steps` (labels). `onchange(index)` on every
- * move; play advances every `interval` ms and stops at the last step.
+ * move; play advances every `interval` ms and stops at the last step. `t`:
+ * the figure's translator (its words for the buttons).
  */
-export function stepper({ steps, value = 0, prop, onchange, interval = 1600, label = 'Step' }) {
+export function stepper({ steps, value = 0, prop, onchange, interval = 1600, t, label = t('step') }) {
   let index = value;
   let timer = 0;
   const text = h('span', { class: 'step-label', 'aria-live': 'polite' });
-  const prev = h('button', { type: 'button', 'aria-label': 'Previous step' }, '\u2190');
-  const next = h('button', { type: 'button', 'aria-label': 'Next step' }, '\u2192');
-  const play = h('button', { type: 'button', 'aria-label': 'Play all steps' }, '\u25B6');
+  const prev = h('button', { type: 'button', 'aria-label': t('stepPrevious'), 'data-step': 'previous' }, '\u2190');
+  const next = h('button', { type: 'button', 'aria-label': t('stepNext'), 'data-step': 'next' }, '\u2192');
+  const play = h('button', { type: 'button', 'aria-label': t('stepPlay'), 'data-step': 'play' }, '\u25B6');
   const show = () => {
     text.textContent = `${label} ${index + 1}/${steps.length}: ${steps[index]}`;
     // a button about to be disabled under keyboard focus hands focus to its twin
@@ -102,7 +103,7 @@ export function stepper({ steps, value = 0, prop, onchange, interval = 1600, lab
     next.disabled = index === steps.length - 1;
     if ((focused === prev || focused === next) && focused.disabled) (focused === prev ? next : prev).focus();
     play.textContent = timer ? '\u275A\u275A' : '\u25B6';
-    play.setAttribute('aria-label', timer ? 'Pause' : 'Play all steps');
+    play.setAttribute('aria-label', t(timer ? 'stepPause' : 'stepPlay'));
   };
   const stop = () => { clearInterval(timer); timer = 0; show(); };
   const go = (i) => {

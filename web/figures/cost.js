@@ -20,7 +20,7 @@ const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margi
 
 
 class Cost extends MeasuringFigure {
-  static linkTitle = 'Copy a link to these settings (the timings are measured afresh where the link is opened)';
+  static strings = { en: { linkTitle: 'Copy a link to these settings (the timings are measured afresh where the link is opened)' }, zh: { linkTitle: '复制一个能还原这些设置的链接（打开链接的地方会重新测量耗时）' } };
 
   static props = {
     n: { type: 'number', default: 16384, min: 1024, max: 65536, snap: (v) => 2 ** Math.round(Math.log2(v)) },

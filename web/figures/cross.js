@@ -37,7 +37,7 @@ class Cross extends FigureElement {
       oninput: (temperature) => this.set({ temperature }),
     });
     this.lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} 150`, width: W, role: 'img' });
-    this.view = matrixView({ name: 'weights', cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
+    this.view = matrixView({ t: this.t, name: 'weights', cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
     this.readout = h('p', {});
     return h('div', {}, [
       h('p', { class: 'title' }, 'Cross-attention: the translation looks back at the source'),

@@ -38,10 +38,10 @@ class DotProduct extends FigureElement {
       h('span', { class: 'note' }, ends),
     ]);
     this.views = {
-      u: matrixView({ name: 'u', cell: 34, values: true, colLabels: FEATURES }),
-      m: matrixView({ name: 'm', cell: 34, values: true, colLabels: FEATURES }),
-      p: matrixView({ name: 'u\u2299m', cell: 34, values: true, colLabels: FEATURES }),
-      s: matrixView({ name: 'score', cell: 40, values: true }),
+      u: matrixView({ t: this.t, name: 'u', cell: 34, values: true, colLabels: FEATURES }),
+      m: matrixView({ t: this.t, name: 'm', cell: 34, values: true, colLabels: FEATURES }),
+      p: matrixView({ t: this.t, name: 'u\u2299m', cell: 34, values: true, colLabels: FEATURES }),
+      s: matrixView({ t: this.t, name: 'score', cell: 40, values: true }),
     };
     this.list = h('ul');
     return h('div', {}, [

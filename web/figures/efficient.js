@@ -62,7 +62,7 @@ class Efficient extends MeasuringFigure {
       oninput: (v) => this.set({ window: Math.round(v) }) });
     this.featureSlider = slider({ label: 'Features m', min: 4, max: 1024, log: true, value: this.state.features,
       format: (v) => String(2 ** Math.round(Math.log2(v))), oninput: (v) => this.set({ features: 2 ** Math.round(Math.log2(v)) }) });
-    const view = (name, onpick) => matrixView({ name, cell: 6, onpick });
+    const view = (name, onpick) => matrixView({ t: this.t, name, cell: 6, onpick });
     this.views = {
       exact: view('full'),
       windowed: view('window', (i) => this.toggleGlobal(i)),

@@ -337,7 +337,7 @@ export function exportButtons(figure) {
   const root = () => figure.shadowRoot.firstElementChild;
   const name = (ext) => `${figure.localName}.${ext}`;
   return [
-    h('button', { type: 'button', title: 'Download this figure as SVG', onclick: () => download(new Blob([toSvg(root())], { type: 'image/svg+xml' }), name('svg')) }, 'SVG'),
-    h('button', { type: 'button', title: 'Download this figure as PNG', onclick: () => toCanvas(root()).toBlob((b) => download(b, name('png')), 'image/png') }, 'PNG'),
+    h('button', { type: 'button', title: figure.t('svgTitle'), onclick: () => download(new Blob([toSvg(root())], { type: 'image/svg+xml' }), name('svg')) }, 'SVG'),
+    h('button', { type: 'button', title: figure.t('pngTitle'), onclick: () => toCanvas(root()).toBlob((b) => download(b, name('png')), 'image/png') }, 'PNG'),
   ];
 }

@@ -9,6 +9,16 @@
 // Until it upgrades, the page's light-DOM children (a short text) are what a
 // reader without JavaScript sees; the shadow root hides them.
 //
+// Words come from `static strings` (the figure's table, see i18n.js) through
+// this.t(key, args), in the language the element's or the page's `lang`
+// picks; a change of the element's own `lang` rebuilds the figure in it.
+// A figure that teaches with an example may take the page's own: it
+// defines useExample(data), which gets the parsed JSON of a
+// <script type="application/json" data-example> child before build() and
+// throws an ExampleError (a string key and its arguments) when the data
+// will not do; the figure then says why, in its language, above itself,
+// and keeps its own example.
+//
 // A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}:
 // numbers are clamped to [min, max] and, with `integer: true`, rounded (or
 // moved to the nearest allowed value by `snap(v)`);
@@ -24,6 +34,8 @@ import { h } from './dom.js';
 import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
 import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
+import { languageOf, overridesOf, translator } from './i18n.js';
+import { ExampleError } from './example.js';
 
 function parse(prop, value) {
   if (value === null) return prop.default;
@@ -42,9 +54,10 @@ const DARK = '(prefers-color-scheme: dark)';
 export class FigureElement extends HTMLElement {
   static props = {};
   static css = '';
+  static strings = { en: {}, zh: {} };
 
   static get observedAttributes() {
-    return Object.keys(this.props);
+    return [...Object.keys(this.props), 'lang'];
   }
 
   #frame = 0;
@@ -55,6 +68,8 @@ export class FigureElement extends HTMLElement {
   #scheme = null;
   #onScheme = () => this.invalidate();
   #linkButton = null;
+  #problems = [];
+  #translator = null;
 
   constructor() {
     super();
@@ -63,7 +78,7 @@ export class FigureElement extends HTMLElement {
     this.attachShadow({ mode: 'open' });
     adopt(this.shadowRoot, baseCss, this.constructor.css);
     mathStyles(this.shadowRoot);
-    this.shadowRoot.append(h('div', { class: 'loading' }, 'Loading figure\u2026'));
+    this.shadowRoot.append(h('div', { class: 'loading' }));
     /** Resolves once the figure has drawn for the first time. */
     this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });
     /** The current state in words (what the live region announces). */
@@ -71,6 +86,7 @@ export class FigureElement extends HTMLElement {
   }
 
   connectedCallback() {
+    if (!this.#started) this.shadowRoot.querySelector('.loading')?.replaceChildren(translator({}, languageOf(this))('loading'));
     applyLinkedState(this);
     // colours resolved in JavaScript (cell labels, canvases) follow a theme switch
     this.#scheme ??= globalThis.matchMedia?.(DARK);
@@ -89,7 +105,11 @@ export class FigureElement extends HTMLElement {
     this.#observer = null;
   }
 
-  attributeChangedCallback(name, _old, value) {
+  attributeChangedCallback(name, old, value) {
+    if (name === 'lang') {
+      if (this.attn && old !== value) this.#mount();
+      return;
+    }
     this.state[name] = parse(this.constructor.props[name], value);
     this.invalidate();
   }
@@ -101,22 +121,63 @@ export class FigureElement extends HTMLElement {
     this.#observer = null;
     try {
       this.attn = await engine();
-      this.live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
-      const link = copyLinkButton(this);
-      this.#linkButton = link[0];
-      const tools = h('div', { class: 'tools' }, [...link, ...exportButtons(this)]);
-      const root = this.build();
-      // a figure named by its title, for screen readers' lists of figures
-      root.setAttribute('role', 'figure');
-      if (!root.hasAttribute('aria-label')) root.setAttribute('aria-label', root.querySelector('.title')?.textContent ?? this.localName);
-      this.shadowRoot.replaceChildren(root, tools, this.live);
-      this.#draw();
+      this.#useTheirs();
+      this.#mount();
       this.toggleAttribute('data-ready', true);
     } catch (err) {
-      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, `This figure could not start: ${err.message}`));
+      const t = this.t ?? translator({}, languageOf(this));
+      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })));
       this.toggleAttribute('data-error', true);
     }
     this.#resolveReady();
+  }
+
+  // The page's strings and example, each checked once; what cannot be used
+  // is said above the figure (#mount) and left out.
+  #useTheirs() {
+    const table = this.constructor.strings;
+    let overrides = [];
+    try {
+      overrides = overridesOf(this);
+      translator(table, 'en', overrides);
+    } catch (err) {
+      this.#problems.push(['stringsNotJson', { message: err.message }]);
+      overrides = [];
+    }
+    this.#translator = () => translator(table, languageOf(this), overrides);
+    const script = this.querySelector(':scope > script[type="application/json"][data-example]');
+    if (!script || !this.useExample) return;
+    let data;
+    try {
+      data = JSON.parse(script.textContent);
+    } catch (err) {
+      return void this.#problems.push(['exampleRejected', { problem: ['exampleNotJson', { message: err.message }] }]);
+    }
+    try {
+      this.useExample(data);
+    } catch (err) {
+      if (!(err instanceof ExampleError)) throw err;
+      this.#problems.push(['exampleRejected', { problem: [err.key, err.args] }]);
+    }
+  }
+
+  // (Re)build the figure in the current language.
+  #mount() {
+    this.language = languageOf(this);
+    this.t = this.#translator();
+    this.live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+    const link = copyLinkButton(this);
+    this.#linkButton = link[0];
+    const tools = h('div', { class: 'tools' }, [...link, ...exportButtons(this)]);
+    const said = (key, args) => this.t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? said(...v) : v])));
+    const problems = this.#problems.map(([key, args]) => h('p', { class: 'error example-error', role: 'alert' }, said(key, args)));
+    const root = this.build();
+    // a figure named by its title, for screen readers' lists of figures
+    root.setAttribute('role', 'figure');
+    root.setAttribute('lang', this.language === 'zh' ? 'zh-CN' : 'en');
+    if (!root.hasAttribute('aria-label')) root.setAttribute('aria-label', root.querySelector('.title')?.textContent ?? this.localName);
+    this.shadowRoot.replaceChildren(...problems, root, tools, this.live);
+    this.#draw();
   }
 
   /** Merge `patch` into the state and redraw on the next frame. */

@@ -58,9 +58,10 @@ export function leaders(values, printed) {
   return values.map((_, i) => i).filter((i) => printed[i] === printed[best]);
 }
 
-/** "a", "a and b", "a, b and c". */
-export function list(words) {
-  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+/** "a", "a and b", "a, b and c"; in Chinese (lang 'zh') "a、b和c". */
+export function list(words, lang = 'en') {
+  if (words.length < 2) return words.join('');
+  return lang === 'zh' ? `${words.slice(0, -1).join('、')}和${words.at(-1)}` : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
 /** "1 token", "3 tokens". */
@@ -75,6 +76,6 @@ export function attrNumber(value, fallback, min = -Infinity, max = Infinity) {
 /** A difference that may be tiny: "0", "6e-8" or "0.125". */
 export const gap = (v) => (v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(0) : num(v, 3));
 
-/** How two results computed in float32 compare: "identical", "identical up to float32 rounding" or "different". */
+/** How two results computed in float32 compare, as a key of figure.strings.js: 'identical', 'identicalRounding' or 'different'. */
 export const sameness = (difference, tolerance = 1e-5) =>
-  (difference === 0 ? 'identical' : difference < tolerance ? 'identical up to float32 rounding' : 'different');
+  (difference === 0 ? 'identical' : difference < tolerance ? 'identicalRounding' : 'different');

@@ -42,9 +42,9 @@ class MatrixFigure extends FigureElement {
   .sub { margin: 16px 0 4px; }`;
 
   build() {
-    this.stepper = stepper({ steps: STEPS, value: this.state.step - 1, prop: 'step', onchange: (i) => this.set({ step: i + 1 }) });
+    this.stepper = stepper({ steps: STEPS, value: this.state.step - 1, prop: 'step', t: this.t, onchange: (i) => this.set({ step: i + 1 }) });
     const pixelLabels = PIXELS.names;
-    this.views = Object.fromEntries(Object.keys(NAMES).map((k) => [k, matrixView({
+    this.views = Object.fromEntries(Object.keys(NAMES).map((k) => [k, matrixView({ t: this.t,
       name: NAMES[k], cell: 36, values: true, shares: k === 'P',
       rowLabels: pixelLabels, colLabels: ['S', 'scaled', 'P'].includes(k) ? pixelLabels : ['r', 'g', 'b'],
     })]));
@@ -57,7 +57,7 @@ class MatrixFigure extends FigureElement {
       this.pixels.push(r);
       this.img.append(r);
     }
-    this.heat = matrixView({
+    this.heat = matrixView({ t: this.t,
       name: 'attention', cell: CELL, digits: 3,
       onpick: (i, j) => this.set({ pixel: i * SIDE + j }),
       describe: () => 'Attention of the chosen pixel over the picture; arrow keys move, Enter chooses a pixel',

@@ -16,15 +16,15 @@ function asRows(M) {
 }
 
 /**
- * matrixView({name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
+ * matrixView({t, name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
  * returns {el, update(M, {max, marks, groups})}. `marks` is a Set of "i,j" cells to
  * outline; with `groups: true`, update's `groups: h` draws a bar in each
  * head's colour under every block of cols/h columns. `shares: true` marks
  * rows of attention weights: they are printed so that each row adds up to 1
  * (format.roundShares). Value labels are black or white, whichever
- * contrasts more with their cell.
+ * contrasts more with their cell. `t`: the figure's translator (its aria text).
  */
-export function matrixView({ name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
+export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
@@ -145,7 +145,7 @@ export function matrixView({ name, cell = 22, values = false, rowLabels, colLabe
       });
     });
     if (groups) drawGroups(opts.groups ?? 1);
-    svg.setAttribute('aria-label', describe ? describe(rows) : `${name}, ${n} by ${m} matrix. Focus and use arrow keys to read values.`);
+    svg.setAttribute('aria-label', describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m }));
     if (active && (active[0] >= n || active[1] >= m)) active = null;
     showCaption();
   }

@@ -20,7 +20,7 @@ export class MeasuringFigure extends FigureElement {
     this.started = performance.now();
     const worker = new Worker(new URL(`./${file}`, import.meta.url), { type: 'module' });
     worker.addEventListener('message', ({ data }) => this.receive(data));
-    worker.addEventListener('error', (e) => { e.preventDefault(); this.stop(`The measuring worker failed: ${e.message || 'it could not load'}.`); });
+    worker.addEventListener('error', (e) => { e.preventDefault(); this.stop(this.t('measuringFailed', { message: e.message || this.t('couldNotLoad') })); });
     const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
     worker.postMessage({ type: 'run', maxN, ...message, wasmBase: String(base) });
     this.worker = worker;

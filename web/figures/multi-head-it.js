@@ -77,8 +77,8 @@ class MultiHeadIt extends FigureElement {
     this.sentence = h('p', { class: 'sentence' });
     this.headsEl = h('div', { class: 'heads' });
     this.readout = h('div', { class: 'readout panel' });
-    this.xView = matrixView({ name: 'X', cell: 18, colLabels: FEATURES, digits: 0 });
-    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2, groups: k !== 'Wo' }));
+    this.xView = matrixView({ t: this.t, name: 'X', cell: 18, colLabels: FEATURES, digits: 0 });
+    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ t: this.t, name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2, groups: k !== 'Wo' }));
     this.details = h('details', {}, [
       h('summary', {}, 'The toy’s numbers: word vectors and weights'),
       h('p', {}, 'Each word is six numbers, one per feature:'),

@@ -24,7 +24,7 @@ class MultiHeadMatmul extends FigureElement {
       label: 'Heads h', value: this.state.heads, prop: 'heads', options: HEAD_COUNTS.map((n) => ({ value: String(n), label: String(n) })),
       onchange: (heads) => this.set({ heads }),
     });
-    const v = (name, opts) => matrixView({ name, cell: 16, groups: true, ...opts });
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 16, groups: true, ...opts });
     this.v = { X: v('X', { rowLabels: TOKENS, groups: false }), Wq: v('WQ'), Q: v('Q', { rowLabels: TOKENS }), Z: v('Z', { rowLabels: TOKENS }), Wo: v('WO', { groups: false }), Y: v('Y', { rowLabels: TOKENS, groups: false }) };
     this.headsEl = h('div', { class: 'heads' });
     this.check = h('p', { class: 'check' });
@@ -60,18 +60,18 @@ class MultiHeadMatmul extends FigureElement {
     this.v.Y.update(m.stacked.output, { max: act });
     replace(this.headsEl, m.perHead.map((hd, i) => {
       const color = `var(--attention-head-${i + 1})`;
-      const views = [matrixView({ name: `Q${i + 1}`, cell: 16 }), matrixView({ name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ name: `Z${i + 1}`, cell: 16 })];
+      const views = [matrixView({ t: this.t, name: `Q${i + 1}`, cell: 16 }), matrixView({ t: this.t, name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ t: this.t, name: `Z${i + 1}`, cell: 16 })];
       views[0].update(hd.Q, { max: act });
       views[1].update(hd.weights, { max: 1 });
       views[2].update(hd.Z, { max: act });
       return h('div', { class: 'head', style: `border-color:${color}` }, [
         views[0].el, h('span', { class: 'op' }, '\u2192'), views[1].el, h('span', { class: 'op' }, '\u00d7 V\u2192'), views[2].el]);
     }));
-    this.check.textContent = `Running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating, gives Y ${sameness(m.difference)}: largest difference ${gap(m.difference)}.`;
+    this.check.textContent = `Running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating, gives Y ${this.t(sameness(m.difference))}: largest difference ${gap(m.difference)}.`;
     replace(this.dims, ['Shapes: ', mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\; Q_i: ${TOKENS.length}\\times${m.dh},\\; Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`),
       `. More heads do not add parameters: the same ${D_MODEL}\u00d7${D_MODEL} matrices are cut into narrower slices (coloured bars). `
       + `Colours: X and the weight matrices are full at \u00b11; Q, Z, Y and the heads\u2019 slices of them share one scale, full at \u00b1${num(act)}; attention weights are full at 1.`]);
-    this.announce(`${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations give Y ${sameness(m.difference)} (largest difference ${gap(m.difference)}).`);
+    this.announce(`${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations give Y ${this.t(sameness(m.difference))} (largest difference ${gap(m.difference)}).`);
   }
 }
 

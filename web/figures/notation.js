@@ -24,11 +24,11 @@ class Notation extends FigureElement {
       oninput: (value) => this.set({ value }),
     });
     this.views = {
-      scalar: matrixView({ name: 'a', cell: 30, values: true }),
-      vector: matrixView({ name: 'x', cell: 30, values: true }),
-      matrix: matrixView({ name: 'W', cell: 30, values: true }),
+      scalar: matrixView({ t: this.t, name: 'a', cell: 30, values: true }),
+      vector: matrixView({ t: this.t, name: 'x', cell: 30, values: true }),
+      matrix: matrixView({ t: this.t, name: 'W', cell: 30, values: true }),
     };
-    this.legend = matrixView({ name: 'scale', cell: 34, values: true, digits: 1 });
+    this.legend = matrixView({ t: this.t, name: 'scale', cell: 34, values: true, digits: 1 });
     const entity = (view, tex, what) => h('div', { class: 'entity' }, [mathSpan(tex), view.el, h('span', { class: 'what' }, what)]);
     return h('div', {}, [
       h('p', { class: 'title' }, 'Numbers as coloured squares'),

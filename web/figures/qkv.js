@@ -29,7 +29,7 @@ class Qkv extends FigureElement {
   .mat rect.mark { stroke: var(--attention-accent); stroke-width: 3; }`;
 
   build() {
-    const v = (name, opts) => matrixView({ name, cell: 30, values: true, ...opts });
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, values: true, ...opts });
     this.views = {
       Xu: v('users', { rowLabels: USERS.names, colLabels: FEATURES }),
       XmK: v('movies', { rowLabels: MOVIES.names, colLabels: FEATURES }),

@@ -75,16 +75,16 @@ export function applyLinkedState(el) {
  */
 export function copyLinkButton(el) {
   const status = h('span', { class: 'tool-status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', class: 'copy-link', title: el.constructor.linkTitle ?? 'Copy a link to this exact view' }, 'Copy link');
+  const button = h('button', { type: 'button', class: 'copy-link', title: el.t('linkTitle') }, el.t('copyLink'));
   button.addEventListener('click', async () => {
     const url = new URL(location.href);
     url.hash = hashWith(url.hash, figureId(el), changedState(el));
     history.replaceState(history.state, '', url);
     try {
       await navigator.clipboard.writeText(url.href);
-      status.textContent = 'Link copied';
+      status.textContent = el.t('linkCopied');
     } catch {
-      status.textContent = 'The address bar now holds the link';
+      status.textContent = el.t('linkInAddressBar');
     }
     setTimeout(() => { status.textContent = ''; }, 2500);
   });

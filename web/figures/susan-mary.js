@@ -38,7 +38,7 @@ class SusanMary extends FigureElement {
       [w, h('span', { class: `chip ${w === 'gave' ? 'gave' : /Susan|Mary/.test(w) ? 'name' : ''}` }, w)]));
     this.swap = h('button', { type: 'button', onclick: () => this.set({ order: OTHER[this.state.order] }) }, 'Swap Susan and Mary');
     this.posToggle = toggle({ label: 'add positional encoding', value: this.state.positions, prop: 'positions', onchange: (positions) => this.set({ positions }) });
-    const v = (name, opts) => matrixView({ name, cell: 26, values: true, ...opts });
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 26, values: true, ...opts });
     this.views = {
       W: v('weights', { rowLabels: ORDERS['susan-mary'], colLabels: ORDERS['susan-mary'], shares: true }),
       Y: v('Y', { rowLabels: ORDERS['susan-mary'], colLabels: FEATURES, cell: 34 }),
@@ -89,7 +89,7 @@ class SusanMary extends FigureElement {
     this.scaleNote.textContent = `Colours: the weights are full at 1; Y and both y_gave share one scale, full at \u00b1${num(max)}.`;
     this.labels[0].textContent = `in “${sentence(order)}”`;
     this.labels[1].textContent = `in “${sentence(OTHER[order])}”`;
-    const same = sameness(m.gaveDiff);
+    const same = this.t(sameness(m.gaveDiff));
     replace(this.verdict, [`y_gave in the two sentences: `,
       h('span', { class: same === 'different' ? 'diff' : 'same' }, same),
       ` (largest difference ${gap(m.gaveDiff)}). `,

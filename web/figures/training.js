@@ -31,7 +31,7 @@ export class TrainingFigure extends FigureElement {
     this.error = null;
     this.worker = new Worker(new URL(`./${file}`, import.meta.url), { type: 'module' });
     this.worker.addEventListener('message', ({ data }) => this.receive(data));
-    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(`the training worker failed: ${e.message || 'it could not load'}`); });
+    this.worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(this.t('trainingFailed', { message: e.message || this.t('couldNotLoad') })); });
     const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
     this.worker.postMessage({ type: 'reset', options, wasmBase: String(base) });
   }

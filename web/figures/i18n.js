@@ -1,0 +1,64 @@
+// i18n.js: every word a figure shows or speaks comes from a string table,
+// one per figure (`<name>.strings.js`) plus the shared one (figure.strings.js):
+//   export default { en: { key: text, ... }, zh: { key: text, ... } }
+// A text is a string, where {name} is filled from the arguments, or a
+// function of the arguments (for plurals and lists). Both languages hold the
+// same keys (tests/figures/strings.test.js checks).
+//
+// The language: the element's own `lang`, else its nearest ancestor's, else
+// the document's; any `zh...` tag picks Simplified Chinese, anything else
+// English. A page overrides any string, per language or for all of them,
+// with a JSON child (it never executes, so a strict CSP allows it):
+//   <script type="application/json" data-strings>{"title": "…", "zh": {"title": "…"}}</script>
+// or with the element's `strings` property, set before the figure starts.
+// Overrides are plain text: {name} placeholders are filled, nothing else is
+// interpreted except inline math between $…$ and **bold** where the figure
+// shows the text through rich() (rich.js). Pure (no DOM, no KaTeX), so the
+// models' tests read the same tables.
+import shared from './figure.strings.js';
+
+export const LANGUAGES = ['en', 'zh'];
+
+/** 'zh' or 'en' for `el`, from its own or the nearest `lang`. */
+export function languageOf(el) {
+  const tag = el.closest?.('[lang]')?.getAttribute('lang') ?? globalThis.document?.documentElement?.lang ?? '';
+  return /^zh(\b|-|_|$)/i.test(tag) ? 'zh' : 'en';
+}
+
+/** The page's overrides for `el`: its data-strings JSON child merged with its `strings` property. */
+export function overridesOf(el) {
+  const script = el.querySelector?.(':scope > script[type="application/json"][data-strings]');
+  const fromPage = script ? JSON.parse(script.textContent) : {};
+  return [fromPage, el.strings ?? {}];
+}
+
+/** Fill {name} placeholders in `text` from `args`; an unknown name stays as written. */
+export function fill(text, args = {}) {
+  return text.replace(/\{(\w+)\}/g, (all, name) => (Object.hasOwn(args, name) ? String(args[name]) : all));
+}
+
+/**
+ * A translator for `lang` over `table` (the figure's) then the shared table,
+ * with `overrides` (objects as overridesOf returns) on top:
+ * t(key, args) -> string. An unknown key throws: a missing string is a bug.
+ */
+export function translator(table, lang, overrides = []) {
+  const texts = { ...shared.en, ...table.en, ...shared[lang], ...table[lang] };
+  for (const o of overrides) {
+    if (!o || typeof o !== 'object') throw new TypeError('strings: expected an object of {key: text}');
+    for (const [k, v] of Object.entries(o)) {
+      if (LANGUAGES.includes(k) && v && typeof v === 'object') {
+        if (k === lang) Object.assign(texts, textsOnly(v));
+      } else if (typeof v === 'string') texts[k] = v;
+    }
+  }
+  return (key, args) => {
+    const text = texts[key];
+    if (text === undefined) throw new Error(`no string "${key}"`);
+    return typeof text === 'function' ? text(args ?? {}) : fill(text, args);
+  };
+}
+
+function textsOnly(o) {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => typeof v === 'string'));
+}
