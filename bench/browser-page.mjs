@@ -1,11 +1,16 @@
 // browser-page.mjs: the browser bench's side inside Chromium. The Node side
 // (browser.mjs) calls window.bench step by step and prints the tables; the
 // engines, inputs, timing and checks are the very modules `npm run bench`
-// uses in Node (forward.mjs).
+// uses in Node (forward.mjs, backward.mjs, efficient.mjs, train.mjs, gpt.mjs).
 import { loadEngines, runConfig } from './forward.mjs';
 import { measureCeilingBytes } from './ceiling-measure.mjs';
 import { ENGINES } from './engines.mjs';
 import { runBackward } from './backward.mjs';
+import { runEfficient } from './efficient.mjs';
+import { runTrain } from './train.mjs';
+import { runGpt } from './gpt.mjs';
+
+const progress = (text) => console.info(text.trimEnd());
 
 let engines = null;
 
@@ -30,7 +35,13 @@ window.bench = {
     const loadThis = (build) => ENGINES.find((e) => e.id === `wasm-${build}`).load({ quick });
     return runBackward({
       quick, ceiling, relaxedCeiling, loadThis, builds: ['relaxed', 'simd', 'scalar'], print: false,
-      progress: (text) => console.info(text.trimEnd()),
+      progress,
     });
   },
+  /** The recent-advances section (efficient.mjs), with ruvector-attention-wasm. */
+  efficient: ({ quick, full262k }) => runEfficient({ quick, full262k, progress }),
+  /** The training section (train.mjs). */
+  train: ({ quick }) => runTrain({ quick }),
+  /** The GPT section (gpt.mjs): training and decoding. */
+  gpt: ({ quick }) => runGpt({ quick }),
 };

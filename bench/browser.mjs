@@ -1,12 +1,14 @@
-// browser.mjs: `npm run bench:browser`. The forward configs of `npm run bench`
+// browser.mjs: `npm run bench:browser`. The sections of `npm run bench`
 // with the same engines (this project's relaxed, SIMD and scalar builds,
-// onnxruntime-web, tfjs-wasm, plain JS) in one headless Chromium page
-// (Debian's, its default flags: relaxed SIMD is on), the same seeded inputs,
-// interleaved rounds, medians; prints the same table.
+// onnxruntime-web, tfjs-wasm, plain JS, ruvector-attention-wasm) in one
+// headless Chromium page (Debian's, its default flags: relaxed SIMD is on),
+// the same seeded inputs, interleaved rounds, medians; prints the same tables.
+// The page (browser-page.mjs) runs the Node sections' own code.
 //   --quick        few rounds, no N = 65,536 (a smoke test)
 //   --json FILE    also write every result as JSON
 //   --filter RE    only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
-//   --only forward | --only backward   one section (backward: bench/backward.mjs, in the page)
+//   --only forward | backward | efficient | train | gpt   one section
+//   --full-262k    also full attention at N = 262,144 in the efficient section (minutes)
 // Not in the browser: cold start, payload (npm run bench measures both) and
 // the forward fused memory.
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
@@ -19,6 +21,9 @@ import { addRatios, labels, problems } from './forward.mjs';
 import { ceilingWasm } from './ceiling.mjs';
 import { machineInfo } from './machine.mjs';
 import { backwardProblems, printBackward } from './backward.mjs';
+import { efficientProblems, printEfficient } from './efficient.mjs';
+import { printTrain, trainProblems } from './train.mjs';
+import { gptProblems, printGpt } from './gpt.mjs';
 import * as report from './report.mjs';
 
 const args = process.argv.slice(2);
@@ -31,7 +36,10 @@ const quick = args.includes('--quick');
 const jsonFile = value('--json');
 const filter = value('--filter') ? new RegExp(value('--filter')) : null;
 const only = value('--only');
-if (only && !['forward', 'backward'].includes(only)) throw new Error('--only needs forward or backward');
+const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt'];
+if (only && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
+const wants = (section) => !only || only === section;
+const full262k = args.includes('--full-262k');
 
 const server = await serve({ port: 0 });
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
@@ -55,12 +63,15 @@ try {
       return { error: e.message.split('\n')[0] };
     }
   };
-  const [simdCeiling, relaxedCeiling] = [await ceiling('simd'), await ceiling('relaxed')];
-  report.printCeiling(simdCeiling, relaxedCeiling);
-
-  const out = { date: new Date().toISOString(), quick, machine, browser: browser.version(), ceiling: simdCeiling, relaxedCeiling };
+  const out = { date: new Date().toISOString(), quick, machine, browser: browser.version() };
+  let simdCeiling = null, relaxedCeiling = null;
+  if (wants('forward') || wants('backward')) {
+    [simdCeiling, relaxedCeiling] = [await ceiling('simd'), await ceiling('relaxed')];
+    report.printCeiling(simdCeiling, relaxedCeiling);
+    Object.assign(out, { ceiling: simdCeiling, relaxedCeiling });
+  }
   const found = [];
-  if (only !== 'backward') {
+  if (wants('forward')) {
     const engines = await page.evaluate((q) => window.bench.load({ quick: q }), quick);
     console.log('engines: ' + Object.entries(engines).map(([id, e]) => `${labels[id]} ${e.unavailable ?? e.version}`).join('; '));
     const results = [];
@@ -74,12 +85,27 @@ try {
     Object.assign(out, { flopFormulas: FLOP_FORMULAS, engines, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })) });
     found.push(...problems(results, engines, ['wasm-relaxed', 'wasm-simd', 'wasm-scalar']));
   }
-  if (only !== 'forward') {
+  if (wants('backward')) {
     out.backward = await page.evaluate((o) => window.bench.backward(o), { quick, ceiling: simdCeiling, relaxedCeiling });
     printBackward(out.backward, simdCeiling);
     found.push(...backwardProblems(out.backward));
   }
-  console.log('\nnot measured in the browser: cold start and payload (see npm run bench), the forward fused memory');
+  if (wants('efficient')) {
+    out.efficient = await page.evaluate((o) => window.bench.efficient(o), { quick, full262k });
+    printEfficient(out.efficient);
+    found.push(...efficientProblems(out.efficient));
+  }
+  if (wants('train')) {
+    out.train = await page.evaluate((o) => window.bench.train(o), { quick });
+    printTrain(out.train);
+    found.push(...trainProblems(out.train));
+  }
+  if (wants('gpt')) {
+    out.gpt = await page.evaluate((o) => window.bench.gpt(o), { quick });
+    printGpt(out.gpt);
+    found.push(...gptProblems(out.gpt));
+  }
+  if (wants('forward')) console.log('\nnot measured in the browser: cold start and payload (see npm run bench), the forward fused memory');
 
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');

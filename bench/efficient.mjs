@@ -7,18 +7,14 @@
 // in ruvector-attention-wasm (npm), time and error.
 //   node bench/efficient.mjs [--quick] [--full-262k]
 //   node bench/run.mjs --only efficient     (the same, from the bench)
+//   node bench/browser.mjs --only efficient (the same, in a Chromium page)
 // Full attention at N = 262,144 (4 N^2 d = 17.6 TFLOP) takes minutes: it runs
 // with --full-262k only; without, its row says so and gives an estimate,
 // marked as one, from the measured N = 65,536 rate.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../web/attention.js';
 import { sdpaInputs } from './inputs.mjs';
 import { median } from './timing.mjs';
 
-const require = createRequire(import.meta.url);
 const D = 64;
 const FEATURES = 256;
 
@@ -107,11 +103,20 @@ function runOurs(attn, mech, x) {
 
 // ---- ruvector-attention-wasm ---------------------------------------------------
 
+/** Its wasm-bindgen module, initialised from its .wasm bytes: read from
+ *  node_modules in Node, fetched in a page (browser.html maps the name). */
 async function loadRuvector() {
-  const dir = path.dirname(require.resolve('ruvector-attention-wasm'));
-  const rv = await import(path.join(dir, 'ruvector_attention_wasm.js'));
-  rv.initSync({ module: readFileSync(path.join(dir, 'ruvector_attention_wasm_bg.wasm')) });
-  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const main = new URL(import.meta.resolve('ruvector-attention-wasm'));
+  const bytes = async (name) => {
+    const url = new URL(name, main);
+    if (url.protocol === 'file:') return (await import('node:fs')).readFileSync(url);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+    return new Uint8Array(await response.arrayBuffer());
+  };
+  const rv = await import(main.href);
+  rv.initSync({ module: await bytes('ruvector_attention_wasm_bg.wasm') });
+  const pkg = JSON.parse(new TextDecoder().decode(await bytes('package.json')));
   return { rv, version: pkg.version };
 }
 
@@ -165,7 +170,10 @@ function ruvectorLinear(rv, x, features, count) {
 
 // ---- the section ------------------------------------------------------------------
 
-export async function runEfficient({ quick = false, full262k = false } = {}) {
+const stderr = (text) => process.stderr.write(text);
+
+/** The section's rows and peers (plain data); `progress(text)` reports each row. */
+export async function runEfficient({ quick = false, full262k = false, progress = stderr } = {}) {
   const attn = await loadAttention({ build: 'simd' }); // the SIMD build, as before relaxed existed (npm run bench gives Node the relaxed flag)
   const sizes = quick ? [4096, 16384] : [4096, 16384, 32768, 65536, 262144];
   const rows = [];
@@ -191,7 +199,7 @@ export async function runEfficient({ quick = false, full262k = false } = {}) {
         err: errors((i) => r.output.subarray(i * D, (i + 1) * D), exact),
         against: mech.linear ? `exact softmax${mech.linear.causal ? ', causal' : ''}` : mech.id === 'full' ? 'exact' : 'exact window',
       });
-      process.stderr.write(`  efficient: N=${N} ${mech.label}: ${((performance.now() - t0) / 1e3).toFixed(1)} s\n`);
+      progress(`  efficient: N=${N} ${mech.label}: ${((performance.now() - t0) / 1e3).toFixed(1)} s\n`);
     }
     for (const row of rows.filter((r) => r.N === N && !r.na)) {
       const full = rows.find((r) => r.N === N && r.id === 'full' && !r.na);
@@ -283,7 +291,8 @@ export function efficientProblems({ rows }) {
     .map((r) => `recent advances, N = ${r.N}, ${r.mechanism}: relative error ${r.err.rel} > 1e-4`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+const { pathToFileURL } = globalThis.process?.argv?.[1] ? await import('node:url') : {};
+if (pathToFileURL && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
   const result = await runEfficient({ quick: args.includes('--quick'), full262k: args.includes('--full-262k') });
   printEfficient(result);

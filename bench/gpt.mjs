@@ -3,7 +3,8 @@
 //            tiny-gpt.model.js: 52 characters, 64 positions, width 48, 4
 //            heads, 2 GPT blocks with LayerNorm and a GELU MLP, batch 16
 //            windows of the article's text) in
-//              attention-wasm  model.trainStep, SIMD and scalar builds
+//              attention-wasm  model.trainStep, relaxed (where the
+//                              engine validates it), SIMD and scalar builds
 //              tfjs-wasm       the same model in tfjs ops
 //                              (transformer-peers.mjs: tf.moments for
 //                              LayerNorm, tf.erf for the exact GELU),
@@ -22,7 +23,7 @@ import { ARTICLE_TEXT } from '../web/figures/tiny-gpt.text.js';
 import { uniform } from '../web/figures/random.js';
 import * as ref from '../tests/transformer-reference.js';
 import { interleave } from './timing.mjs';
-import { compareLosses, printTrainers, thisEngine, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
+import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
 
 const CFG = { vocab: ALPHABET.length, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: DEFAULTS.layers, mlp: true, layerNorm: true };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -31,8 +32,7 @@ const LOSS_TOLERANCE = 1e-4; // float32 against float64 over three AdamW steps, 
 const GENERATE = 256;
 
 const ENGINES = [
-  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine(true, CFG, OPT, DEFAULTS.seed) },
-  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine(false, CFG, OPT, DEFAULTS.seed) },
+  ...thisEngines(CFG, OPT, DEFAULTS.seed),
   { id: 'tfjs', label: 'tfjs-wasm', load: () => tfjsEngine(CFG, OPT) },
 ];
 
@@ -73,7 +73,7 @@ export async function runGpt({ quick }) {
     }));
   }
 
-  // Decoding, on the SIMD and scalar models just trained for a few steps.
+  // Decoding, on this project's models just trained for a few steps.
   const decoding = [];
   const prompt = Array.from(train.subarray(0, 8));
   for (const { row, model } of kept) {
@@ -90,11 +90,11 @@ export async function runGpt({ quick }) {
     model.dispose();
   }
   const config = { ...CFG, batch: DEFAULTS.batch, optimizer: OPT, checkSteps: CHECK_STEPS, generate: GENERATE };
-  printGpt(config, rows, decoding);
   return { config, rows, decoding };
 }
 
-function printGpt(config, rows, decoding) {
+/** The section's tables, from what runGpt returned. */
+export function printGpt({ config, rows, decoding }) {
   console.log(`\nGPT training: attention-tiny-gpt's model (vocab ${config.vocab}, ${config.context} tokens, dModel ${config.dModel}, ${config.heads} heads, ${config.layers} blocks with LayerNorm and GELU MLP, batch ${config.batch}), AdamW lr ${config.optimizer.lr}, weight decay ${config.optimizer.weightDecay}`);
   console.log(`a step = forward, backward, update, loss read back; median of interleaved rounds; loss diff = max |loss - float64 reference| over ${config.checkSteps} steps\n`);
   printTrainers(rows);
@@ -111,7 +111,7 @@ function printGpt(config, rows, decoding) {
 export function gptProblems({ rows, decoding }) {
   const out = [];
   for (const r of rows) {
-    if (r.na && r.engine.startsWith('wasm')) out.push(`gpt, ${r.label}: ${r.na}`);
+    if (r.na?.startsWith('failed') && r.engine.startsWith('wasm')) out.push(`gpt, ${r.label}: ${r.na}`);
     if (!r.na && !(r.maxLossDiff <= LOSS_TOLERANCE)) out.push(`gpt, ${r.label}: loss differs from float64 by ${r.maxLossDiff} > ${LOSS_TOLERANCE}`);
   }
   for (const d of decoding) if (!d.sameText) out.push(`gpt decoding, ${d.label}: the cached and uncached texts differ`);

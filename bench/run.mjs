@@ -20,8 +20,8 @@ import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs
 import * as report from './report.mjs';
 import { backwardProblems, runBackward } from './backward.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';
-import { runTrain, trainProblems } from './train.mjs';
-import { runGpt, gptProblems } from './gpt.mjs';
+import { printTrain, runTrain, trainProblems } from './train.mjs';
+import { printGpt, runGpt, gptProblems } from './gpt.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -84,10 +84,12 @@ async function main() {
   }
   if (wants('train')) {
     out.train = await runTrain({ quick });
+    printTrain(out.train);
     found.push(...trainProblems(out.train));
   }
   if (wants('gpt')) {
     out.gpt = await runGpt({ quick });
+    printGpt(out.gpt);
     found.push(...gptProblems(out.gpt));
   }
   if (jsonFile) {

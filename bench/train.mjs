@@ -1,7 +1,8 @@
 // train.mjs: the training section of `npm run bench` (--only train). Steps
 // per second of attention-induction's 2-layer model (vocab 32, 32 tokens,
 // dModel 32, 2 heads, batch 32; web/figures/induction.model.js) in
-//   attention-wasm  model.trainStep, SIMD and scalar builds
+//   attention-wasm  model.trainStep, relaxed (where the engine validates
+//                   it), SIMD and scalar builds
 //   tfjs-wasm       the same model in tfjs ops (transformer-peers.mjs),
 //                   tf.variableGrads and tf.train.adam, PyTorch's decoupled
 //                   weight decay applied first (AdamW); embeddings are
@@ -13,7 +14,7 @@
 import { DEFAULTS, makeBatch } from '../web/figures/induction.model.js';
 import { uniform } from '../web/figures/random.js';
 import * as ref from '../tests/transformer-reference.js';
-import { compareLosses, printTrainers, thisEngine, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
+import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
 
 const CFG = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: 2 };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -42,13 +43,12 @@ async function plainEngine() {
 }
 
 export const TRAIN_ENGINES = [
-  { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine(true, CFG, OPT, DEFAULTS.seed) },
-  { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine(false, CFG, OPT, DEFAULTS.seed) },
+  ...thisEngines(CFG, OPT, DEFAULTS.seed),
   { id: 'tfjs', label: 'tfjs-wasm', load: () => tfjsEngine(CFG, OPT) },
   { id: 'js', label: 'plain JS (float64)', load: plainEngine },
 ];
 
-/** The training section: prints its table, returns {config, rows}. */
+/** The training section: {config, rows} (plain data; printTrain prints them). */
 export async function runTrain({ quick }) {
   const next = uniform(DEFAULTS.seed);
   const batches = Array.from({ length: 16 }, () => makeBatch(next, DEFAULTS.batch).sequences);
@@ -56,11 +56,10 @@ export async function runTrain({ quick }) {
   const { rows } = await timeTrainers(TRAIN_ENGINES, batches, { checkSteps: CHECK_STEPS, policy });
   compareLosses(rows, rows.find((r) => r.engine === 'js')?.losses);
   const config = { ...CFG, batch: DEFAULTS.batch, tokens: DEFAULTS.context, optimizer: OPT, checkSteps: CHECK_STEPS };
-  printTrain(config, rows);
   return { config, rows };
 }
 
-function printTrain(config, rows) {
+export function printTrain({ config, rows }) {
   console.log(`\ntraining: attention-induction's model (vocab ${config.vocab}, ${config.tokens} tokens, dModel ${config.dModel}, ${config.heads} heads, ${config.layers} layers, batch ${config.batch}), AdamW lr ${config.optimizer.lr}, weight decay ${config.optimizer.weightDecay}`);
   console.log('a step = forward, backward, update, loss read back; median of interleaved rounds; same parameters and batches for all;');
   console.log(`vs tfjs = tfjs-wasm time / this time; loss diff = max |loss - plain JS float64| over the first ${config.checkSteps} steps\n`);
@@ -72,7 +71,7 @@ function printTrain(config, rows) {
 export function trainProblems({ rows }) {
   const out = [];
   for (const r of rows) {
-    if (r.na && (r.engine.startsWith('wasm') || r.engine === 'js')) out.push(`training, ${r.label}: ${r.na}`);
+    if (r.na?.startsWith('failed') && (r.engine.startsWith('wasm') || r.engine === 'js')) out.push(`training, ${r.label}: ${r.na}`);
     if (!r.na && !(r.maxLossDiff <= LOSS_TOLERANCE)) out.push(`training, ${r.label}: loss differs from plain JS by ${r.maxLossDiff} > ${LOSS_TOLERANCE}`);
   }
   return out;

@@ -8,17 +8,30 @@
 import * as ref from '../tests/transformer-reference.js';
 import { useWasmBackend } from './engine-tfjs.mjs';
 import { interleave } from './timing.mjs';
+import { relaxedSimdSupported } from '../web/attention.js';
 
-/** This project's trainer, on the SIMD or the scalar build. */
-export async function thisEngine(simd, cfg, opt, seed) {
+/** This project's trainer on one build ('relaxed', 'simd' or 'scalar'). */
+export async function thisEngine(build, cfg, opt, seed) {
   const { loadAttention } = await import('../web/attention.js');
-  const attn = await loadAttention({ simd });
-  if (attn.simd !== simd) throw new Error(`asked for simd=${simd}, the API loaded simd=${attn.simd}`);
+  const attn = await loadAttention({ build });
+  if (attn.build !== build) throw new Error(`asked for the ${build} build, the API loaded ${attn.build}`);
   return (params) => {
     const model = attn.createTransformer({ ...cfg, seed });
     if (params) model.setParameters(params);
     return { model, step: (s) => model.trainStep(s, opt), parameters: () => model.parameters(), dispose: () => model.dispose() };
   };
+}
+
+/** The three builds as timeTrainers engines; the relaxed one says why it
+ *  cannot run where the engine does not validate relaxed SIMD. */
+export function thisEngines(cfg, opt, seed) {
+  const noRelaxed = () => (relaxedSimdSupported() ? null
+    : 'this engine does not validate relaxed SIMD (Node 20: --experimental-wasm-relaxed-simd, which npm run bench passes)');
+  return [
+    { id: 'wasm-relaxed', label: 'attention-wasm relaxed', unavailable: noRelaxed, load: () => thisEngine('relaxed', cfg, opt, seed) },
+    { id: 'wasm-simd', label: 'attention-wasm SIMD', load: () => thisEngine('simd', cfg, opt, seed) },
+    { id: 'wasm-scalar', label: 'attention-wasm scalar', load: () => thisEngine('scalar', cfg, opt, seed) },
+  ];
 }
 
 /** The same model in tfjs ops on its wasm backend (one thread):
@@ -87,7 +100,8 @@ const errorText = (e) => String(e?.message ?? e).split('\n')[0];
  * Runs the trainers on the same parameters (the first engine's) and the same
  * batches. Per engine a first copy takes checkSteps steps (row.losses), a
  * second copy is timed in interleaved rounds (medianMs, stepsPerSecond,
- * rounds, batch, vsTfjs = tfjs's time / this time); a failure is row.na.
+ * rounds, batch, vsTfjs = tfjs's time / this time); a failure is row.na
+ * ('failed: ...'), so is an engine's `unavailable()` reason.
  * The timed copies are disposed except where keep(engine id): those come
  * back in `kept` ({row, model}) for more measurements.
  */
@@ -98,6 +112,11 @@ export async function timeTrainers(engines, batches, { checkSteps, policy, keep 
   for (const spec of engines) {
     const row = { engine: spec.id, label: spec.label };
     rows.push(row);
+    const unavailable = spec.unavailable?.();
+    if (unavailable) {
+      row.na = unavailable;
+      continue;
+    }
     try {
       const make = await spec.load();
       const check = make(params);
