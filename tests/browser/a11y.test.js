@@ -31,6 +31,7 @@ const PAGES = [
   ['/web/index.html', 360, 'light'], ['/web/index.html', 360, 'dark'],
   ['/web/embed/example.html', 1100, 'light'], ['/web/embed/example.html', 360, 'dark'],
   ['/web/embed/csp-test.html', 1100, 'light'], ['/web/embed/csp-test.html', 360, 'dark'],
+  ['/web/embed/zh.html', 1100, 'light'], ['/web/embed/zh.html', 360, 'dark'],
 ];
 
 for (const [path, width, colorScheme] of PAGES) {
