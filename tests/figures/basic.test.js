@@ -86,8 +86,8 @@ test('parseExample: each kind of bad example is refused with a message of the ta
   refused({ tokens: ['a', 'b'], vectors: [[0, 0, 0], [0, 0]] }, 'exampleNumbers', { where: 'vectors[1]', want: 3, lo: -1, hi: 1 });
   refused({ tokens: ['a', 'b'], vectors: [[0, 0, 0], [0, 0, 1.5]] }, 'exampleNumbers', { where: 'vectors[1]', want: 3, lo: -1, hi: 1 });
   refused({ tokens: ['a', 'b'], vectors: [[0, 0, 0], [0, NaN, 0]] }, 'exampleNumbers');
-  refused({ tokens: ['a', '  '], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10 });
-  refused({ tokens: ['a', '<img src=x onerror=alert(1)>'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10 });
+  refused({ tokens: ['a', '  '], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10, half: 5 });
+  refused({ tokens: ['a', '<img src=x onerror=alert(1)>'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10, half: 5 });
   refused({ tokens: ['a', 'a'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleRepeat', { where: 'tokens[1]' });
   assert.equal(translator(strings, 'en')('exampleRepeat', { where: 'tokens[1]' }), 'tokens[1] repeats an earlier one');
 });

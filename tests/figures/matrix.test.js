@@ -85,8 +85,10 @@ test('parseExample: each kind of bad example is refused with a message of the ta
   refused({ tokens: ['a', 'b'], vectors: [[1, 0], [1]] }, 'exampleNumbers', { where: 'vectors[1]', want: 2, lo: -1, hi: 1 });
   refused({ tokens: ['a', 'b'], vectors: [[1, 0], [1, 2]] }, 'exampleNumbers', { where: 'vectors[1]', want: 2, lo: -1, hi: 1 });
   refused({ tokens: ['a', 'b'], vectors: [[1, 0], [1, 'x']] }, 'exampleNumbers');
-  refused({ tokens: ['a', ''], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10 });
-  refused({ tokens: ['a', 'x'.repeat(11)], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10 });
+  refused({ tokens: ['a', ''], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 8, half: 4 });
+  refused({ tokens: ['a', 'x'.repeat(9)], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 8, half: 4 });
+  refused({ tokens: ['a', '\u6ce8\u610f\u529b\u673a\u5236'], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 8, half: 4 });
+  assert.deepEqual(parseExample({ tokens: ['x'.repeat(8), '\u6ce8\u610f\u529b\u673a'], vectors: [[1], [0]] }).names.length, 2, 'eight letters or four Chinese characters');
 });
 
 test('the stepper\'s steps are words of the table', () => {

@@ -106,8 +106,8 @@ test('parseExample: each kind of bad example is refused with a message of the ta
   refused({ ...MINE, keys: [[0, 0], ['0', 0], [0, 1]] }, 'exampleNumbers');
   refused({ ...MINE, values: [[1, 0, 0], [0, 1, 0], [0, 0, 2]] }, 'exampleNumbers', { where: 'values[2]', want: 3, lo: 0, hi: 1 });
   refused({ ...MINE, values: [[1, 0, 0], [0, 1, 0], [0, null, 1]] }, 'exampleNumbers');
-  refused({ ...MINE, labels: ['a', '', 'c'] }, 'exampleLabel', { where: 'labels[1]', max: 12 });
-  refused({ ...MINE, labels: ['a', 'b', 'x'.repeat(13)] }, 'exampleLabel', { where: 'labels[2]', max: 12 });
+  refused({ ...MINE, labels: ['a', '', 'c'] }, 'exampleLabel', { where: 'labels[1]', max: 12, half: 6 });
+  refused({ ...MINE, labels: ['a', 'b', 'x'.repeat(13)] }, 'exampleLabel', { where: 'labels[2]', max: 12, half: 6 });
   refused({ ...MINE, labels: ['a', 7, 'c'] }, 'exampleLabel');
   refused({ ...MINE, labels: ['a', 'b', 'a'] }, 'exampleRepeat', { where: 'labels[2]' });
   refused({ ...MINE, keys: [[0, 0], [0.001, 0], [0, 1]] }, 'exampleRepeat', { where: 'keys[1]' });

@@ -24,6 +24,7 @@ class Basic extends FigureElement {
   };
 
   static css = `
+  .choice .opts { flex-wrap: wrap; } /* a page's example may have eight inputs */
   .flow { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-start; margin: 8px 0; }
   .flow > .math { align-self: center; }
   .sw { display: inline-block; width: 22px; height: 22px; border-radius: 4px; border: 1px solid var(--attention-border); vertical-align: middle; }

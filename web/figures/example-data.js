@@ -3,7 +3,7 @@
 // figure that takes a page's example holds in its string table:
 // exampleNotObject {fields}, exampleList {field, min, max, got},
 // exampleCount {field, want, like, got}, exampleNumbers {where, want, lo, hi},
-// exampleLabel {where, max}, exampleRepeat {where}. Pure (Node tests).
+// exampleLabel {where, max, half}, exampleRepeat {where}. Pure (Node tests).
 import { ExampleError } from './example.js';
 
 /** `data` as a plain object holding `fields` (names listed for the message). */
@@ -34,10 +34,15 @@ export function numbers(v, where, want, lo, hi) {
   return v.slice();
 }
 
-/** `v` as a label of 1..max characters (trimmed); a longer one is refused, so no layout has to fit it. */
+// East Asian wide characters (CJK, kana, hangul, full-width forms) take about two Latin letters' room.
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+/** How many Latin letters' room `text` takes. */
+export const columns = (text) => [...text].reduce((n, ch) => n + (WIDE.test(ch) ? 2 : 1), 0);
+
+/** `v` as a label of 1..max columns (trimmed; a wide character counts twice); a longer one is refused, so no layout has to fit it. */
 export function label(v, where, max) {
   const text = typeof v === 'string' ? v.trim() : '';
-  if (text === '' || [...text].length > max) throw new ExampleError('exampleLabel', { where, max });
+  if (text === '' || columns(text) > max) throw new ExampleError('exampleLabel', { where, max, half: max / 2 });
   return text;
 }
 

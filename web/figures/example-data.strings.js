@@ -8,7 +8,7 @@ export default {
     exampleList: '"{field}" must be a list of {min} to {max} entries, it has {got}',
     exampleCount: '"{field}" must have {want} entries, as many as "{like}", it has {got}',
     exampleNumbers: '{where} must be {want} numbers from {lo} to {hi}',
-    exampleLabel: '{where} must be a text of 1 to {max} characters',
+    exampleLabel: '{where} must be a text of 1 to {max} letters (or up to {half} Chinese characters)',
     exampleRepeat: '{where} repeats an earlier one',
   },
   zh: {
@@ -16,7 +16,7 @@ export default {
     exampleList: '“{field}”必须是含 {min} 到 {max} 项的列表，现在有 {got} 项',
     exampleCount: '“{field}”必须和“{like}”一样有 {want} 项，现在有 {got} 项',
     exampleNumbers: '{where} 必须是 {want} 个介于 {lo} 和 {hi} 之间的数',
-    exampleLabel: '{where} 必须是 1 到 {max} 个字符的文字',
+    exampleLabel: '{where} 必须是 1 到 {max} 个字母（或最多 {half} 个汉字）的文字',
     exampleRepeat: '{where} 与前面的某一项重复',
   },
 };

@@ -58,10 +58,11 @@ class MatrixFigure extends FigureElement {
     this.X = mine?.X ?? smallX();
     this.painted = null; // what the matrices and the picture were last drawn for (render)
     this.stepper = stepper({ steps: STEPS.map((k) => this.t(k)), value: this.state.step - 1, prop: 'step', t: this.t, onchange: (i) => this.set({ step: i + 1 }) });
-    const cell = names.length > 5 ? 30 : 36;
+    const cell = names.length > 5 ? 30 : 36; // eight columns of eight-letter labels still fit 360 px
+    const features = mine ? Array.from({ length: this.X.cols }, (_, j) => String(j + 1)) : ['r', 'g', 'b'];
     this.views = Object.fromEntries(Object.keys(NAMES).map((k) => [k, matrixView({ t: this.t,
       name: NAMES[k], cell, values: true, shares: k === 'P',
-      rowLabels: names, colLabels: SCORES.includes(k) ? names : mine ? undefined : ['r', 'g', 'b'],
+      rowLabels: names, colLabels: SCORES.includes(k) ? names : features,
     })]));
     this.eq = h('div', { class: 'eqline' });
     this.equations = TEX.map(() => null); // typeset once per step, when first shown

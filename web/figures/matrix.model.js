@@ -37,11 +37,11 @@ export const smallX = () => fromRows(PIXELS.rgb.map(features));
 
 export const EXAMPLE_TOKENS = [2, 8]; // N: how many tokens a page's example may have
 export const EXAMPLE_FEATURES = 6; // d: at most this many features per token
-export const TOKEN_MAX = 10; // characters, so the labels leave the matrices room at 360 px
+export const TOKEN_MAX = 8; // letters (a Chinese character counts two), so eight columns of them fit 360 px
 
 /**
  * A page's own tokens and vectors, {tokens: [...], vectors: [[...], ...]}:
- * 2 to 8 tokens of 1 to 10 characters (repeats allowed, as in a sentence),
+ * 2 to 8 tokens of 1 to 8 letters (repeats allowed, as in a sentence),
  * one vector each, all of the same length d (1 to 6), numbers in [-1, 1]
  * like the pixels' centred colours. -> {names, X (N x d)}, or throws an ExampleError.
  */

@@ -6,6 +6,7 @@ import { h, s, replace } from './dom.js';
 import { slider } from './controls.js';
 import { rich } from './rich.js';
 import { num, pcts } from './format.js';
+import { columns } from './example-data.js';
 import strings from './soft-dictionary.strings.js';
 import { softLookup, hardDictionary, keyString, largestShare, parseQuery, parseExample, ENTRIES } from './soft-dictionary.model.js';
 
@@ -14,6 +15,7 @@ const C = SIZE / 2;
 const UNIT = 118; // px per unit of the plane
 const STEP = 0.05; // arrow-key step; keys sit on this grid
 const SNAP = 0.08; // dragging this close to a key lands on it exactly
+const LETTER = 7.5; // px per letter of a key's label, at most (12 px text)
 const px = ([x, y]) => [C + x * UNIT, C - y * UNIT];
 const rgb = (v) => `rgb(${v.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255)).join(',')})`;
 const DEFAULT_QUERY = '0.35,-0.15';
@@ -71,7 +73,12 @@ class SoftDictionary extends FigureElement {
       s('line', { class: 'grid', x1: px([g, -1.2])[0], y1: 0, x2: px([g, -1.2])[0], y2: SIZE }),
       s('line', { class: 'grid', x1: 0, y1: px([0, g])[1], x2: SIZE, y2: px([0, g])[1] }),
     ]);
-    const labels = entries.map((e) => s('text', { x: px(e.at)[0] + 14, y: px(e.at)[1] - 14, 'font-size': 12 }, e.name));
+    // a label goes left of its key when it would run off the plane's right edge
+    const labels = entries.map((e) => {
+      const [x, y] = px(e.at);
+      const left = x + 14 + columns(e.name) * LETTER > SIZE;
+      return s('text', { x: left ? x - 14 : x + 14, y: y - 14, 'font-size': 12, 'text-anchor': left ? 'end' : 'start' }, e.name);
+    });
     replace(this.plane, grid, this.links, this.rings, this.dots, labels, this.qHandle);
     this.bindPointer();
     this.list = h('tbody');
