@@ -65,13 +65,21 @@ class Basic extends FigureElement {
     const { ids, names } = this.inputs;
     const pick = (i) => this.set({ pixel: ids[i] });
     const features = FEATURES.map((f) => this.t(f));
+    this.titleFor = -1; // the input the sum's title names (render)
     this.views = {
       X: view('X', { rowLabels: names, colLabels: features, onpick: pick, digits: 1 }),
       W: view('W', { rowLabels: names, colLabels: names, onpick: pick, shares: true }),
       Y: view('Y', { rowLabels: names, colLabels: features, onpick: pick, digits: 1 }),
     };
-    this.inSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
-    this.outSw = h('div', { class: 'swatches', 'aria-hidden': 'true' });
+    // made once; render only recolours and resizes them
+    const sw = () => h('span', { class: 'sw' });
+    this.inSwatches = names.map(sw);
+    this.outSwatches = names.map(sw);
+    this.inSw = h('div', { class: 'swatches', 'aria-hidden': 'true' }, this.inSwatches);
+    this.outSw = h('div', { class: 'swatches', 'aria-hidden': 'true' }, this.outSwatches);
+    this.terms = names.map((n) => ({ sw: sw(), bar: h('div', { class: 'bar' }), share: h('span') }));
+    this.resultSw = sw();
+    this.resultText = h('span');
     this.pixelChoice = choice({
       label: this.t(this.example ? 'token' : 'pixel'), value: ids[this.chosen()], prop: 'pixel', options: ids.map((n, i) => ({ value: n, label: names[i] })),
       onchange: (pixel) => this.set({ pixel }),
@@ -80,8 +88,8 @@ class Basic extends FigureElement {
       label: f, min: -LIMIT, max: LIMIT, step: 0.05, value: 0, format: (v) => num(v),
       oninput: (v) => this.edit(c, v),
     }));
-    this.sum = h('div', { class: 'sum' });
-    this.result = h('div', { class: 'result' });
+    this.sum = h('div', { class: 'sum' }, this.terms.flatMap((term, i) => [term.sw, h('span', {}, names[i]), term.bar, term.share]));
+    this.result = h('div', { class: 'result' }, [this.resultSw, this.resultText]);
     return h('div', {}, [
       h('p', { class: 'title' }, this.example ? this.t('titleMine', { n: ids.length }) : this.t('title')),
       h('div', { class: 'flow' }, [
@@ -122,21 +130,23 @@ class Basic extends FigureElement {
     this.views.X.update(m.X, { max: 1, marks });
     this.views.W.update(m.weights, { max: 1, marks: new Set(names.map((_, i) => `${j},${i}`)) });
     this.views.Y.update(m.output, { max: 1, marks });
-    const sw = (color) => h('span', { class: 'sw', style: `background:${color}` });
-    replace(this.inSw, m.colors.inputs.map(sw));
-    replace(this.outSw, m.colors.outputs.map(sw));
+    this.inSwatches.forEach((el, i) => { el.style.background = m.colors.inputs[i]; });
+    this.outSwatches.forEach((el, i) => { el.style.background = m.colors.outputs[i]; });
     const w = row(m.weights, j);
     const shown = pcts(w);
     const name = (i) => names[i];
-    replace(this.sumTitle, rich(this.t(this.example ? 'sumTitleMine' : 'sumTitle', { name: name(j), n: names.length })));
-    replace(this.sum, names.flatMap((_, i) => [
-      sw(m.colors.inputs[i]), h('span', {}, name(i)),
-      h('div', { class: 'bar', style: `width:${(100 * w[i]).toFixed(1)}%` }), h('span', {}, shown[i]),
-    ]));
+    if (this.titleFor !== j) replace(this.sumTitle, rich(this.t(this.example ? 'sumTitleMine' : 'sumTitle', { name: name(j), n: names.length })));
+    this.titleFor = j;
+    this.terms.forEach((term, i) => {
+      term.sw.style.background = m.colors.inputs[i];
+      term.bar.style.width = `${(100 * w[i]).toFixed(1)}%`;
+      term.share.textContent = shown[i];
+    });
     const y = toRows(m.output)[j];
     const top = largestWeight(w, j);
     const largest = this.t(top.key, { names: top.tied?.map(name), share: top.share, name: name(j), winner: top.winner === undefined ? '' : name(top.winner) });
-    replace(this.result, [sw(m.colors.outputs[j]), this.t('result', { y: y.map((v) => num(v)).join(', '), largest })]);
+    this.resultSw.style.background = m.colors.outputs[j];
+    this.resultText.textContent = this.t('result', { y: y.map((v) => num(v)).join(', '), largest });
     this.announce(this.t('summary', { name: name(j), names, shares: shown, largest }));
   }
 }

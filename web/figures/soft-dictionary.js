@@ -81,9 +81,19 @@ class SoftDictionary extends FigureElement {
     });
     replace(this.plane, grid, this.links, this.rings, this.dots, labels, this.qHandle);
     this.bindPointer();
-    this.list = h('tbody');
-    this.soft = h('div');
+    // made once; render only resizes and rewrites them
+    this.rows = entries.map(() => ({ bar: h('i'), share: h('td') }));
+    this.list = h('tbody', {}, entries.map((e, i) => h('tr', {}, [
+      h('td', {}, [h('span', { class: 'sw', style: `background:${rgb(e.value)}` }), ' ', e.name]),
+      h('td', { class: 'bar' }, this.rows[i].bar),
+      this.rows[i].share,
+    ])));
+    this.softSw = h('span', { class: 'big sw' });
+    this.softValue = h('span');
+    this.softLargest = h('span');
+    this.soft = h('div', { class: 'out' }, [this.softSw, h('span', {}, [this.softValue, h('br'), this.softLargest])]);
     this.hard = h('div');
+    this.hardFor = null; // the Map key the hard panel shows (render)
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'layout' }, [
@@ -162,21 +172,20 @@ class SoftDictionary extends FigureElement {
     const shown = pcts(weights);
     const top = largestShare(weights, entries);
     const largest = this.t(top.key, { share: top.share, names: top.tied?.map((i) => entries[i].name), name: entries[top.entry]?.name });
-    replace(this.list, entries.map((e, i) => h('tr', {}, [
-      h('td', {}, [h('span', { class: 'sw', style: `background:${rgb(e.value)}` }), ' ', e.name]),
-      h('td', { class: 'bar' }, h('i', { style: `width:${(weights[i] * 100).toFixed(1)}%` })),
-      h('td', {}, shown[i]),
-    ])));
-    replace(this.soft, h('div', { class: 'out' }, [
-      h('span', { class: 'big sw', style: `background:${rgb(result)}` }),
-      h('span', {}, [`(${result.map((v) => num(v)).join(', ')})`, h('br'), largest]),
-    ]));
+    this.rows.forEach((r, i) => {
+      r.bar.style.width = `${(weights[i] * 100).toFixed(1)}%`;
+      r.share.textContent = shown[i];
+    });
+    this.softSw.style.background = rgb(result);
+    this.softValue.textContent = `(${result.map((v) => num(v)).join(', ')})`;
+    this.softLargest.textContent = largest;
     const key = keyString(q);
     const hit = this.hardMap.get(key);
-    replace(this.hard, h('div', { class: 'out' }, [
+    if (this.hardFor !== key) replace(this.hard, h('div', { class: 'out' }, [
       hit ? h('span', { class: 'big sw', style: `background:${rgb(hit)}` }) : null,
       h('span', {}, [h('code', {}, `map.get("${key}")`), ' \u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
     ]));
+    this.hardFor = key;
     this.announce(this.t('summary', {
       x: num(q[0]), y: num(q[1]), T: num(T, 3), names: entries.map((e) => e.name), shares: shown, largest, map: this.t(hit ? 'mapFinds' : 'mapNothing'),
     }));
