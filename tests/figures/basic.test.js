@@ -54,7 +54,7 @@ test('the article\'s "usually, not always": orange at (0.3, 0, 0) puts more weig
 
 // A page's own tokens and vectors (issue 14, part 3).
 import { parseExample, normalizeInputs } from '../../web/figures/basic.model.js';
-import { ExampleError } from '../../web/figures/example.js';
+import { refusedBy } from './refused.js';
 
 const MINE = { tokens: ['cat', 'dog', 'car', 'bus', 'kite', 'sun'], vectors: [[0.9, 0.1, -0.2], [0.8, 0.3, -0.1], [-0.5, 0.9, 0.2], [-0.6, 0.8, 0.4], [0, -0.9, 1], [1, 1, -1]] };
 
@@ -72,13 +72,7 @@ test('parseExample: a page\'s 2 to 8 tokens and their vectors are what the kerne
 });
 
 test('parseExample: each kind of bad example is refused with a message of the table', () => {
-  const refused = (data, key, args) => assert.throws(() => parseExample(data), (err) => {
-    assert.ok(err instanceof ExampleError, String(err));
-    assert.equal(err.key, key);
-    if (args) assert.deepEqual(err.args, args);
-    assert.doesNotThrow(() => translator(strings, 'zh')(err.key, err.args));
-    return true;
-  });
+  const refused = refusedBy(parseExample, strings);
   refused(undefined, 'exampleNotObject', { fields: 'tokens, vectors' });
   refused({ tokens: ['a'], vectors: [[0, 0, 0]] }, 'exampleList', { field: 'tokens', min: 2, max: 8, got: 1 });
   refused({ tokens: 'abc', vectors: [] }, 'exampleList', { field: 'tokens', min: 2, max: 8, got: 0 });
@@ -89,5 +83,7 @@ test('parseExample: each kind of bad example is refused with a message of the ta
   refused({ tokens: ['a', '  '], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10, half: 5 });
   refused({ tokens: ['a', '<img src=x onerror=alert(1)>'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10, half: 5 });
   refused({ tokens: ['a', 'a'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleRepeat', { where: 'tokens[1]' });
+  refused({ tokens: ['a', '\u6ce8\u610f\u529b\u673a\u5236\u6ce8'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10, half: 5 });
+  assert.deepEqual(parseExample({ tokens: ['\u6ce8\u610f\u529b\u673a\u5236', 'x'.repeat(10)], vectors: [[0, 0, 0], [0, 0, 0]] }).names.length, 2, 'ten letters or five Chinese characters');
   assert.equal(translator(strings, 'en')('exampleRepeat', { where: 'tokens[1]' }), 'tokens[1] repeats an earlier one');
 });

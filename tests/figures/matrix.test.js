@@ -47,7 +47,7 @@ test('the picture is a set of N = pixels vectors with d = 3 features', () => {
 
 // A page's own tokens and vectors (issue 14, part 3).
 import { parseExample, projections, STEPS } from '../../web/figures/matrix.model.js';
-import { ExampleError } from '../../web/figures/example.js';
+import { refusedBy } from './refused.js';
 import { translator } from '../../web/figures/i18n.js';
 import strings from '../../web/figures/matrix.strings.js';
 
@@ -69,13 +69,7 @@ test('parseExample: a page\'s N tokens and N x d vectors go through every step, 
 });
 
 test('parseExample: each kind of bad example is refused with a message of the table', () => {
-  const refused = (data, key, args) => assert.throws(() => parseExample(data), (err) => {
-    assert.ok(err instanceof ExampleError, String(err));
-    assert.equal(err.key, key);
-    if (args) assert.deepEqual(err.args, args);
-    assert.doesNotThrow(() => translator(strings, 'zh')(err.key, err.args));
-    return true;
-  });
+  const refused = refusedBy(parseExample, strings);
   refused('tokens', 'exampleNotObject', { fields: 'tokens, vectors' });
   refused({ tokens: ['a'], vectors: [[1]] }, 'exampleList', { field: 'tokens', min: 2, max: 8, got: 1 });
   refused({ tokens: Array(9).fill('a'), vectors: Array(9).fill([1]) }, 'exampleList', { field: 'tokens', min: 2, max: 8, got: 9 });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
 import { translator } from '../../web/figures/i18n.js';
-import { ExampleError } from '../../web/figures/example.js';
+import { refusedBy } from './refused.js';
 import strings from '../../web/figures/soft-dictionary.strings.js';
 import { softLookup, nearest, hardDictionary, keyString, largestShare, parseExample, ENTRIES } from '../../web/figures/soft-dictionary.model.js';
 
@@ -74,13 +74,6 @@ test('the words under the lookup: at a very high temperature no key is named the
 
 // A page's own dictionary (issue 14, part 3).
 const MINE = { keys: [[-0.5, 0.5], [0.5, 0.5], [0, -0.5]], values: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], labels: ['rouge', 'vert', 'bleu'] };
-const refused = (data, key, args) => assert.throws(() => parseExample(data), (err) => {
-  assert.ok(err instanceof ExampleError, String(err));
-  assert.equal(err.key, key);
-  if (args) assert.deepEqual(err.args, args);
-  assert.doesNotThrow(() => translator(strings, 'zh')(err.key, err.args), 'the message is in the table');
-  return true;
-});
 
 test('parseExample: a page\'s keys, values and labels become the dictionary the kernels look up', () => {
   const entries = parseExample(structuredClone(MINE));
@@ -94,6 +87,7 @@ test('parseExample: a page\'s keys, values and labels become the dictionary the 
 });
 
 test('parseExample: each kind of bad example is refused with a message of the table', () => {
+  const refused = refusedBy(parseExample, strings);
   refused(null, 'exampleNotObject');
   refused([1, 2], 'exampleNotObject');
   refused({ ...MINE, keys: 'a' }, 'exampleList', { field: 'keys', min: 2, max: 8, got: 0 });
