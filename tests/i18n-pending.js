@@ -5,8 +5,6 @@ export const PENDING = new Set([
   'notation',
   'dot-product',
   'qkv',
-  'soft-dictionary',
-  'matrix',
   'tempering',
   'susan-mary',
   'multi-head-it',

@@ -44,3 +44,48 @@ test('the picture is a set of N = pixels vectors with d = 3 features', () => {
   assert.deepEqual([X.rows, X.cols], [SIDE * SIDE, 3]);
   assert.deepEqual([weights.rows, weights.cols], [SIDE * SIDE, SIDE * SIDE]);
 });
+
+// A page's own tokens and vectors (issue 14, part 3).
+import { parseExample, projections, STEPS } from '../../web/figures/matrix.model.js';
+import { refusedBy } from './refused.js';
+import { translator } from '../../web/figures/i18n.js';
+import strings from '../../web/figures/matrix.strings.js';
+
+const MINE = { tokens: ['the', 'cat', 'sat', 'on', 'the', 'mat'], vectors: [[0.1, -0.5], [0.9, 0.2], [-0.3, 1], [0, 0], [0.1, -0.5], [1, -1]] };
+
+test('parseExample: a page\'s N tokens and N x d vectors go through every step, with the scale 1/sqrt(d)', () => {
+  const { names, X } = parseExample(structuredClone(MINE));
+  assert.deepEqual(names, MINE.tokens, 'repeated tokens are allowed');
+  assert.deepEqual([X.rows, X.cols], [6, 2]);
+  const st = steps(attn, X);
+  assert.deepEqual([st.Q.rows, st.Q.cols, st.S.rows, st.S.cols, st.Y.rows, st.Y.cols], [6, 2, 6, 6, 6, 2]);
+  const W = projections(2);
+  assert.deepEqual(Array.from(W.WQ.data), [1.5, 0, 0, 1.5]);
+  const ref = attn.attention(attn.matmul(X, W.WQ), attn.matmul(X, W.WK), X); // scale 1/sqrt(2) by default
+  assert.ok(maxDiff(st.P, ref.weights) < 1e-5, 'softmax step vs the fused kernel with scale 1/sqrt(2)');
+  assert.ok(maxDiff(st.Y, ref.output) < 1e-5);
+  assert.ok(Math.abs(st.scaled.data[1] - st.S.data[1] / Math.sqrt(2)) < 1e-6);
+  assert.deepEqual(parseExample({ tokens: ['a', 'b'], vectors: [[1], [-1]] }).X.cols, 1, 'd = 1 is allowed');
+});
+
+test('parseExample: each kind of bad example is refused with a message of the table', () => {
+  const refused = refusedBy(parseExample, strings);
+  refused('tokens', 'exampleNotObject', { fields: 'tokens, vectors' });
+  refused({ tokens: ['a'], vectors: [[1]] }, 'exampleList', { field: 'tokens', min: 2, max: 8, got: 1 });
+  refused({ tokens: Array(9).fill('a'), vectors: Array(9).fill([1]) }, 'exampleList', { field: 'tokens', min: 2, max: 8, got: 9 });
+  refused({ tokens: ['a', 'b'], vectors: [[1]] }, 'exampleCount', { field: 'vectors', want: 2, like: 'tokens', got: 1 });
+  refused({ tokens: ['a', 'b'], vectors: [[], []] }, 'exampleList', { field: 'vectors[0]', min: 1, max: 6, got: 0 });
+  refused({ tokens: ['a', 'b'], vectors: [Array(7).fill(0), Array(7).fill(0)] }, 'exampleList', { field: 'vectors[0]', min: 1, max: 6, got: 7 });
+  refused({ tokens: ['a', 'b'], vectors: [[1, 0], [1]] }, 'exampleNumbers', { where: 'vectors[1]', want: 2, lo: -1, hi: 1 });
+  refused({ tokens: ['a', 'b'], vectors: [[1, 0], [1, 2]] }, 'exampleNumbers', { where: 'vectors[1]', want: 2, lo: -1, hi: 1 });
+  refused({ tokens: ['a', 'b'], vectors: [[1, 0], [1, 'x']] }, 'exampleNumbers');
+  refused({ tokens: ['a', ''], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 8, half: 4 });
+  refused({ tokens: ['a', 'x'.repeat(9)], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 8, half: 4 });
+  refused({ tokens: ['a', '\u6ce8\u610f\u529b\u673a\u5236'], vectors: [[1], [0]] }, 'exampleLabel', { where: 'tokens[1]', max: 8, half: 4 });
+  assert.deepEqual(parseExample({ tokens: ['x'.repeat(8), '\u6ce8\u610f\u529b\u673a'], vectors: [[1], [0]] }).names.length, 2, 'eight letters or four Chinese characters');
+});
+
+test('the stepper\'s steps are words of the table', () => {
+  const t = translator(strings, 'zh');
+  assert.deepEqual(STEPS.map((k) => t(k)), ['X', 'Q, K, V', 'QK\u1d40', '乘以 1/\u221ad 缩放', '逐行 softmax', '乘以 V']);
+});

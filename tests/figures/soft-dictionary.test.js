@@ -2,7 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
-import { softLookup, nearest, hardDictionary, keyString, ENTRIES } from '../../web/figures/soft-dictionary.model.js';
+import { translator } from '../../web/figures/i18n.js';
+import { refusedBy } from './refused.js';
+import strings from '../../web/figures/soft-dictionary.strings.js';
+import { softLookup, nearest, hardDictionary, keyString, largestShare, parseExample, ENTRIES } from '../../web/figures/soft-dictionary.model.js';
 
 const attn = await engine();
 // A fixed grid of queries over the plane, including every key exactly.
@@ -55,10 +58,52 @@ test('the result is the weighted sum of the values', () => {
   close(result, expected, 1e-6, 'mixture');
 });
 
-test('the words under the lookup: at a very high temperature no key is named the winner', async () => {
-  const { largestShare } = await import('../../web/figures/soft-dictionary.model.js');
-  const hot = softLookup(attn, [0.3, 0.2], 1000).weights;
-  assert.equal(largestShare(Array.from(hot)), 'no key stands out: 20% each');
-  const cold = softLookup(attn, ENTRIES[0].at, 0.05).weights;
-  assert.match(largestShare(Array.from(cold)), /^largest weight: cherry, \d+%$/);
+test('the words under the lookup: at a very high temperature no key is named the winner', () => {
+  const say = (lang, top) => translator(strings, lang)(top.key, { ...top, names: top.tied?.map((i) => ENTRIES[i].name), name: ENTRIES[top.entry]?.name });
+  const hot = largestShare(Array.from(softLookup(attn, [0.3, 0.2], 1000).weights));
+  assert.deepEqual(hot, { key: 'noneStandsOut', share: '20%' });
+  assert.equal(say('en', hot), 'no key stands out: 20% each');
+  assert.equal(say('zh', hot), '没有哪个键突出：各占 20%');
+  const cold = largestShare(Array.from(softLookup(attn, ENTRIES[0].at, 0.05).weights));
+  assert.equal(cold.key, 'largestWeight');
+  assert.match(say('en', cold), /^largest weight: cherry, \d+%$/);
+  const tie = largestShare([0.4, 0.4, 0.1, 0.05, 0.05]);
+  assert.equal(say('en', tie), 'cherry and lemon share the largest weight, 40% each');
+  assert.equal(say('zh', tie), 'cherry和lemon并列最大权重，各占 40%');
+});
+
+// A page's own dictionary (issue 14, part 3).
+const MINE = { keys: [[-0.5, 0.5], [0.5, 0.5], [0, -0.5]], values: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], labels: ['rouge', 'vert', 'bleu'] };
+
+test('parseExample: a page\'s keys, values and labels become the dictionary the kernels look up', () => {
+  const entries = parseExample(structuredClone(MINE));
+  assert.deepEqual(entries.map((e) => e.name), ['rouge', 'vert', 'bleu']);
+  const { result, best, weights } = softLookup(attn, [0.45, 0.5], 1e-3, entries);
+  assert.equal(best, 1);
+  close(result, [0, 1, 0], 1e-6, 'cold lookup near vert');
+  assert.equal(weights.length, 3);
+  assert.deepEqual(hardDictionary(entries).get('0.00,-0.50'), [0, 0, 1]);
+  assert.deepEqual(parseExample({ ...MINE, labels: ['  a ', 'b', '<img src=x onerror=alert(1)>'.slice(0, 12)] }).map((e) => e.name), ['a', 'b', '<img src=x o']);
+});
+
+test('parseExample: each kind of bad example is refused with a message of the table', () => {
+  const refused = refusedBy(parseExample, strings);
+  refused(null, 'exampleNotObject');
+  refused([1, 2], 'exampleNotObject');
+  refused({ ...MINE, keys: 'a' }, 'exampleList', { field: 'keys', min: 2, max: 8, got: 0 });
+  refused({ ...MINE, keys: [[0, 0]] }, 'exampleList', { field: 'keys', min: 2, max: 8, got: 1 });
+  refused({ ...MINE, keys: Array.from({ length: 9 }, (_, i) => [i / 10, 0]) }, 'exampleList', { field: 'keys', min: 2, max: 8, got: 9 });
+  refused({ ...MINE, values: MINE.values.slice(1) }, 'exampleCount', { field: 'values', want: 3, like: 'keys', got: 2 });
+  refused({ ...MINE, labels: undefined }, 'exampleCount', { field: 'labels', want: 3, like: 'keys', got: 0 });
+  refused({ ...MINE, keys: [[0, 0], [1, 1, 1], [0, 1]] }, 'exampleNumbers', { where: 'keys[1]', want: 2, lo: -1, hi: 1 });
+  refused({ ...MINE, keys: [[0, 0], [1.5, 0], [0, 1]] }, 'exampleNumbers', { where: 'keys[1]', want: 2, lo: -1, hi: 1 });
+  refused({ ...MINE, keys: [[0, 0], ['0', 0], [0, 1]] }, 'exampleNumbers');
+  refused({ ...MINE, values: [[1, 0, 0], [0, 1, 0], [0, 0, 2]] }, 'exampleNumbers', { where: 'values[2]', want: 3, lo: 0, hi: 1 });
+  refused({ ...MINE, values: [[1, 0, 0], [0, 1, 0], [0, null, 1]] }, 'exampleNumbers');
+  refused({ ...MINE, labels: ['a', '', 'c'] }, 'exampleLabel', { where: 'labels[1]', max: 12, half: 6 });
+  refused({ ...MINE, labels: ['a', 'b', 'x'.repeat(13)] }, 'exampleLabel', { where: 'labels[2]', max: 12, half: 6 });
+  refused({ ...MINE, labels: ['a', 7, 'c'] }, 'exampleLabel');
+  refused({ ...MINE, labels: ['a', 'b', 'a'] }, 'exampleRepeat', { where: 'labels[2]' });
+  refused({ ...MINE, keys: [[0, 0], [0.001, 0], [0, 1]] }, 'exampleRepeat', { where: 'keys[1]' });
+  assert.equal(translator(strings, 'en')('exampleNumbers', { where: 'keys[1]', want: 2, lo: -1, hi: 1 }), 'keys[1] must be 2 numbers from -1 to 1');
 });

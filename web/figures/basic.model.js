@@ -5,6 +5,7 @@
 // scale 1.
 import { fromRows, toRows } from './mat.js';
 import { leaders, pcts } from './format.js';
+import { object, listOf, matching, numbers, label, distinct } from './example-data.js';
 
 export const FEATURES = ['R', 'G', 'B'];
 export const NAMES = ['red', 'orange', 'blue', 'teal'];
@@ -15,23 +16,48 @@ export const DEFAULT_X = [
   [-0.6, 0.6, 0.6],
 ];
 export const LIMIT = 1; // each channel stays in [-1, 1]
+export const EXAMPLE_TOKENS = [2, 8]; // how many inputs a page's example may have
+export const TOKEN_MAX = 10; // characters, so the names fit beside the matrices at 360 px
 
-/** "r,g,b;r,g,b;..." -> rows (the default when the text does not fit). */
-export function parseInputs(text) {
-  if (typeof text !== 'string' || text === '') return DEFAULT_X.map((r) => r.slice());
-  const rows = text.split(';').map((r) => r.split(',').map(Number));
-  const ok = rows.length === DEFAULT_X.length
-    && rows.every((r) => r.length === 3 && r.every((v) => Number.isFinite(v) && Math.abs(v) <= LIMIT));
-  return ok ? rows : DEFAULT_X.map((r) => r.slice());
+const readable = (rows) => rows.length >= EXAMPLE_TOKENS[0] && rows.length <= EXAMPLE_TOKENS[1]
+  && rows.every((r) => r.length === 3 && r.every((v) => Number.isFinite(v) && Math.abs(v) <= LIMIT));
+const rowsOf = (text) => (typeof text === 'string' && text !== '' ? text.split(';').map((r) => r.split(',').map(Number)) : []);
+
+/**
+ * "r,g,b;r,g,b;..." -> rows, as many as `base` has (the figure's own pixels
+ * or a page's vectors); `base` itself when the text does not fit.
+ */
+export function parseInputs(text, base = DEFAULT_X) {
+  const rows = rowsOf(text);
+  return readable(rows) && rows.length === base.length ? rows : base.map((r) => r.slice());
 }
 
 /** Rows -> the attribute text parseInputs reads. */
 export const formatInputs = (rows) => rows.map((r) => r.map((v) => +v.toFixed(2)).join(',')).join(';');
 
-/** The canonical text of the x attribute: '' for the default pixels or anything unreadable. */
+/**
+ * The canonical text of the x attribute: 2 to 8 rows of r,g,b (a page's
+ * example may have other than four inputs); '' for the default pixels or
+ * anything unreadable.
+ */
 export function normalizeInputs(text) {
-  const t = formatInputs(parseInputs(text));
+  const rows = rowsOf(text);
+  const t = readable(rows) ? formatInputs(rows) : '';
   return t === formatInputs(DEFAULT_X) ? '' : t;
+}
+
+/**
+ * A page's own inputs, {tokens: [...], vectors: [[r, g, b], ...]}: 2 to 8
+ * different tokens of 1 to 10 characters, each with three numbers in
+ * [-1, 1] (the figure shows every vector as a colour, -1 none of a channel,
+ * +1 full). -> {names, rows}, or throws an ExampleError.
+ */
+export function parseExample(data) {
+  object(data, ['tokens', 'vectors']);
+  const names = listOf(data, 'tokens', ...EXAMPLE_TOKENS).map((t, i) => label(t, `tokens[${i}]`, TOKEN_MAX));
+  distinct(names, 'tokens');
+  const rows = matching(data, 'vectors', 'tokens').map((v, i) => numbers(v, `vectors[${i}]`, 3, -LIMIT, LIMIT));
+  return { names, rows };
 }
 
 /**

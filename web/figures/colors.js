@@ -10,10 +10,19 @@ import { labelFor } from './scale.js';
 const cache = new Map();
 let ctx = null;
 
+// Theme keys read in this task: reading computed style after a figure has
+// just restyled a cell forces a style recalculation, once per cell of a
+// matrix; the theme cannot change before the task ends, so read it once.
+const keys = new Map();
+
 /** The theme's key: the scale's three custom properties as `node` sees them. */
 function themeKey(node) {
-  const cs = getComputedStyle(node);
-  return ['zero', 'positive', 'negative'].map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|');
+  if (!keys.has(node)) {
+    if (!keys.size) queueMicrotask(() => keys.clear());
+    const cs = getComputedStyle(node);
+    keys.set(node, ['zero', 'positive', 'negative'].map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'));
+  }
+  return keys.get(node);
 }
 
 /** [r, g, b] (0..255) of the CSS colour `css` inside `root` (a shadow root). */

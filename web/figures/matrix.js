@@ -5,9 +5,11 @@ import { h, s, replace } from './dom.js';
 import { stepper } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
+import { rich } from './rich.js';
 import { num, pct } from './format.js';
 import { maxAbs } from './scale.js';
-import { steps, smallX, pictureAttention, PIXELS, STEPS, SIDE } from './matrix.model.js';
+import strings from './matrix.strings.js';
+import { steps, smallX, pictureAttention, parseExample, PIXELS, STEPS, SIDE } from './matrix.model.js';
 
 const TEX = [
   'X\\in\\mathbb{R}^{N\\times d}',
@@ -21,10 +23,15 @@ const TEX = [
 const OPERANDS = [[], ['X'], ['Q', 'K'], ['S'], ['scaled'], ['P', 'V']];
 const RESULTS = [['X'], ['Q', 'K', 'V'], ['S'], ['scaled'], ['P'], ['Y']];
 const NAMES = { X: 'X', Q: 'Q', K: 'K', V: 'V', S: 'QK\u1d40', scaled: 'QK\u1d40/\u221ad', P: 'P', Y: 'Y' };
+const SCORES = ['S', 'scaled', 'P']; // N x N: tokens label their columns too
 const rgbCss = (c) => `rgb(${c.map((v) => Math.round(Math.max(0, Math.min(1, v)) * 255)).join(',')})`;
 const CELL = 18;
 
 class MatrixFigure extends FigureElement {
+  static strings = strings;
+  // the step-through's example: the four pixels, or a page's own tokens
+  example = null;
+
   static props = {
     step: { type: 'number', default: 6, min: 1, max: 6, integer: true },
     pixel: { type: 'number', default: 2 * SIDE + 9, min: 0, max: SIDE * SIDE - 1, integer: true },
@@ -41,15 +48,25 @@ class MatrixFigure extends FigureElement {
   .swatch { display: inline-block; width: 2em; height: 2em; border-radius: 4px; vertical-align: middle; border: 1px solid var(--attention-border); }
   .sub { margin: 16px 0 4px; }`;
 
+  useExample(data) {
+    this.example = parseExample(data);
+  }
+
   build() {
-    this.stepper = stepper({ steps: STEPS, value: this.state.step - 1, prop: 'step', t: this.t, onchange: (i) => this.set({ step: i + 1 }) });
-    const pixelLabels = PIXELS.names;
+    const mine = this.example;
+    const names = mine?.names ?? PIXELS.names;
+    this.X = mine?.X ?? smallX();
+    this.painted = null; // what the matrices and the picture were last drawn for (render)
+    this.stepper = stepper({ steps: STEPS.map((k) => this.t(k)), value: this.state.step - 1, prop: 'step', t: this.t, onchange: (i) => this.set({ step: i + 1 }) });
+    const cell = names.length > 5 ? 30 : 36; // eight columns of eight-letter labels still fit 360 px
+    const features = mine ? Array.from({ length: this.X.cols }, (_, j) => String(j + 1)) : ['r', 'g', 'b'];
     this.views = Object.fromEntries(Object.keys(NAMES).map((k) => [k, matrixView({ t: this.t,
-      name: NAMES[k], cell: 36, values: true, shares: k === 'P',
-      rowLabels: pixelLabels, colLabels: ['S', 'scaled', 'P'].includes(k) ? pixelLabels : ['r', 'g', 'b'],
+      name: NAMES[k], cell, values: true, shares: k === 'P',
+      rowLabels: names, colLabels: SCORES.includes(k) ? names : features,
     })]));
     this.eq = h('div', { class: 'eqline' });
-    this.img = s('svg', { class: 'img', viewBox: `0 0 ${SIDE * CELL} ${SIDE * CELL}`, width: SIDE * CELL, role: 'img', 'aria-label': 'A 12 by 12 pixel picture: sky, sun, a house, grass' });
+    this.equations = TEX.map(() => null); // typeset once per step, when first shown
+    this.img = s('svg', { class: 'img', viewBox: `0 0 ${SIDE * CELL} ${SIDE * CELL}`, width: SIDE * CELL, role: 'img', 'aria-label': this.t('pictureLabel') });
     this.pixels = [];
     for (let i = 0; i < SIDE * SIDE; i++) {
       const r = s('rect', { x: (i % SIDE) * CELL, y: Math.floor(i / SIDE) * CELL, width: CELL, height: CELL });
@@ -58,22 +75,21 @@ class MatrixFigure extends FigureElement {
       this.img.append(r);
     }
     this.heat = matrixView({ t: this.t,
-      name: 'attention', cell: CELL, digits: 3,
+      name: this.t('heatName'), cell: CELL, digits: 3,
       onpick: (i, j) => this.set({ pixel: i * SIDE + j }),
-      describe: () => 'Attention of the chosen pixel over the picture; arrow keys move, Enter chooses a pixel',
+      describe: () => this.t('heatLabel'),
     });
     this.picInfo = h('div', { class: 'stack' });
     this.scaleNote = h('p', { class: 'note' });
+    const intro = mine ? this.t('tokensIntro', { n: names.length, d: this.X.cols }) : this.t('pixelsIntro');
     return h('div', {}, [
-      h('p', { class: 'title' }, 'All at once: attention as matrix products'),
+      h('p', { class: 'title' }, this.t('title')),
       this.stepper.el,
       this.eq,
       h('div', { class: 'chain' }, Object.values(this.views).map((v) => v.el)),
-      h('p', { class: 'note' }, ['Four pixels, each a row of X with d = 3 features (red, green, blue, centred on 0), and ',
-        mathSpan('W^Q=W^K=1.5\\,I,\\;W^V=I'), '. Each step shows what it takes and, outlined, what it makes; every matrix comes from a kernel call (matmul for the products, a row-wise softmax). '
-        + 'Each row of P sums to 1, and so do its printed values.']),
+      h('p', { class: 'note' }, [...rich(intro), this.language === 'zh' ? '' : ' ', ...rich(this.t('stepsNote'))]),
       this.scaleNote,
-      h('div', { class: 'sub' }, 'The same on a picture: N = 144 pixels, d = 3'),
+      h('div', { class: 'sub' }, this.t('pictureTitle')),
       h('div', { class: 'pic' }, [this.img, this.heat.el, this.picInfo]),
     ]);
   }
@@ -82,24 +98,37 @@ class MatrixFigure extends FigureElement {
     this.stepper?.set(this.state.step - 1);
   }
 
+  // A step change only shows and hides matrices: their numbers (one kernel
+  // run) and colours are drawn again only when the theme changes, and the
+  // picture only when its pixel or the theme changes.
   render() {
     const k = this.state.step - 1;
-    const st = steps(this.attn, smallX());
+    const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+    const was = this.painted ?? {};
+    if (was.scheme !== scheme) this.paintMatrices();
     const shown = [...OPERANDS[k], ...RESULTS[k]];
+    for (const [key, view] of Object.entries(this.views)) {
+      view.el.classList.toggle('later', !shown.includes(key));
+      view.el.classList.toggle('now', RESULTS[k].includes(key));
+      view.el.style.order = shown.indexOf(key);
+    }
+    this.equations[k] ??= mathSpan(TEX[k], true);
+    if (this.eq.firstChild !== this.equations[k]) replace(this.eq, this.equations[k]);
+    if (was.scheme !== scheme || was.pixel !== this.state.pixel) this.renderPicture();
+    this.painted = { scheme, pixel: this.state.pixel };
+    this.announce(this.t('summary', { step: this.state.step, name: this.t(STEPS[k]), ...this.pictureSummary }));
+  }
+
+  paintMatrices() {
+    this.st ??= steps(this.attn, this.X);
+    const st = this.st;
     // one colour scale for the feature matrices, one for the two score matrices, so scaling visibly shrinks them
     const group = (keys) => maxAbs(keys.flatMap((key) => Array.from(st[key].data)));
     const features = group(['X', 'Q', 'K', 'V', 'Y']);
     const scores = group(['S', 'scaled']);
     const max = { P: 1, S: scores, scaled: scores };
-    for (const [key, view] of Object.entries(this.views)) {
-      view.update(st[key], { max: max[key] ?? features });
-      view.el.classList.toggle('later', !shown.includes(key));
-      view.el.classList.toggle('now', RESULTS[k].includes(key));
-      view.el.style.order = shown.indexOf(key);
-    }
-    replace(this.eq, mathSpan(TEX[k], true));
-    this.scaleNote.textContent = `Colours: X, Q, K, V and Y share one scale, full at \u00b1${num(features)}; the two score matrices another, full at \u00b1${num(scores)}; P is full at 1.`;
-    this.renderPicture();
+    for (const [key, view] of Object.entries(this.views)) view.update(st[key], { max: max[key] ?? features });
+    this.scaleNote.textContent = this.t('scaleNote', { features: num(features), scores: num(scores) });
   }
 
   renderPicture() {
@@ -114,12 +143,11 @@ class MatrixFigure extends FigureElement {
     const out = Array.from(output.data.subarray(p * 3, p * 3 + 3)).map((v) => (v + 1) / 2);
     const top = Math.max(...row);
     replace(this.picInfo, [
-      h('div', {}, ['Pixel ', h('strong', {}, `(${p % SIDE + 1}, ${Math.floor(p / SIDE) + 1})`), ' ', h('span', { class: 'swatch', style: `background:${rgbCss(rgb[p])}` })]),
-      h('div', {}, ['Its output, a weighted mix of all pixels: ', h('span', { class: 'swatch', style: `background:${rgbCss(out)}` })]),
-      h('p', { class: 'note' }, `Click a pixel (or focus the heat map and use the arrow keys and Enter). Orange shows how much it attends to each pixel; full orange is the largest weight, ${pct(top)}.`),
+      h('div', {}, [...rich(this.t('pixelAt', { x: p % SIDE + 1, y: Math.floor(p / SIDE) + 1 })), ' ', h('span', { class: 'swatch', style: `background:${rgbCss(rgb[p])}` })]),
+      h('div', {}, [this.t('pixelOutput'), ' ', h('span', { class: 'swatch', style: `background:${rgbCss(out)}` })]),
+      h('p', { class: 'note' }, this.t('pictureNote', { top: pct(top) })),
     ]);
-    const same = row.filter((w) => w > 0.5 / N).length;
-    this.announce(`Step ${this.state.step}: ${STEPS[this.state.step - 1]}. Pixel ${p}: attends to ${same} of ${N} pixels with more than half the average weight; top weight ${pct(top)}.`);
+    this.pictureSummary = { pixel: p, same: row.filter((w) => w > 0.5 / N).length, n: N, top: pct(top) };
   }
 }
 

@@ -1,22 +1,29 @@
 // <attention-soft-dictionary>: drag the query among keys; every key answers
-// in proportion to its match. Attributes: temperature, query="x,y".
+// in proportion to its match. Attributes: temperature, query="x,y"; a page's
+// own keys, values and labels through a data-example JSON child (parseExample).
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { slider } from './controls.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
 import { num, pcts } from './format.js';
-import { softLookup, hardDictionary, keyString, largestShare, parseQuery, ENTRIES } from './soft-dictionary.model.js';
+import { columns } from './example-data.js';
+import strings from './soft-dictionary.strings.js';
+import { softLookup, hardDictionary, keyString, largestShare, parseQuery, parseExample, ENTRIES } from './soft-dictionary.model.js';
 
 const SIZE = 300;
 const C = SIZE / 2;
 const UNIT = 118; // px per unit of the plane
 const STEP = 0.05; // arrow-key step; keys sit on this grid
 const SNAP = 0.08; // dragging this close to a key lands on it exactly
+const LETTER = 7.5; // px per letter of a key's label, at most (12 px text)
 const px = ([x, y]) => [C + x * UNIT, C - y * UNIT];
 const rgb = (v) => `rgb(${v.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255)).join(',')})`;
 const DEFAULT_QUERY = '0.35,-0.15';
 
 class SoftDictionary extends FigureElement {
+  static strings = strings;
+  entries = ENTRIES;
+
   static props = {
     temperature: { type: 'number', default: 0.2, min: 0.001, max: 1000 },
     query: { type: 'string', default: DEFAULT_QUERY, normalize: (t) => (parseQuery(t) ?? parseQuery(DEFAULT_QUERY)).join(',') },
@@ -41,47 +48,65 @@ class SoftDictionary extends FigureElement {
   code { font-size: 0.9em; background: var(--attention-panel); padding: 1px 4px; border-radius: 4px; }
   .cols { display: grid; gap: 10px; }`;
 
+  useExample(data) {
+    this.entries = parseExample(data);
+  }
+
   build() {
+    const entries = this.entries;
+    this.hardMap = hardDictionary(entries);
     this.tempSlider = slider({
-      label: 'Temperature T', min: 0.001, max: 1000, log: true, value: this.state.temperature, prop: 'temperature',
+      label: this.t('temperature'), min: 0.001, max: 1000, log: true, value: this.state.temperature, prop: 'temperature',
       format: (v) => (v < 0.1 ? v.toPrecision(1) : v < 10 ? v.toFixed(2) : Math.round(v).toString()),
       oninput: (temperature) => this.set({ temperature }),
     });
     this.plane = s('svg', { class: 'plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE });
-    this.links = ENTRIES.map(() => s('line', { class: 'link' }));
-    this.rings = ENTRIES.map((e) => s('circle', { class: 'ring', cx: px(e.at)[0], cy: px(e.at)[1], r: 22 }));
-    this.dots = ENTRIES.map((e) => s('circle', { class: 'key', cx: px(e.at)[0], cy: px(e.at)[1], style: `fill:${rgb(e.value)}` }));
+    this.links = entries.map(() => s('line', { class: 'link' }));
+    this.rings = entries.map((e) => s('circle', { class: 'ring', cx: px(e.at)[0], cy: px(e.at)[1], r: 22 }));
+    this.dots = entries.map((e) => s('circle', { class: 'key', cx: px(e.at)[0], cy: px(e.at)[1], style: `fill:${rgb(e.value)}` }));
     this.qMark = s('circle', { class: 'q', r: 8 });
     this.qHandle = s('g', {
-      class: 'qh', tabindex: 0, role: 'slider', 'aria-label': 'Query position; arrow keys move it',
+      class: 'qh', tabindex: 0, role: 'slider', 'aria-label': this.t('queryHandle'),
       'aria-valuemin': -1.2, 'aria-valuemax': 1.2,
     }, [this.qMark]);
     const grid = [-1, -0.5, 0, 0.5, 1].flatMap((g) => [
       s('line', { class: 'grid', x1: px([g, -1.2])[0], y1: 0, x2: px([g, -1.2])[0], y2: SIZE }),
       s('line', { class: 'grid', x1: 0, y1: px([0, g])[1], x2: SIZE, y2: px([0, g])[1] }),
     ]);
-    const labels = ENTRIES.map((e) => s('text', { x: px(e.at)[0] + 14, y: px(e.at)[1] - 14, 'font-size': 12 }, e.name));
+    // a label goes left of its key when it would run off the plane's right edge
+    const labels = entries.map((e) => {
+      const [x, y] = px(e.at);
+      const left = x + 14 + columns(e.name) * LETTER > SIZE;
+      return s('text', { x: left ? x - 14 : x + 14, y: y - 14, 'font-size': 12, 'text-anchor': left ? 'end' : 'start' }, e.name);
+    });
     replace(this.plane, grid, this.links, this.rings, this.dots, labels, this.qHandle);
     this.bindPointer();
-    this.list = h('tbody');
-    this.soft = h('div');
+    // made once; render only resizes and rewrites them
+    this.rows = entries.map(() => ({ bar: h('i'), share: h('td') }));
+    this.list = h('tbody', {}, entries.map((e, i) => h('tr', {}, [
+      h('td', {}, [h('span', { class: 'sw', style: `background:${rgb(e.value)}` }), ' ', e.name]),
+      h('td', { class: 'bar' }, this.rows[i].bar),
+      this.rows[i].share,
+    ])));
+    this.softSw = h('span', { class: 'big sw' });
+    this.softValue = h('span');
+    this.softLargest = h('span');
+    this.soft = h('div', { class: 'out' }, [this.softSw, h('span', {}, [this.softValue, h('br'), this.softLargest])]);
     this.hard = h('div');
+    this.hardFor = null; // the Map key the hard panel shows (render)
     return h('div', {}, [
-      h('p', { class: 'title' }, 'A dictionary that never says “no such key”'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'layout' }, [
-        h('div', {}, [this.plane, h('p', { class: 'note' }, 'Drag the ring (or focus it and use the arrow keys). Near a key it snaps onto it.')]),
+        h('div', {}, [this.plane, h('p', { class: 'note' }, this.t('dragNote'))]),
         h('div', { class: 'cols' }, [
           this.tempSlider.el,
-          h('table', {}, [h('caption', { class: 'sr-only' }, 'Weight of each key'), this.list]),
-          h('div', { class: 'panel' }, [h('strong', {}, 'Soft lookup (attention)'), this.soft]),
-          h('div', { class: 'panel' }, [h('strong', {}, 'Hard lookup (a JavaScript Map)'), this.hard,
-            h('p', { class: 'note' }, 'A Map answers only a query that is exactly one of its keys; anywhere else it has nothing to say.')]),
+          h('table', {}, [h('caption', { class: 'sr-only' }, this.t('weightsCaption')), this.list]),
+          h('div', { class: 'panel' }, [h('strong', {}, this.t('softTitle')), this.soft]),
+          h('div', { class: 'panel' }, [h('strong', {}, this.t('hardTitle')), this.hard,
+            h('p', { class: 'note' }, this.t('hardNote'))]),
         ]),
       ]),
-      h('p', { class: 'note' }, ['Each key’s score is minus its squared distance to the query, so the nearest key always scores best (a plain dot product would favour keys far out in the query’s direction). '
-        + 'It is written as a dot product so that the same attention kernel computes it: ',
-        mathSpan('w_j=\\mathrm{softmax}_j\\!\\left(-\\lVert \\boldsymbol{q}-\\boldsymbol{k}_j\\rVert^2/T\\right)'),
-        '. Cold (small T) the soft lookup returns the nearest key’s value, a nearest-neighbour lookup; hot (large T) the average of all values.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
 
@@ -92,7 +117,7 @@ class SoftDictionary extends FigureElement {
   moveQuery([x, y], snap) {
     let q = parseQuery(`${x},${y}`);
     if (snap) {
-      const near = ENTRIES.find((e) => Math.hypot(e.at[0] - q[0], e.at[1] - q[1]) < SNAP);
+      const near = this.entries.find((e) => Math.hypot(e.at[0] - q[0], e.at[1] - q[1]) < SNAP);
       if (near) q = near.at.slice();
     }
     this.set({ query: q.join(',') });
@@ -131,12 +156,13 @@ class SoftDictionary extends FigureElement {
   render() {
     const q = this.queryPoint;
     const T = this.state.temperature;
-    const { weights, result } = softLookup(this.attn, q, T);
+    const entries = this.entries;
+    const { weights, result } = softLookup(this.attn, q, T, entries);
     const [qx, qy] = px(q);
     this.qMark.setAttribute('cx', qx);
     this.qMark.setAttribute('cy', qy);
-    this.qHandle.setAttribute('aria-valuetext', `query at ${num(q[0])}, ${num(q[1])}`);
-    ENTRIES.forEach((e, i) => {
+    this.qHandle.setAttribute('aria-valuetext', this.t('queryAt', { x: num(q[0]), y: num(q[1]) }));
+    entries.forEach((e, i) => {
       const [x, y] = px(e.at);
       this.dots[i].setAttribute('r', 3 + 19 * Math.sqrt(weights[i]));
       Object.entries({ x1: qx, y1: qy, x2: x, y2: y }).forEach(([k, v]) => this.links[i].setAttribute(k, v));
@@ -144,23 +170,25 @@ class SoftDictionary extends FigureElement {
       this.links[i].setAttribute('stroke-opacity', 0.15 + 0.6 * weights[i]);
     });
     const shown = pcts(weights);
-    replace(this.list, ENTRIES.map((e, i) => h('tr', {}, [
-      h('td', {}, [h('span', { class: 'sw', style: `background:${rgb(e.value)}` }), ' ', e.name]),
-      h('td', { class: 'bar' }, h('i', { style: `width:${(weights[i] * 100).toFixed(1)}%` })),
-      h('td', {}, shown[i]),
-    ])));
-    replace(this.soft, h('div', { class: 'out' }, [
-      h('span', { class: 'big sw', style: `background:${rgb(result)}` }),
-      h('span', {}, [`(${result.map((v) => num(v)).join(', ')})`, h('br'), largestShare(weights)]),
-    ]));
+    const top = largestShare(weights, entries);
+    const largest = this.t(top.key, { share: top.share, names: top.tied?.map((i) => entries[i].name), name: entries[top.entry]?.name });
+    this.rows.forEach((r, i) => {
+      r.bar.style.width = `${(weights[i] * 100).toFixed(1)}%`;
+      r.share.textContent = shown[i];
+    });
+    this.softSw.style.background = rgb(result);
+    this.softValue.textContent = `(${result.map((v) => num(v)).join(', ')})`;
+    this.softLargest.textContent = largest;
     const key = keyString(q);
-    const hit = hardDictionary().get(key);
-    replace(this.hard, h('div', { class: 'out' }, [
+    const hit = this.hardMap.get(key);
+    if (this.hardFor !== key) replace(this.hard, h('div', { class: 'out' }, [
       hit ? h('span', { class: 'big sw', style: `background:${rgb(hit)}` }) : null,
       h('span', {}, [h('code', {}, `map.get("${key}")`), ' \u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
     ]));
-    this.announce(`Query at ${num(q[0])}, ${num(q[1])}, temperature ${num(T, 3)}: weights ${ENTRIES.map((e, i) => `${e.name} ${shown[i]}`).join(', ')}; ${largestShare(weights)}. `
-      + `The Map lookup ${hit ? 'finds this exact key' : 'finds nothing'}.`);
+    this.hardFor = key;
+    this.announce(this.t('summary', {
+      x: num(q[0]), y: num(q[1]), T: num(T, 3), names: entries.map((e) => e.name), shares: shown, largest, map: this.t(hit ? 'mapFinds' : 'mapNothing'),
+    }));
   }
 }
 

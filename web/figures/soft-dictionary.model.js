@@ -9,7 +9,8 @@
 // and each key row (2kx, 2ky, -|k|^2), and the kernel's attention with
 // scale 1/T does the rest.
 import { fromRows, row } from './mat.js';
-import { leaders, list, pcts } from './format.js';
+import { leaders, pcts } from './format.js';
+import { object, listOf, matching, numbers, label, distinct } from './example-data.js';
 
 export const ENTRIES = [
   { name: 'cherry', at: [-0.6, 0.55], value: [0.86, 0.12, 0.22] },
@@ -40,13 +41,38 @@ export function nearest(query, entries = ENTRIES) {
   return d.indexOf(Math.min(...d));
 }
 
-/** Where the soft lookup's weight went, in words; a tie at the printed precision names no winner. */
+/**
+ * Where the soft lookup's weight went, as a key of soft-dictionary.strings.js
+ * and its arguments (entry indices, the printed share); a tie at the printed
+ * precision names no winner.
+ */
 export function largestShare(weights, entries = ENTRIES) {
   const printed = pcts(weights);
   const top = leaders(weights, printed);
-  if (top.length === entries.length) return `no key stands out: ${printed[top[0]]} each`;
-  if (top.length > 1) return `${list(top.map((i) => entries[i].name))} share the largest weight, ${printed[top[0]]} each`;
-  return `largest weight: ${entries[top[0]].name}, ${printed[top[0]]}`;
+  const share = printed[top[0]];
+  if (top.length === entries.length) return { key: 'noneStandsOut', share };
+  if (top.length > 1) return { key: 'sharedLargest', tied: top, share };
+  return { key: 'largestWeight', entry: top[0], share };
+}
+
+export const EXAMPLE_KEYS = [2, 8]; // how many entries a page's example may have
+export const LABEL_MAX = 12; // characters, so a label fits beside its key in the plane
+
+/**
+ * A page's own dictionary, {keys: [[x, y], ...], values: [[r, g, b], ...],
+ * labels: [...]}: 2 to 8 keys in [-1, 1]^2 (the plane shows -1.2..1.2),
+ * each distinct at the 2 decimals the Map's keys are written with; colour
+ * values in [0, 1]; labels of 1 to 12 characters, all different.
+ * -> entries like ENTRIES, or throws an ExampleError.
+ */
+export function parseExample(data) {
+  object(data, ['keys', 'values', 'labels']);
+  const keys = listOf(data, 'keys', ...EXAMPLE_KEYS).map((k, i) => numbers(k, `keys[${i}]`, 2, -1, 1));
+  const values = matching(data, 'values', 'keys').map((v, i) => numbers(v, `values[${i}]`, 3, 0, 1));
+  const labels = matching(data, 'labels', 'keys').map((t, i) => label(t, `labels[${i}]`, LABEL_MAX));
+  distinct(keys.map(keyString), 'keys');
+  distinct(labels, 'labels');
+  return keys.map((at, i) => ({ name: labels[i], at, value: values[i] }));
 }
 
 const clampQuery = (v) => Math.max(-1.2, Math.min(1.2, v));
