@@ -14,7 +14,6 @@ export const PENDING = new Set([
   'as-dense',
   'as-conv',
   'causal-mask',
-  'cross',
   'cost',
   'heatmap',
   'efficient',
