@@ -13,7 +13,6 @@ export const PENDING = new Set([
   'multi-head-matmul',
   'as-dense',
   'as-conv',
-  'causal-mask',
   'cost',
   'heatmap',
   'efficient',
