@@ -36,7 +36,7 @@ export const PAIRS = {
 };
 export const POSITION_WEIGHT = 1;
 export const MAX_WORDS = 16; // per sentence: the lines and the matrix stay readable
-export const MAX_WORD_LENGTH = 20; // characters of one word
+export const MAX_WORD_LENGTH = 16; // characters of one word (the matrix sizes its labels for text of average width)
 
 // Meaning ids: source word s has meaning of its first occurrence's word.
 function meanings(pair) {
