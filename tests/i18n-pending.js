@@ -2,8 +2,6 @@
 // tests/figures/strings.test.js and tests/browser/i18n.test.js skip their
 // checks for these. The list only shrinks; one name per line.
 export const PENDING = new Set([
-  'notation',
-  'dot-product',
   'qkv',
   'soft-dictionary',
   'matrix',
