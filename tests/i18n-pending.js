@@ -2,8 +2,6 @@
 // tests/figures/strings.test.js and tests/browser/i18n.test.js skip their
 // checks for these. The list only shrinks; one name per line.
 export const PENDING = new Set([
-  'notation',
-  'dot-product',
   'qkv',
   'tempering',
   'susan-mary',
@@ -11,8 +9,6 @@ export const PENDING = new Set([
   'multi-head-matmul',
   'as-dense',
   'as-conv',
-  'causal-mask',
-  'cross',
   'cost',
   'heatmap',
   'efficient',

@@ -3,6 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
 import { dotProductModel, reading } from '../../web/figures/dot-product.model.js';
+import { translator } from '../../web/figures/i18n.js';
+import strings from '../../web/figures/dot-product.strings.js';
+
+const say = translator(strings, 'en');
 
 const attn = await engine();
 const grid = [-1, -0.5, -0.1, 0, 0.3, 1];
@@ -22,6 +26,6 @@ test('dislike x absent gives a positive term', () => {
   for (const u of [-1, -0.6, -0.2]) for (const m of [-1, -0.5, -0.2]) {
     const { products, score } = dotProductModel(attn, [u, 0, 0], [m, 0, 0]);
     assert.ok(products[0] > 0 && score > 0, `${u} x ${m}`);
-    if (u * m >= 0.05) assert.equal(reading(u, m), 'disliked and absent: a match');
+    if (u * m >= 0.05) assert.equal(say(reading(u, m)), 'disliked and absent: a match');
   }
 });

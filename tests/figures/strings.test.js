@@ -68,6 +68,7 @@ const SHARED_ALLOWED = new Set([
   '(prefers-color-scheme: dark)',
   'error example-error', // class names
   'attention-katex-css',
+  'en-fr-short', // cross.model.js: a value of the pair attribute
 ]);
 function prose(source) {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')

@@ -5,71 +5,124 @@
 // exactly 0 and each row's remaining weights still sum to 1; a row with no
 // key left gets all-zero weights and a zero output. `step` is how many
 // tokens a decoder has produced so far: only those exist yet.
+//
+// A token's vector is a fixed pseudo-random embedding seeded by its text
+// (the same word, the same embedding) plus the sinusoidal position encoding
+// of its place, so a page's own tokens (parseExample) go through the same
+// head as the figure's.
 import { normalMatrix } from './random.js';
 import { zeros } from './mat.js';
+import { ExampleError } from './example.js';
 
+// The figure's own example: content, not interface, in every language.
 export const TOKENS = ['<s>', 'the', 'cat', 'sat', 'on', 'the', 'mat', '<pad>'];
 export const N = TOKENS.length;
+export const PAD = '<pad>';
+export const MIN_TOKENS = 2;
+export const MAX_TOKENS = 10;
+export const MAX_TOKEN_LENGTH = 16; // characters: longer labels would crowd the matrices
 const D = 8;
 export const WINDOW = 3; // the sliding window sees itself and two tokens back
 
 const RULES = {
   none: () => false,
   causal: (i, j) => j > i,
-  padding: (i, j) => TOKENS[j] === '<pad>',
-  'causal+padding': (i, j) => j > i || TOKENS[j] === '<pad>',
+  padding: (i, j, tokens) => tokens[j] === PAD,
+  'causal+padding': (i, j, tokens) => j > i || tokens[j] === PAD,
   window: (i, j) => j > i || j <= i - WINDOW,
 };
 export const PRESETS = [...Object.keys(RULES), 'custom'];
 
-/** The cells of a named preset: a string of n*n '0'/'1', row-major. */
-export function presetCells(name) {
+/** The cells of a named preset over `tokens`: a string of n*n '0'/'1', row-major. */
+export function presetCells(name, tokens = TOKENS) {
   const rule = RULES[name] ?? RULES.none;
+  const n = tokens.length;
   let out = '';
-  for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) out += rule(i, j) ? '1' : '0';
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out += rule(i, j, tokens) ? '1' : '0';
   return out;
 }
 
-/** Cells from an attribute: a full-size string of 0/1, else the causal preset. */
-export const parseCells = (text) => (typeof text === 'string' && new RegExp(`^[01]{${N * N}}$`).test(text) ? text : presetCells('causal'));
+const causalOf = (n) => presetCells('causal', Array(n).fill(''));
+const sizeOf = (text) => (typeof text === 'string' && /^[01]+$/.test(text) ? Math.sqrt(text.length) : 0);
 
-/** The cells with (i, j) flipped. */
-export const flip = (cells, i, j) => cells.slice(0, i * N + j) + (cells[i * N + j] === '1' ? '0' : '1') + cells.slice(i * N + j + 1);
+/** Cells from an attribute for `n` tokens: a string of n*n 0/1, else the causal cells. */
+export const parseCells = (text, n = N) => (sizeOf(text) === n ? text : causalOf(n));
 
-let params = null;
-function parameters(attn) {
-  if (!params) {
-    const E = normalMatrix(N, D, 0xca5a);
-    const P = attn.positionalEncoding(N, D);
-    params = {
-      X: { rows: N, cols: D, data: E.data.map((v, k) => v + P.data[k]) },
-      W: Object.fromEntries(['Wq', 'Wk', 'Wv', 'Wo'].map((k, n) => [k, normalMatrix(D, D, 0xca5b + n, 0.5)])),
-    };
+/** The canonical cells attribute: any square of 0/1 up to MAX_TOKENS, '' for causal cells or anything else. */
+export function normalizeCells(text) {
+  const n = sizeOf(text);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_TOKENS && text !== causalOf(n) ? text : '';
+}
+
+/** The cells (of n x n) with (i, j) flipped. */
+export const flip = (cells, i, j, n = N) => cells.slice(0, i * n + j) + (cells[i * n + j] === '1' ? '0' : '1') + cells.slice(i * n + j + 1);
+
+/**
+ * A page's tokens -> a list of strings, or an ExampleError:
+ * a JSON list of MIN_TOKENS to MAX_TOKENS non-empty strings of at most
+ * MAX_TOKEN_LENGTH characters; "<pad>" marks padding.
+ */
+export function parseExample(data) {
+  if (!Array.isArray(data)) throw new ExampleError('exampleList', { min: MIN_TOKENS, max: MAX_TOKENS });
+  if (data.length < MIN_TOKENS || data.length > MAX_TOKENS) throw new ExampleError('exampleCount', { min: MIN_TOKENS, max: MAX_TOKENS, got: data.length });
+  data.forEach((tok, index) => {
+    if (typeof tok !== 'string' || tok.trim() === '') throw new ExampleError('exampleToken', { index });
+    if ([...tok].length > MAX_TOKEN_LENGTH) throw new ExampleError('exampleLong', { index, max: MAX_TOKEN_LENGTH });
+  });
+  return data.slice();
+}
+
+// FNV-1a: a token's text -> the seed of its embedding
+function seedOf(text) {
+  let hsh = 0x811c9dc5;
+  for (const ch of text) {
+    hsh ^= ch.codePointAt(0);
+    hsh = Math.imul(hsh, 0x01000193) >>> 0;
   }
-  return params;
+  return hsh;
+}
+
+const embeddings = new Map();
+const positions = new Map();
+const WEIGHTS = Object.fromEntries(['Wq', 'Wk', 'Wv', 'Wo'].map((k, n) => [k, normalMatrix(D, D, 0xca5b + n, 0.5)]));
+
+/** The inputs of `tokens`: each row its text's embedding plus its position's encoding. */
+function inputs(attn, tokens) {
+  const n = tokens.length;
+  if (!positions.has(n)) positions.set(n, attn.positionalEncoding(n, D));
+  const P = positions.get(n);
+  const X = zeros(n, D);
+  tokens.forEach((tok, i) => {
+    if (!embeddings.has(tok)) embeddings.set(tok, normalMatrix(1, D, seedOf(tok)).data);
+    const e = embeddings.get(tok);
+    for (let c = 0; c < D; c++) X.data[i * D + c] = e[c] + P.data[i * D + c];
+  });
+  return X;
 }
 
 /**
- * {cells, step} -> the first `step` tokens through one head of self-attention
- * under the mask: {tokens, blocked (t x t, 1 = blocked), mask, weights,
- * output, rowSums, emptyRows}.
+ * {tokens, cells, step} -> the first `step` tokens through one head of
+ * self-attention under the mask: {tokens, blocked (t x t, 1 = blocked),
+ * mask, weights, output, rowSums, emptyRows}.
  */
-export function causalModel(attn, { cells = presetCells('causal'), step = N } = {}) {
-  const t = Math.max(1, Math.min(N, Math.round(step)));
-  const { X, W } = parameters(attn);
+export function causalModel(attn, { tokens = TOKENS, cells = presetCells('causal', tokens), step = tokens.length } = {}) {
+  const n = tokens.length;
+  const t = Math.max(1, Math.min(n, Math.round(step)));
   const blocked = zeros(t, t);
   const mask = zeros(t, t);
   for (let i = 0; i < t; i++) {
     for (let j = 0; j < t; j++) {
-      const b = cells[i * N + j] === '1';
+      const b = cells[i * n + j] === '1';
       blocked.data[i * t + j] = b ? 1 : 0;
       mask.data[i * t + j] = b ? -Infinity : 0;
     }
   }
+  // positions are those of the whole sequence, so a token's vector does not change as later ones arrive
+  const X = inputs(attn, tokens);
   const Xt = { rows: t, cols: D, data: X.data.slice(0, t * D) };
-  const r = attn.multiHeadAttention(Xt, null, { heads: 1, ...W, mask });
+  const r = attn.multiHeadAttention(Xt, null, { heads: 1, ...WEIGHTS, mask });
   const weights = r.weights[0];
   const rowSums = Array.from({ length: t }, (_, i) => weights.data.subarray(i * t, (i + 1) * t).reduce((a, b) => a + b, 0));
   const emptyRows = rowSums.map((_, i) => i).filter((i) => blocked.data.subarray(i * t, (i + 1) * t).every((b) => b === 1));
-  return { tokens: TOKENS.slice(0, t), blocked, mask, weights, output: r.output, rowSums, emptyRows };
+  return { tokens: tokens.slice(0, t), blocked, mask, weights, output: r.output, rowSums, emptyRows };
 }

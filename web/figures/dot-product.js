@@ -4,7 +4,8 @@ import { FigureElement, defineFigure } from './figure-element.js';
 import { h, replace } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
+import strings from './dot-product.strings.js';
 import { num } from './format.js';
 import { dotProductModel, reading, FEATURES, DEFAULT_USER, DEFAULT_MOVIE } from './dot-product.model.js';
 
@@ -15,6 +16,8 @@ const parseTriple = (text, fallback) => {
 const triple = (fallback) => ({ type: 'string', default: fallback.join(','), normalize: (t) => parseTriple(t, fallback).join(',') });
 
 class DotProduct extends FigureElement {
+  static strings = strings;
+
   static props = { user: triple(DEFAULT_USER), movie: triple(DEFAULT_MOVIE) };
 
   static css = `
@@ -25,9 +28,10 @@ class DotProduct extends FigureElement {
   .slider label { min-width: 4.6em; }`;
 
   build() {
+    const features = FEATURES.map((f) => this.t(f));
     const group = (who, key, ends) => h('div', { class: 'panel' }, [
       h('strong', {}, who),
-      ...FEATURES.map((f, i) => {
+      ...features.map((f, i) => {
         const sl = slider({
           label: f, min: -1, max: 1, step: 0.05, value: this.vec(key)[i], format: (v) => num(v),
           oninput: (v) => { const x = this.vec(key); x[i] = v; this.set({ [key]: x.map((t) => +t.toFixed(2)).join(',') }); },
@@ -38,24 +42,22 @@ class DotProduct extends FigureElement {
       h('span', { class: 'note' }, ends),
     ]);
     this.views = {
-      u: matrixView({ t: this.t, name: 'u', cell: 34, values: true, colLabels: FEATURES }),
-      m: matrixView({ t: this.t, name: 'm', cell: 34, values: true, colLabels: FEATURES }),
-      p: matrixView({ t: this.t, name: 'u\u2299m', cell: 34, values: true, colLabels: FEATURES }),
-      s: matrixView({ t: this.t, name: 'score', cell: 40, values: true }),
+      u: matrixView({ t: this.t, name: 'u', cell: 34, values: true, colLabels: features }),
+      m: matrixView({ t: this.t, name: 'm', cell: 34, values: true, colLabels: features }),
+      p: matrixView({ t: this.t, name: 'u\u2299m', cell: 34, values: true, colLabels: features }),
+      s: matrixView({ t: this.t, name: this.t('score'), cell: 40, values: true }),
     };
     this.list = h('ul');
     return h('div', {}, [
-      h('p', { class: 'title' }, 'How well does this movie suit this user?'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'sliders' }, [
-        group('User u: tastes', 'user', '\u22121 strong dislike \u2026 +1 strong liking'),
-        group('Movie m: content', 'movie', '\u22121 clearly absent \u2026 +1 strongly present'),
+        group(this.t('user'), 'user', this.t('userEnds')),
+        group(this.t('movie'), 'movie', this.t('movieEnds')),
       ]),
       h('div', { class: 'eq' }, [this.views.u.el, h('span', { class: 'op' }, '\u00d7'), this.views.m.el,
         h('span', { class: 'op' }, '='), this.views.p.el, h('span', { class: 'op' }, '\u03a3 \u2192'), this.views.s.el]),
       this.list,
-      h('p', { class: 'note' }, ['The score is the dot product ', mathSpan('\\boldsymbol{u}^T\\boldsymbol{m}=\\sum_f u_f m_f'),
-        ': one product per feature, added up. Signs matter as much as sizes: two negatives make a positive term. '
-        + 'Colours are full at \u00b11, the score\u2019s at \u00b13, the largest a score of three such products can reach.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
 
@@ -75,8 +77,9 @@ class DotProduct extends FigureElement {
     this.views.m.update([m], { max: 1 });
     this.views.p.update([products], { max: 1 });
     this.views.s.update([[score]], { max: 3 });
-    replace(this.list, FEATURES.map((f, i) => h('li', {}, `${f}: ${num(u[i])} \u00d7 ${num(m[i])} = ${num(products[i])}, ${reading(u[i], m[i])}`)));
-    this.announce(`Score ${num(score)}: ${FEATURES.map((f, i) => `${f} ${num(products[i])}`).join(', ')}.`);
+    const features = FEATURES.map((f) => this.t(f));
+    replace(this.list, features.map((feature, i) => h('li', {}, this.t('term', { feature, u: num(u[i]), m: num(m[i]), p: num(products[i]), reading: this.t(reading(u[i], m[i])) }))));
+    this.announce(this.t('summary', { score: num(score), features, products: products.map((p) => num(p)) }));
   }
 }
 

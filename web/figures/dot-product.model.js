@@ -16,11 +16,11 @@ export function dotProductModel(attn, user, movie) {
   return { products, score };
 }
 
-/** How to read one feature's product in words. */
+/** How to read one feature's product: a key of dot-product.strings.js. */
 export function reading(u, m) {
   const p = u * m;
-  if (Math.abs(p) < 0.05) return 'hardly matters';
-  if (u < 0 && m < 0) return 'disliked and absent: a match';
-  if (u > 0 && m > 0) return 'liked and present: a match';
-  return u < 0 ? 'disliked but present: a mismatch' : 'liked but absent: a mismatch';
+  if (Math.abs(p) < 0.05) return 'hardlyMatters';
+  if (u < 0 && m < 0) return 'dislikedAbsent';
+  if (u > 0 && m > 0) return 'likedPresent';
+  return u < 0 ? 'dislikedPresent' : 'likedAbsent';
 }
