@@ -52,7 +52,7 @@ class CausalMask extends FigureElement {
       onchange: (preset) => this.set(preset === 'custom' ? { preset, cells: this.maskCells() } : { preset }),
     });
     this.stepControl = stepper({
-      steps: toks.map((token, i) => this.t('stepLabel', { n: i + 1, token })), value: this.step() - 1, label: this.t('generated'), prop: 'step', t: this.t,
+      steps: toks.map((token, i) => this.t('stepLabel', { n: i + 1, token })), value: this.generated() - 1, label: this.t('generated'), prop: 'step', t: this.t,
       onchange: (i) => this.set({ step: i + 1 }),
     });
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, rowLabels: toks, colLabels: toks, ...opts });
@@ -76,7 +76,7 @@ class CausalMask extends FigureElement {
   }
 
   /** How many tokens exist yet: the step, at most the tokens there are. */
-  step() {
+  generated() {
     return Math.min(this.state.step, this.tokens.length);
   }
 
@@ -92,11 +92,11 @@ class CausalMask extends FigureElement {
   syncControls() {
     if (!this.presetChoice) return;
     this.presetChoice.set(this.state.preset);
-    this.stepControl.set(this.step() - 1);
+    this.stepControl.set(this.generated() - 1);
   }
 
   render() {
-    const m = causalModel(this.attn, { tokens: this.tokens, cells: this.maskCells(), step: this.step() });
+    const m = causalModel(this.attn, { tokens: this.tokens, cells: this.maskCells(), step: this.generated() });
     const t = m.tokens.length;
     replace(this.tokenRow, this.tokens.map((tok, i) => h('span', { class: `tok${i >= t ? ' future' : i === t - 1 ? ' now' : ''}` }, tok)));
     const neg = { rows: t, cols: t, data: m.blocked.data.map((b) => -b) };

@@ -31,6 +31,7 @@ class Cross extends FigureElement {
   .lines text.sel { font-weight: 700; fill: var(--attention-accent); }
   .lines line { stroke: var(--attention-positive); stroke-linecap: round; }
   .lines line.sel { stroke: var(--attention-accent); }
+  .lines line.faint { display: none; }
   .lines .side { font-size: 11px; fill: var(--attention-muted); cursor: default; }
   .mat rect.mark { stroke: var(--attention-accent); stroke-width: 2; }`;
 
@@ -127,12 +128,12 @@ class Cross extends FigureElement {
     this.lineEls.forEach((row, i) => row.forEach((line, j) => {
       const wt = m.weights.data[i * ns + j];
       const on = i === sel;
-      line.classList.toggle('sel', on);
-      line.style.display = wt < 0.02 ? 'none' : '';
+      // whole attributes, so that a restyled figure's markup is a fresh one's
+      line.setAttribute('class', `${on ? 'sel' : ''}${wt < 0.02 ? ' faint' : ''}`.trim());
       line.setAttribute('stroke-width', ((on ? 1 : 0.5) + 4 * wt).toFixed(2));
       line.setAttribute('stroke-opacity', (on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt).toFixed(3));
     }));
-    this.targetEls.forEach((t, i) => t.classList.toggle('sel', i === sel));
+    this.targetEls.forEach((t, i) => t.setAttribute('class', i === sel ? 'sel' : ''));
     this.lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
   }
 }
