@@ -7,7 +7,6 @@ export const PENDING = new Set([
   'qkv',
   'soft-dictionary',
   'matrix',
-  'tempering',
   'susan-mary',
   'multi-head-it',
   'multi-head-matmul',
