@@ -4,7 +4,6 @@
 export const PENDING = new Set([
   'notation',
   'dot-product',
-  'qkv',
   'soft-dictionary',
   'matrix',
   'susan-mary',
