@@ -9,7 +9,6 @@ export const PENDING = new Set([
   'susan-mary',
   'multi-head-it',
   'multi-head-matmul',
-  'as-conv',
   'causal-mask',
   'cross',
   'cost',
