@@ -6,7 +6,6 @@ export const PENDING = new Set([
   'dot-product',
   'soft-dictionary',
   'matrix',
-  'susan-mary',
   'multi-head-it',
   'multi-head-matmul',
   'causal-mask',
