@@ -23,9 +23,10 @@ class SusanMary extends FigureElement {
   };
 
   static css = `
-  .words { position: relative; height: 44px; max-width: 520px; margin: 6px 0 10px; }
+  .words { position: relative; height: 44px; max-width: 520px; margin: 6px 0 10px; container-type: inline-size; }
   .chip { position: absolute; top: 4px; width: calc(20% - 8px); text-align: center; padding: 6px 0; border-radius: 8px;
-    background: var(--attention-panel); border: 1px solid var(--attention-border); transition: left 0.6s ease; font-weight: 600; }
+    background: var(--attention-panel); border: 1px solid var(--attention-border); transition: left 0.6s ease; font-weight: 600;
+    font-size: min(1em, 4.2cqi); white-space: nowrap; } /* a name stays whole in a narrow figure */
   .chip.name { border-color: var(--attention-accent); }
   .chip.gave { background: var(--attention-accent); color: var(--attention-bg); }
   @media (prefers-reduced-motion: reduce) { .chip { transition: none; } }
