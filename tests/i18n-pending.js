@@ -2,13 +2,8 @@
 // tests/figures/strings.test.js and tests/browser/i18n.test.js skip their
 // checks for these. The list only shrinks; one name per line.
 export const PENDING = new Set([
-  'qkv',
-  'tempering',
-  'susan-mary',
   'multi-head-it',
   'multi-head-matmul',
-  'as-dense',
-  'as-conv',
   'cost',
   'heatmap',
   'efficient',

@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
-import { qkvModel, defaultWeights, MATRICES } from '../../web/figures/qkv.model.js';
+import { qkvModel, defaultWeights, favourites, MATRICES, USERS, MOVIES } from '../../web/figures/qkv.model.js';
+import { translator } from '../../web/figures/i18n.js';
+import strings from '../../web/figures/qkv.strings.js';
 
 const attn = await engine();
 
@@ -36,4 +38,21 @@ test('with identity weights the queries, keys and values are the raw features', 
   const m = qkvModel(attn);
   assert.deepEqual(Array.from(m.Q.data), Array.from(m.Xu.data));
   assert.deepEqual(Array.from(m.V.data), Array.from(m.Xm.data));
+});
+
+test('favourites name each user\'s top movie as a string key and its arguments; a printed tie names none', () => {
+  const m = qkvModel(attn);
+  const found = favourites(m.weights);
+  assert.equal(found.length, 3);
+  const say = translator(strings, 'en');
+  for (const f of found) {
+    assert.equal(f.key, 'favourite');
+    const w = Array.from(m.weights.data.slice(3 * USERS.names.indexOf(f.user), 3 * USERS.names.indexOf(f.user) + 3));
+    assert.equal(MOVIES.names[w.indexOf(Math.max(...w))], f.movie);
+  }
+  assert.match(say('favourite', found[0]), /^Ana takes \d+% of \w+$/);
+  const tie = favourites({ rows: 1, cols: 3, data: new Float32Array([0.4, 0.4, 0.2]) });
+  assert.deepEqual(tie, [{ key: 'favouriteTie', user: 'Ana', movies: ['Heist', 'Paris'], share: '40%' }]);
+  assert.equal(say('favouriteTie', tie[0]), 'Ana gives Heist and Paris the same largest weight, 40% each');
+  assert.equal(translator(strings, 'zh')('favouriteTie', tie[0]), 'Ana 给 Heist和Paris 的权重并列最大，各为 40%');
 });

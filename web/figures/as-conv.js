@@ -9,7 +9,8 @@ import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { cssColor } from './scale.js';
 import { labelColor } from './colors.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
+import strings from './as-conv.strings.js';
 import { num, gap } from './format.js';
 import { convModel } from './as-conv.model.js';
 
@@ -34,6 +35,8 @@ function parseKernel(text, k) {
 }
 
 class AsConv extends FigureElement {
+  static strings = strings;
+
   static props = {
     temperature: { type: 'number', default: 0.01, min: 0.001, max: 10 },
     k: { type: 'enum', values: ['3', '5'], default: '3' },
@@ -51,40 +54,34 @@ class AsConv extends FigureElement {
 
   build() {
     this.tSlider = slider({
-      label: 'Temperature T', min: 0.001, max: 10, log: true, value: this.state.temperature, prop: 'temperature',
+      label: this.t('temperature'), min: 0.001, max: 10, log: true, value: this.state.temperature, prop: 'temperature',
       format: (v) => (v < 0.01 ? v.toFixed(3) : v < 1 ? v.toFixed(2) : v.toFixed(1)),
       oninput: (temperature) => this.set({ temperature }),
     });
-    this.kChoice = choice({ label: 'Kernel size', value: this.state.k, prop: 'k', options: [{ value: '3', label: '3' }, { value: '5', label: '5' }],
+    this.kChoice = choice({ label: this.t('kernelSize'), value: this.state.k, prop: 'k', options: [{ value: '3', label: '3' }, { value: '5', label: '5' }],
       onchange: (k) => this.set({ k, kernel: '' }) });
-    this.signalChoice = choice({ label: 'Signal', value: this.state.signal, prop: 'signal', options: Object.keys(SIGNALS).map((v) => ({ value: v, label: v })),
+    this.signalChoice = choice({ label: this.t('signal'), value: this.state.signal, prop: 'signal', options: Object.keys(SIGNALS).map((v) => ({ value: v, label: this.t(v) })),
       onchange: (signal) => this.set({ signal }) });
     this.taps = h('div', { class: 'taps' });
     this.diagram = s('svg', { class: 'diagram', viewBox: `0 0 ${W} 190`, width: W, role: 'img' });
     this.views = {
-      Y: matrixView({ t: this.t, name: 'attention Y', cell: 44, values: true }),
-      direct: matrixView({ t: this.t, name: 'direct convolution', cell: 44, values: true }),
+      Y: matrixView({ t: this.t, name: this.t('attentionY'), cell: 44, values: true }),
+      direct: matrixView({ t: this.t, name: this.t('direct'), cell: 44, values: true }),
     };
     this.headViews = [];
     this.headsEl = h('div', { class: 'mats' });
     this.check = h('p', { class: 'check' });
     this.scaleNote = h('p', { class: 'note' });
     return h('div', {}, [
-      h('p', { class: 'title' }, 'A convolution is attention with one head per offset'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.signalChoice.el, this.kChoice.el]),
       h('div', { class: 'controls' }, [this.tSlider.el]),
       h('div', { class: 'controls' }, [this.taps]),
       this.diagram,
       h('div', { class: 'mats' }, [this.views.Y.el, this.views.direct.el]),
       this.check,
-      h('details', {}, [h('summary', {}, 'Each head’s attention weights (query position \u00d7 padded key position)'), this.headsEl]),
-      h('p', { class: 'note' }, ['Every token carries its value and a one-hot tag of its position; the sequence is padded with ', mathSpan('\\lfloor k/2\\rfloor'),
-        ' zero tokens at each end (one for k = 3, two for k = 5). Head ',
-        mathSpan('r'), '’s query for position ', mathSpan('i'), ' asks for the tag ', mathSpan('i+r-\\lfloor k/2\\rfloor'),
-        ', so each head stands for one offset of the kernel (the line colours). ', mathSpan('W^V'), ' passes the picked value on unchanged and ',
-        mathSpan('W^O'), ' multiplies head ', mathSpan('r'), '’s value by kernel weight ', mathSpan('r'),
-        '. The temperature divides the scores: at large T each head smears its attention over all positions; as T falls each head locks onto the one position at its offset (the centre head onto the token itself), '
-        + 'and at about 0.01 and below the weights are exactly 0 and 1 and Y is the convolution to the last bit that float32 keeps.']),
+      h('details', {}, [h('summary', {}, this.t('headWeights')), this.headsEl]),
+      h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,
     ]);
   }
@@ -109,7 +106,7 @@ class AsConv extends FigureElement {
       }));
       this.tapSliders.forEach((sl, r) => sl.el.querySelector('label').style.setProperty('color', headColor(r)));
       replace(this.taps, this.tapSliders.map((sl) => sl.el));
-      this.headViews = kernel.map((_, r) => matrixView({ t: this.t, name: `head ${r + 1}`, cell: 12 }));
+      this.headViews = kernel.map((_, r) => matrixView({ t: this.t, name: this.t('head', { n: r + 1 }), cell: 12 }));
       replace(this.headsEl, this.headViews.map((v) => v.el));
     }
     kernel.forEach((w, r) => this.tapSliders[r].set(w));
@@ -132,12 +129,12 @@ class AsConv extends FigureElement {
     this.views.Y.update(Y, { max });
     this.views.direct.update(D, { max });
     m.weights.forEach((Wh, r) => this.headViews[r].update(Wh, { max: 1 }));
-    const limit = m.hard ? 'every head\u2019s weights are exactly 0 and 1: the hard limit'
-      : 'the weights are not yet exactly 0 and 1 (lower the temperature for the hard limit)';
-    replace(this.check, ['Largest difference between attention and the convolution: ',
-      h('span', { class: m.hard ? 'ok' : '' }, gap(m.maxDiff)), `; ${limit}`, m.hard ? ' \u2714' : '']);
-    this.scaleNote.textContent = `Colours: the inputs, the outputs and both rows of Y share one scale, full at \u00b1${num(max)}; the heads\u2019 weights are full at 1.`;
-    this.announce(`Kernel size ${m.k}, temperature ${num(this.state.temperature, 3)}: attention differs from the convolution by ${gap(m.maxDiff)}; ${limit}.`);
+    const limit = this.t(m.hard ? 'hard' : 'soft');
+    const difference = gap(m.maxDiff);
+    replace(this.check, [...rich(this.t('check', { difference, limit })), m.hard ? ' \u2714' : '']);
+    this.check.querySelector('strong')?.classList.toggle('ok', m.hard);
+    this.scaleNote.textContent = this.t('scale', { max: num(max) });
+    this.announce(this.t('summary', { k: m.k, temperature: num(this.state.temperature, 3), difference, limit }));
   }
 
   drawDiagram(m, signal, max) {
@@ -145,7 +142,7 @@ class AsConv extends FigureElement {
     const xAt = (p) => step * (p + 1);
     const [yIn, yOut, box] = [34, 150, Math.min(30, step - 6)];
     const padded = [...new Array(m.pad).fill(0), ...signal, ...new Array(m.pad).fill(0)];
-    const kids = [s('text', { class: 'lab', x: 0, y: 10 }, 'input (padded)'), s('text', { class: 'lab', x: 0, y: 182 }, 'output of the attention layer')];
+    const kids = [s('text', { class: 'lab', x: 0, y: 10 }, this.t('inputPadded')), s('text', { class: 'lab', x: 0, y: 182 }, this.t('output'))];
     m.weights.forEach((Wh, r) => {
       for (let i = 0; i < m.N; i++) {
         for (let p = 0; p < m.P; p++) {
@@ -164,7 +161,7 @@ class AsConv extends FigureElement {
     ];
     padded.forEach((v, p) => kids.push(...cell(xAt(p), yIn, v, p < m.pad || p >= m.pad + m.N)));
     m.Y.forEach((y, i) => kids.push(...cell(xAt(i + m.pad), yOut, y[0], false)));
-    this.diagram.setAttribute('aria-label', `Lines from each output to the inputs its ${m.k} heads attend to, thicker for larger weights.`);
+    this.diagram.setAttribute('aria-label', this.t('diagram', { k: m.k }));
     replace(this.diagram, kids);
   }
 }

@@ -7,6 +7,8 @@ import { h, replace } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
+import { rich } from './rich.js';
+import strings from './as-dense.strings.js';
 import { num, gap, sameness } from './format.js';
 import { maxAbs } from './scale.js';
 import { denseModel, denseLayer, N, M } from './as-dense.model.js';
@@ -18,9 +20,10 @@ function parseX(text) {
 }
 const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
 const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
-const cols = inputs.flatMap((x, i) => [x, `tag${i + 1}`]);
 
 class AsDense extends FigureElement {
+  static strings = strings;
+
   static props = {
     x: { type: 'string', default: DEFAULT_X.join(','), normalize: (t) => parseX(t).join(',') },
     seed: { type: 'number', default: 1, min: 1, max: 999, integer: true },
@@ -33,6 +36,7 @@ class AsDense extends FigureElement {
   .check { font-weight: 600; } .check .ok { color: var(--attention-head-1); }`;
 
   build() {
+    const cols = inputs.flatMap((x, i) => [x, this.t('tag', { n: i + 1 })]);
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 34, values: true, ...opts });
     this.views = {
       x: v('x', { colLabels: inputs }), W: v('W', { rowLabels: inputs, colLabels: outputs }),
@@ -42,30 +46,25 @@ class AsDense extends FigureElement {
       Wo: matrixView({ t: this.t, name: 'W\u1d3c', cell: 28, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
       Y: matrixView({ t: this.t, name: 'Y', cell: 32, values: true, colLabels: [...outputs, '\u00b7', '\u00b7', '\u00b7', '\u00b7'].slice(0, 2 * N) }),
     };
-    this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ t: this.t, name: `head ${hd + 1}`, cell: 12 }));
+    this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ t: this.t, name: this.t('head', { n: hd + 1 }), cell: 12 }));
     this.scaleNote = h('p', { class: 'note' });
     this.sliders = inputs.map((name, i) => slider({
       label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 2),
       oninput: (val) => { const x = parseX(this.state.x); x[i] = val; this.set({ x: x.map((t) => +t.toFixed(2)).join(',') }); },
     }));
     this.check = h('p', { class: 'check' });
-    const reseed = h('button', { type: 'button', onclick: () => this.set({ seed: (this.state.seed % 999) + 1 }) }, 'New dense weights');
+    const reseed = h('button', { type: 'button', onclick: () => this.set({ seed: (this.state.seed % 999) + 1 }) }, this.t('newWeights'));
     return h('div', {}, [
-      h('p', { class: 'title' }, 'A fully connected layer is multi-head attention in disguise'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [...this.sliders.map((sl) => sl.el), reseed]),
-      h('div', { class: 'sub' }, 'The dense layer'),
+      h('div', { class: 'sub' }, this.t('denseLayer')),
       h('div', { class: 'row2' }, [this.views.x.el, h('span', { class: 'op' }, '\u00d7'), this.views.W.el, h('span', { class: 'op' }, '+'), this.views.b.el, h('span', { class: 'op' }, '='), this.views.y.el]),
-      h('div', { class: 'sub' }, `The same layer as attention with ${N} heads`),
+      h('div', { class: 'sub' }, this.t('asAttention', { heads: N })),
       h('div', { class: 'row2' }, [this.views.X.el, h('span', { class: 'op' }, '\u2192'), h('div', { class: 'heads' }, this.headViews.map((hv) => hv.el)),
         h('span', { class: 'op' }, '\u2192'), this.views.Z.el]),
       h('div', { class: 'row2' }, [mathSpan('Z'), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),
       this.check,
-      h('p', { class: 'note' }, ['Token ', mathSpan('i'), ' carries its input and a tag, both in head ', mathSpan('i'), '’s two columns (the coloured bars). ',
-        mathSpan('W^Q=0'), ' with a bias that asks every head for its tag, and ', mathSpan('W^K'), ' puts each tag in its own head, so head ', mathSpan('i'),
-        ' gives token ', mathSpan('i'), ' weight exactly 1 from every query and the others 0: a fixed pattern, not one computed from the inputs. With ',
-        mathSpan('W^V=I'), ' the concatenated heads ', mathSpan('Z'), ' are just the inputs, so all the learning sits in ', mathSpan('W^O'),
-        ', whose value rows are the dense weights (its tag rows are 0, and ', mathSpan('b^O=b'), '). '
-        + 'Fixing the attention to the identity instead, each token attending only to itself, would give a different layer: the same small map applied to every token separately, with nothing mixed between them.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,
     ]);
   }
@@ -91,11 +90,12 @@ class AsDense extends FigureElement {
     vs.Z.update(m.Z, { groups: N, max });
     vs.Wo.update(m.params.Wo, { max });
     vs.Y.update(m.Y, { max });
-    this.scaleNote.textContent = `Colours: the heads\u2019 attention weights are full at 1; every other matrix shares one scale, full at \u00b1${num(max)}.`;
-    const same = this.t(sameness(m.maxDiff));
-    replace(this.check, ['Every row of Y starts with x W + b, ', h('span', { class: same === 'different' ? '' : 'ok' }, same),
-      ` to the direct layer: largest difference ${gap(m.maxDiff)}`, same === 'different' ? '' : ' \u2714']);
-    this.announce(`Dense output (${m.direct.map((v) => num(v)).join(', ')}); the attention version gives the same in every row (${same}, largest difference ${gap(m.maxDiff)}).`);
+    this.scaleNote.textContent = this.t('scale', { max: num(max) });
+    const key = sameness(m.maxDiff);
+    const [same, difference] = [this.t(key), gap(m.maxDiff)];
+    replace(this.check, [...rich(this.t('check', { same, difference })), key === 'different' ? '' : ' \u2714']);
+    this.check.querySelector('strong')?.classList.toggle('ok', key !== 'different');
+    this.announce(this.t('summary', { output: m.direct.map((v) => num(v)).join(', '), same, difference }));
   }
 }
 

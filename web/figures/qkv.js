@@ -7,6 +7,8 @@ import { h } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
+import { rich } from './rich.js';
+import strings from './qkv.strings.js';
 import { num } from './format.js';
 import { maxAbs } from './scale.js';
 import { qkvModel, favourites, parseWeight, formatWeight, normalizeWeight, CELLS, FEATURES, USERS, MOVIES, MATRICES, LIMIT } from './qkv.model.js';
@@ -16,6 +18,8 @@ const attr = (k) => k.toLowerCase(); // Wq -> the attribute wq
 const weightProp = { type: 'string', default: '', normalize: normalizeWeight };
 
 class Qkv extends FigureElement {
+  static strings = strings;
+
   static props = {
     wq: weightProp, wk: weightProp, wv: weightProp,
     cell: { type: 'enum', values: CELLS, default: CELLS[0] },
@@ -30,19 +34,20 @@ class Qkv extends FigureElement {
 
   build() {
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, values: true, ...opts });
+    const features = FEATURES.map((f) => this.t(f));
     this.views = {
-      Xu: v('users', { rowLabels: USERS.names, colLabels: FEATURES }),
-      XmK: v('movies', { rowLabels: MOVIES.names, colLabels: FEATURES }),
-      XmV: v('movies', { rowLabels: MOVIES.names, colLabels: FEATURES }),
+      Xu: v(this.t('users'), { rowLabels: USERS.names, colLabels: features }),
+      XmK: v(this.t('movies'), { rowLabels: MOVIES.names, colLabels: features }),
+      XmV: v(this.t('movies'), { rowLabels: MOVIES.names, colLabels: features }),
       Q: v('Q', {}), K: v('K', {}), V: v('V', {}),
-      weights: v('weights', { rowLabels: USERS.names, colLabels: MOVIES.names, shares: true }),
-      output: v('ideal movie', { rowLabels: USERS.names, colLabels: FEATURES }),
+      weights: v(this.t('weights'), { rowLabels: USERS.names, colLabels: MOVIES.names, shares: true }),
+      output: v(this.t('idealMovie'), { rowLabels: USERS.names, colLabels: features }),
     };
     for (const k of MATRICES) {
-      this.views[k] = v(`W${k[1].toUpperCase()}`, { rowLabels: FEATURES, onpick: (i, j) => this.set({ cell: `${k[1]}.${i + 1}.${j + 1}` }) });
+      this.views[k] = v(`W${k[1].toUpperCase()}`, { rowLabels: features, onpick: (i, j) => this.set({ cell: `${k[1]}.${i + 1}.${j + 1}` }) });
     }
     this.editor = slider({
-      label: 'Selected weight', min: -LIMIT, max: LIMIT, step: 0.05, value: 1, format: (x) => num(x),
+      label: this.t('selectedWeight'), min: -LIMIT, max: LIMIT, step: 0.05, value: 1, format: (x) => num(x),
       oninput: (x) => {
         const { k, i, j } = this.selected();
         const W = this.weights()[k];
@@ -53,20 +58,18 @@ class Qkv extends FigureElement {
     this.selLabel = h('span', { class: 'note' });
     this.scaleNote = h('p', { class: 'note' });
     const proj = (x, w, out, role) => h('div', { class: 'eq' }, [
-      h('span', { class: `tag ${role}` }, role), this.views[x].el, h('span', { class: 'op' }, '\u00d7'), this.views[w].el,
+      h('span', { class: `tag ${role}` }, this.t(role)), this.views[x].el, h('span', { class: 'op' }, '\u00d7'), this.views[w].el,
       h('span', { class: 'op' }, '='), this.views[out].el]);
-    const reset = h('button', { type: 'button', onclick: () => this.set({ wq: '', wk: '', wv: '' }) }, 'Reset weights');
+    const reset = h('button', { type: 'button', onclick: () => this.set({ wq: '', wk: '', wv: '' }) }, this.t('reset'));
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Queries, keys and values: an ideal movie for each user'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'flow' }, [proj('Xu', 'Wq', 'Q', 'query'), proj('XmK', 'Wk', 'K', 'key'), proj('XmV', 'Wv', 'V', 'value')]),
       h('div', { class: 'controls' }, [this.editor.el, this.selLabel, reset]),
       h('div', { class: 'flow' }, [
         h('div', { class: 'eq' }, [mathSpan('\\mathrm{softmax}\\!\\left(QK^T/\\sqrt{3}\\right)='), this.views.weights.el]),
         h('div', { class: 'eq' }, [mathSpan('\\times V ='), this.views.output.el]),
       ]),
-      h('p', { class: 'note' }, ['Row ', mathSpan('i'), ' of the weights compares user ', mathSpan('i'), '’s query with every movie’s key (scaled by ',
-        mathSpan('1/\\sqrt{3}'), ', for three features), and ', mathSpan('\\boldsymbol{y}_i=\\sum_j w_{ij}\\boldsymbol{v}_j'),
-        ' mixes the movies’ values in those proportions: that user’s ideal movie. Click or focus a square of a W matrix (Enter picks it), then move the slider.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,
     ]);
   }
@@ -84,7 +87,7 @@ class Qkv extends FigureElement {
     if (!this.editor) return;
     const { k, i, j } = this.selected();
     this.editor.set(this.weights()[k].data[i * 3 + j]);
-    this.selLabel.textContent = `editing W${k[1].toUpperCase()}[${FEATURES[i]}, ${j + 1}] (the ${ROLE[k]} projection)`;
+    this.selLabel.textContent = this.t('editing', { matrix: `W${k[1].toUpperCase()}`, feature: this.t(FEATURES[i]), column: j + 1, role: this.t(ROLE[k]) });
   }
 
   render() {
@@ -100,9 +103,8 @@ class Qkv extends FigureElement {
     for (const k of MATRICES) {
       this.views[k].update(W[k], { max: LIMIT, marks: k === sk ? new Set([`${si},${sj}`]) : null });
     }
-    this.scaleNote.textContent = `Colours: users, movies, Q, K, V and the ideal movies share one scale, full at \u00b1${num(max)}; `
-      + `the weights are full at 1, the W matrices at \u00b1${LIMIT}.`;
-    this.announce(`${favourites(m.weights)}.`);
+    this.scaleNote.textContent = this.t('scale', { max: num(max), limit: LIMIT });
+    this.announce(this.t('summary', { parts: favourites(m.weights).map(({ key, ...args }) => this.t(key, args)) }));
   }
 }
 

@@ -2,7 +2,7 @@
 // returned (values). Three users and three movies, each described by the
 // same three features; W^Q, W^K and W^V (3x3) are the reader's to edit.
 import { fromRows, identity, toRows } from './mat.js';
-import { leaders, list, pcts } from './format.js';
+import { leaders, pcts } from './format.js';
 
 export const FEATURES = ['action', 'romance', 'comedy'];
 export const USERS = { names: ['Ana', 'Ben', 'Cy'], rows: [[0.9, -0.5, 0.2], [-0.6, 0.8, 0.4], [-0.2, -0.4, 0.9]] };
@@ -32,15 +32,20 @@ export function normalizeWeight(text) {
   return t === formatWeight(identity(3)) ? '' : t;
 }
 
-/** Which movie each user's weights favour, in words; a tie at the printed precision names no winner. */
+/**
+ * Which movie each user's weights favour, one per user, as a key of
+ * qkv.strings.js and its arguments: {key: 'favourite', user, movie, share}
+ * or, for a tie at the printed precision (no winner named),
+ * {key: 'favouriteTie', user, movies, share}.
+ */
 export function favourites(weights) {
   return toRows(weights).map((w, j) => {
     const printed = pcts(w);
     const top = leaders(w, printed);
-    const who = USERS.names[j];
-    return top.length > 1 ? `${who} gives ${list(top.map((i) => MOVIES.names[i]))} the same largest weight, ${printed[top[0]]} each`
-      : `${who} takes ${printed[top[0]]} of ${MOVIES.names[top[0]]}`;
-  }).join('; ');
+    const [user, share] = [USERS.names[j], printed[top[0]]];
+    return top.length > 1 ? { key: 'favouriteTie', user, movies: top.map((i) => MOVIES.names[i]), share }
+      : { key: 'favourite', user, movie: MOVIES.names[top[0]], share };
+  });
 }
 
 /** Q = Xu W^Q, K = Xm W^K, V = Xm W^V, then attention: the ideal movie per user. */

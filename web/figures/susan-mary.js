@@ -5,7 +5,8 @@ import { FigureElement, defineFigure } from './figure-element.js';
 import { h, replace } from './dom.js';
 import { toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
+import strings from './susan-mary.strings.js';
 import { gap, num, sameness } from './format.js';
 import { maxAbs } from './scale.js';
 import { susanMaryModel, ORDERS, FEATURES, GAVE } from './susan-mary.model.js';
@@ -14,15 +15,18 @@ const OTHER = { 'susan-mary': 'mary-susan', 'mary-susan': 'susan-mary' };
 const sentence = (order) => ORDERS[order].join(' ');
 
 class SusanMary extends FigureElement {
+  static strings = strings;
+
   static props = {
     order: { type: 'enum', values: Object.keys(ORDERS), default: 'susan-mary' },
     positions: { type: 'boolean', default: false },
   };
 
   static css = `
-  .words { position: relative; height: 44px; max-width: 520px; margin: 6px 0 10px; }
+  .words { position: relative; height: 44px; max-width: 520px; margin: 6px 0 10px; container-type: inline-size; }
   .chip { position: absolute; top: 4px; width: calc(20% - 8px); text-align: center; padding: 6px 0; border-radius: 8px;
-    background: var(--attention-panel); border: 1px solid var(--attention-border); transition: left 0.6s ease; font-weight: 600; }
+    background: var(--attention-panel); border: 1px solid var(--attention-border); transition: left 0.6s ease; font-weight: 600;
+    font-size: min(1em, 4.2cqi); white-space: nowrap; } /* a name stays whole in a narrow figure */
   .chip.name { border-color: var(--attention-accent); }
   .chip.gave { background: var(--attention-accent); color: var(--attention-bg); }
   @media (prefers-reduced-motion: reduce) { .chip { transition: none; } }
@@ -30,18 +34,18 @@ class SusanMary extends FigureElement {
   .compare { display: grid; gap: 8px; margin-top: 10px; }
   .pair { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: flex-end; }
   .verdict { margin: 0; }
-  .verdict span { font-weight: 700; }
+  .verdict strong { font-weight: 700; }
   .verdict .same { color: var(--attention-head-1); } .verdict .diff { color: var(--attention-negative); }`;
 
   build() {
     this.chips = Object.fromEntries(ORDERS['susan-mary'].map((w) =>
       [w, h('span', { class: `chip ${w === 'gave' ? 'gave' : /Susan|Mary/.test(w) ? 'name' : ''}` }, w)]));
-    this.swap = h('button', { type: 'button', onclick: () => this.set({ order: OTHER[this.state.order] }) }, 'Swap Susan and Mary');
-    this.posToggle = toggle({ label: 'add positional encoding', value: this.state.positions, prop: 'positions', onchange: (positions) => this.set({ positions }) });
+    this.swap = h('button', { type: 'button', onclick: () => this.set({ order: OTHER[this.state.order] }) }, this.t('swap'));
+    this.posToggle = toggle({ label: this.t('positions'), value: this.state.positions, prop: 'positions', onchange: (positions) => this.set({ positions }) });
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 26, values: true, ...opts });
     this.views = {
-      W: v('weights', { rowLabels: ORDERS['susan-mary'], colLabels: ORDERS['susan-mary'], shares: true }),
-      Y: v('Y', { rowLabels: ORDERS['susan-mary'], colLabels: FEATURES, cell: 34 }),
+      W: v(this.t('weights'), { rowLabels: ORDERS['susan-mary'], colLabels: ORDERS['susan-mary'], shares: true }),
+      Y: v('Y', { rowLabels: ORDERS['susan-mary'], colLabels: FEATURES.map((f) => this.t(f)), cell: 34 }),
       gaveNow: v('y_gave', { cell: 34 }),
       gaveOther: v('y_gave', { cell: 34 }),
     };
@@ -50,7 +54,7 @@ class SusanMary extends FigureElement {
     this.verdict = h('p', { class: 'verdict' });
     this.labels = [h('div', { class: 'note' }), h('div', { class: 'note' })];
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Who gave roses to whom? Self-attention cannot tell without positions'),
+      h('p', { class: 'title' }, this.t('title')),
       this.words, this.sentenceText,
       h('div', { class: 'controls' }, [this.swap, this.posToggle.el]),
       h('div', { class: 'mats' }, [this.views.W.el, this.views.Y.el]),
@@ -61,11 +65,7 @@ class SusanMary extends FigureElement {
         ]),
         this.verdict,
       ]),
-      h('p', { class: 'note' }, ['One attention head with fixed projections, ', mathSpan('w_{ij}=\\mathrm{softmax}_j\\!\\left(\\boldsymbol{q}_i^T\\boldsymbol{k}_j/\\sqrt{8}\\right)'),
-        ' and ', mathSpan('\\boldsymbol{y}_i=\\sum_j w_{ij}\\boldsymbol{v}_j'),
-        ': a sum does not care in which order its terms come, so moving Susan and Mary changes nothing for “gave” and simply moves the two names’ own outputs with them. '
-        + 'That holds for any word vectors and any projections, as long as nothing depends on position: under a causal mask, for one, “gave” would see only the name before it. '
-        + 'The encoding adds a different wave pattern to each position (sines and cosines of several frequencies), so the same word at a new place is a new vector.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote = h('p', { class: 'note' }),
     ]);
   }
@@ -79,23 +79,22 @@ class SusanMary extends FigureElement {
     const m = susanMaryModel(this.attn, { positions });
     const now = m.orders[order];
     now.words.forEach((w, i) => { this.chips[w].style.left = `calc(${i * 20}% + 4px)`; });
-    this.sentenceText.textContent = `Sentence: ${sentence(order)}.`;
+    this.sentenceText.textContent = this.t('sentence', { sentence: sentence(order) });
     this.views.W.update(now.weights, { max: 1, rowLabels: now.words, colLabels: now.words });
     // Y and the two y_gave rows are compared: one colour scale
     const max = maxAbs([...now.output.data, ...m.gave[OTHER[order]]]);
     this.views.Y.update(now.output, { max, rowLabels: now.words, marks: new Set(FEATURES.map((_, c) => `${GAVE},${c}`)) });
     this.views.gaveNow.update([m.gave[order]], { max });
     this.views.gaveOther.update([m.gave[OTHER[order]]], { max });
-    this.scaleNote.textContent = `Colours: the weights are full at 1; Y and both y_gave share one scale, full at \u00b1${num(max)}.`;
-    this.labels[0].textContent = `in “${sentence(order)}”`;
-    this.labels[1].textContent = `in “${sentence(OTHER[order])}”`;
-    const same = this.t(sameness(m.gaveDiff));
-    replace(this.verdict, [`y_gave in the two sentences: `,
-      h('span', { class: same === 'different' ? 'diff' : 'same' }, same),
-      ` (largest difference ${gap(m.gaveDiff)}). `,
-      positions ? 'With positions, who stands before “gave” matters.'
-        : `Every other output moved with its word (largest mismatch after the swap ${gap(m.swapDiff)}).`]);
-    this.announce(`${sentence(order)}, ${positions ? 'with' : 'without'} positional encoding: y_gave is ${same} in the two sentences.`);
+    this.scaleNote.textContent = this.t('scale', { max: num(max) });
+    this.labels[0].textContent = this.t('inSentence', { sentence: sentence(order) });
+    this.labels[1].textContent = this.t('inSentence', { sentence: sentence(OTHER[order]) });
+    const key = sameness(m.gaveDiff);
+    const same = this.t(key);
+    const why = positions ? this.t('withPositions') : this.t('moved', { difference: gap(m.swapDiff) });
+    replace(this.verdict, rich(this.t('verdict', { same, difference: gap(m.gaveDiff), why })));
+    this.verdict.querySelector('strong')?.classList.add(key === 'different' ? 'diff' : 'same');
+    this.announce(this.t(positions ? 'summaryWith' : 'summaryWithout', { sentence: sentence(order), same }));
   }
 }
 

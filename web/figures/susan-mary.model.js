@@ -11,7 +11,8 @@
 import { fromRows, row, toRows } from './mat.js';
 import { normalMatrix } from './random.js';
 
-export const FEATURES = ['person', 'name 1', 'name 2', 'verb', 'thing', 'link', 'ctx 1', 'ctx 2'];
+/** The features, as keys of susan-mary.strings.js. */
+export const FEATURES = ['person', 'name1', 'name2', 'verb', 'thing', 'link', 'context1', 'context2'];
 const VECTORS = {
   Susan: [1, 0.9, 0.3, 0, 0, 0, 0.2, 0],
   Mary: [1, 0.3, 0.9, 0, 0, 0, 0.2, 0],

@@ -23,27 +23,30 @@ export const gradientCss = `
   .grad text { font-size: 11px; fill: var(--attention-muted); }
   .grad p { margin: 4px 0 0; font-size: 0.88em; font-variant-numeric: tabular-nums; }`;
 
-/** The panel's element; update(attn, dk) redraws it for the slider's d_k. */
-export function gradientPanel() {
+/**
+ * The panel's element; update(attn, dk) redraws it for the slider's d_k and
+ * returns its sentence; prepare(attn, dk) computes a d_k's numbers ahead. `t` translates (tempering.strings.js). The curve is
+ * the same for every slider position: computed and drawn once (again only if
+ * the slider's point falls outside its axis); a change moves the mark.
+ */
+export function gradientPanel(t) {
   const svg = s('svg', { viewBox: `0 0 ${W} ${H + B + T}`, width: W, role: 'img' });
   const readout = h('p');
   const el = h('div', { class: 'grad' }, [
-    h('div', { class: 'sub' }, 'What learning sees: the gradient that reaches the scores'),
+    h('div', { class: 'sub' }, t('gradientTitle')),
     h('div', {}, [
-      h('span', { class: 'key' }, [h('i', { class: 'raw' }), 'softmax(q\u00b7k), no division']),
-      h('span', { class: 'key' }, [h('i', { class: 'scaled' }), 'softmax(q\u00b7k / \u221ad\u2096)']),
+      h('span', { class: 'key' }, [h('i', { class: 'raw' }), t('softmaxRaw')]),
+      h('span', { class: 'key' }, [h('i', { class: 'scaled' }), t('gradientScaled')]),
     ]),
     svg,
     readout,
   ]);
-  let curve = null; // the same for every slider position: computed once
-  function update(attn, dk) {
-    curve ??= temperingGradientCurve(attn);
-    const here = temperingGradientModel(attn, { dk });
-    const norms = curve.flatMap((m) => [m.unscaled.norm, m.scaled.norm]).concat(here.unscaled.norm, here.scaled.norm);
-    const [lo, hi] = [Math.log10(Math.min(...norms)), Math.log10(Math.max(...norms))];
-    const [yMin, yMax] = [Math.floor(lo), Math.max(Math.ceil(hi), Math.floor(lo) + 1)];
-    const x = (d) => L + ((W - L - 4) * Math.log2(d)) / Math.log2(MAX_DK);
+  const now = s('line', { class: 'now', y1: T, y2: T + H });
+  const marks = { unscaled: s('circle', { class: 'unscaled', r: 4.5 }), scaled: s('circle', { class: 'scaled', r: 4.5 }) };
+  const x = (d) => L + ((W - L - 4) * Math.log2(d)) / Math.log2(MAX_DK);
+  let curve = null;
+  let axis = null; // [yMin, yMax]: powers of 10 the plot spans
+  function draw([yMin, yMax]) {
     const y = (v) => T + H - (H * (Math.log10(v) - yMin)) / (yMax - yMin);
     const line = (side) => s('polyline', { class: side, points: curve.map((m) => `${x(m.dk)},${y(m[side].norm)}`).join(' ') });
     const dots = (side) => curve.map((m) => s('circle', { class: side, cx: x(m.dk), cy: y(m[side].norm), r: 2.5 }));
@@ -55,21 +58,38 @@ export function gradientPanel() {
       s('line', { class: 'axis', x1: L, x2: W, y1: T + H + 0.5, y2: T + H + 0.5 }),
       s('line', { class: 'axis', x1: L - 0.5, x2: L - 0.5, y1: T, y2: T + H }),
       DKS.map((d) => s('text', { x: x(d), y: T + H + 16, 'text-anchor': 'middle' }, String(d))),
-      s('text', { x: L + 4, y: T + 10 }, 'mean norm, log scale'),
-      s('text', { x: W, y: T + H - 6, 'text-anchor': 'end' }, 'd\u2096 (log scale)'),
-      yTicks,
-      s('line', { class: 'now', x1: x(dk), x2: x(dk), y1: T, y2: T + H }),
-      line('unscaled'), line('scaled'), dots('unscaled'), dots('scaled'),
-      s('circle', { class: 'unscaled', cx: x(dk), cy: y(here.unscaled.norm), r: 4.5 }),
-      s('circle', { class: 'scaled', cx: x(dk), cy: y(here.scaled.norm), r: 4.5 }));
-    const text = `At d\u2096 = ${dk}, the score gradient has mean norm ${num(here.unscaled.norm, 3)} without the division `
-      + `and ${num(here.scaled.norm, 3)} with it (${num(curve[0].scaled.norm, 3)} at d\u2096 = 1).`;
-    svg.setAttribute('aria-label', `Log-log plot of the score gradient's mean norm against d_k from 1 to ${MAX_DK}: `
-      + `without the division it falls from ${num(curve[0].unscaled.norm, 3)} to ${num(curve.at(-1).unscaled.norm, 3)}; `
-      + `with it, it stays between ${num(Math.min(...curve.map((m) => m.scaled.norm)), 3)} and ${num(Math.max(...curve.map((m) => m.scaled.norm)), 3)}`);
-    replace(readout, `${text} Each of ${QUERIES} queries softmaxes over ${KEYS} keys; the same random gradient arrives at the weights `
-      + 'on both sides, and softmaxBackward carries it back to the scores. Where the softmax is saturated, little gets through, and the queries and keys stop learning.');
+      s('text', { x: L + 4, y: T + 10 }, t('gradientAxisY')),
+      s('text', { x: W, y: T + H - 6, 'text-anchor': 'end' }, t('gradientAxisX')),
+      yTicks, now, line('unscaled'), line('scaled'), dots('unscaled'), dots('scaled'), marks.unscaled, marks.scaled);
+    const scaled = curve.map((m) => m.scaled.norm);
+    svg.setAttribute('aria-label', t('gradientLabel', {
+      max: MAX_DK, from: num(curve[0].unscaled.norm, 3), to: num(curve.at(-1).unscaled.norm, 3),
+      low: num(Math.min(...scaled), 3), high: num(Math.max(...scaled), 3),
+    }));
+    axis = [yMin, yMax];
+    return y;
+  }
+  let y = null;
+  const kept = new Map(); // dk -> the model there: a few numbers, computed once per d_k
+  function prepare(attn, dk) {
+    if (!kept.has(dk)) kept.set(dk, temperingGradientModel(attn, { dk }));
+    return kept.get(dk);
+  }
+  function update(attn, dk) {
+    curve ??= temperingGradientCurve(attn);
+    const here = prepare(attn, dk);
+    const norms = curve.flatMap((m) => [m.unscaled.norm, m.scaled.norm]).concat(here.unscaled.norm, here.scaled.norm);
+    const [lo, hi] = [Math.log10(Math.min(...norms)), Math.log10(Math.max(...norms))];
+    const want = [Math.floor(lo), Math.max(Math.ceil(hi), Math.floor(lo) + 1)];
+    if (!axis || want[0] !== axis[0] || want[1] !== axis[1]) y = draw(want);
+    for (const [k, v] of [['x1', x(dk)], ['x2', x(dk)]]) now.setAttribute(k, v);
+    for (const side of ['unscaled', 'scaled']) {
+      marks[side].setAttribute('cx', x(dk));
+      marks[side].setAttribute('cy', y(here[side].norm));
+    }
+    const text = t('gradientNow', { dk, unscaled: num(here.unscaled.norm, 3), scaled: num(here.scaled.norm, 3), first: num(curve[0].scaled.norm, 3) });
+    readout.textContent = `${text} ${t('gradientHow', { queries: QUERIES, count: KEYS })}`;
     return text;
   }
-  return { el, update };
+  return { el, update, prepare };
 }

@@ -5,10 +5,11 @@
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { slider } from './controls.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
 import { num, pct } from './format.js';
+import strings from './tempering.strings.js';
 import { gradientCss, gradientPanel } from './tempering-gradient.view.js';
-import { temperingModel, BINS, KEYS, QUERIES, SAMPLE_KEYS, MAX_DK } from './tempering.model.js';
+import { temperingModel, spread, hasSpread, BINS, KEYS, QUERIES, SAMPLE_KEYS, MAX_DK } from './tempering.model.js';
 
 // d_k's slider: whole numbers from 1 to 512 spaced evenly in log d_k, so each key press gives a new d_k
 const DKS = [...new Set(Array.from({ length: 201 }, (_, k) => Math.round(MAX_DK ** (k / 200))))];
@@ -20,6 +21,8 @@ const H = 150;
 const PAD = 24;
 
 class Tempering extends FigureElement {
+  static strings = strings;
+
   static props = {
     dk: { type: 'number', default: 64, min: 1, max: MAX_DK, integer: true },
     tau: { type: 'number', default: 1, min: 0.01, max: 100 },
@@ -45,27 +48,56 @@ class Tempering extends FigureElement {
       oninput: (dk) => this.set({ dk }),
     });
     this.tauSlider = slider({
-      label: 'Extra temperature \u03c4', min: 0.01, max: 100, log: true, value: this.state.tau, prop: 'tau',
+      label: this.t('tau'), min: 0.01, max: 100, log: true, value: this.state.tau, prop: 'tau',
       format: tauText,
       oninput: (tau) => this.set({ tau }),
     });
+    // drawn once, then updated in place: a change moves 162 bars and 5 ticks, it does not rebuild them
     this.hist = s('svg', { class: 'hist', viewBox: `0 0 ${W} ${H + PAD}`, width: W, role: 'img' });
-    this.keys = h('div');
-    this.softmaxes = h('div', { class: 'softmaxes' });
-    this.gradient = gradientPanel();
+    const bars = (cls) => Array.from({ length: BINS }, (_, k) => s('rect', { class: cls, x: k * (W / BINS) + 0.5, width: W / BINS - 1 }));
+    this.bars = { raw: bars('raw'), scaled: bars('scaled') };
+    this.ticks = [-1, -0.5, 0, 0.5, 1].map((f) => s('text', { x: W / 2 + (f * W) / 2 * (1 - 1 / BINS), y: H + 16, 'text-anchor': 'middle' }));
+    this.hist.append(...this.bars.raw, ...this.bars.scaled, s('line', { class: 'axis', x1: 0, x2: W, y1: H + 0.5, y2: H + 0.5 }), ...this.ticks);
+    this.keyTexts = { raw: h('span'), scaled: h('span') };
+    const key = (cls) => h('span', { class: 'key' }, [h('i', { class: cls }), this.keyTexts[cls]]);
+    this.softmaxes = { raw: this.softmaxPanel('raw'), scaled: this.softmaxPanel('scaled') };
+    this.gradient = gradientPanel(this.t);
+    this.precompute();
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Tempering: why the scores are divided by \u221ad\u2096'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.dkSlider.el, this.tauSlider.el]),
-      this.keys,
+      h('div', {}, [key('raw'), key('scaled')]),
       this.hist,
-      this.softmaxes,
+      h('div', { class: 'softmaxes' }, [this.softmaxes.raw.el, this.softmaxes.scaled.el]),
       this.gradient.el,
-      h('p', { class: 'note' }, [`${QUERIES} random queries and ${SAMPLE_KEYS} random keys, ${(QUERIES * SAMPLE_KEYS).toLocaleString('en-US')} dot products; each entry is drawn independently from a standard normal (mean 0, variance 1). A dot product `,
-        mathSpan('\\boldsymbol{q}^T\\boldsymbol{k}=\\sum_{i=1}^{d_k}q_ik_i'),
-        ' adds up d\u2096 independent products of mean 0 and variance 1, so its variance is d\u2096 and its spread grows like \u221ad\u2096. Dividing by \u221ad\u2096 (the temperature ',
-        mathSpan('T=\\sqrt{d_k}'), ') brings it back to 1, so the softmax keeps a useful spread (and, in training, useful gradients). '
-        + 'Both plots share one axis; each is scaled to its own height. \u03c4 multiplies the temperature on top: small \u03c4 sharpens the weights toward one key, large \u03c4 flattens them toward uniform.']),
+      h('p', { class: 'note' }, rich(this.t('note', {
+        queries: QUERIES, sampleKeys: SAMPLE_KEYS, products: (QUERIES * SAMPLE_KEYS).toLocaleString('en-US'),
+      }))),
     ]);
+  }
+
+  // The dot products' spread (and the gradient panel's numbers) at every d_k
+  // of the slider, one d_k per idle moment, the largest (costliest) first, so
+  // a move of the slider finds them kept instead of computing a
+  // 65,536-product matmul inside the frame.
+  precompute() {
+    if (this.precomputing) return;
+    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 30));
+    const todo = DKS.filter((d) => !hasSpread(this.attn, d));
+    const next = () => {
+      const dk = todo.pop();
+      if (dk === undefined || !this.isConnected) return void (this.precomputing = false);
+      spread(this.attn, dk);
+      this.gradient.prepare(this.attn, dk);
+      idle(next);
+    };
+    this.precomputing = true;
+    idle(next);
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (this.attn) this.precompute();
   }
 
   syncControls() {
@@ -76,44 +108,48 @@ class Tempering extends FigureElement {
   render() {
     const dk = Math.round(this.state.dk);
     const m = temperingModel(this.attn, { dk, tau: this.state.tau });
-    replace(this.keys, [
-      h('span', { class: 'key' }, [h('i', { class: 'raw' }), `q\u00b7k: variance ${variance(m.raw.variance)}`]),
-      h('span', { class: 'key' }, [h('i', { class: 'scaled' }), `q\u00b7k / \u221a${dk}: variance ${variance(m.scaled.variance)}`]),
-    ]);
+    const [raw, scaled] = [variance(m.raw.variance), variance(m.scaled.variance)];
+    this.keyTexts.raw.textContent = this.t('keyRaw', { variance: raw });
+    this.keyTexts.scaled.textContent = this.t('keyScaled', { dk, variance: scaled });
     this.drawHistogram(m);
-    replace(this.softmaxes, [
-      this.softmaxPanel('raw', 'softmax(q\u00b7k), no division', m.unscaledSoftmax, m.maxEntropy),
-      this.softmaxPanel('scaled', `softmax(q\u00b7k / (\u03c4\u221ad\u2096)), \u03c4 = ${tauText(this.state.tau)}`, m.scaledSoftmax, m.maxEntropy),
-    ]);
+    this.softmaxes.raw.update(this.t('softmaxRaw'), m.unscaledSoftmax, m.maxEntropy);
+    this.softmaxes.scaled.update(this.t('softmaxScaled', { tau: tauText(this.state.tau) }), m.scaledSoftmax, m.maxEntropy);
     const gradient = this.gradient.update(this.attn, dk);
-    this.announce(`d_k ${dk}: dot products have variance ${variance(m.raw.variance)}, scaled ${variance(m.scaled.variance)}. `
-      + `Without the division the largest weight averages ${pct(m.unscaledSoftmax.top)}, with it ${pct(m.scaledSoftmax.top)}. ${gradient}`);
+    this.announce(this.t('summary', { dk, raw, scaled, unscaledTop: pct(m.unscaledSoftmax.top), scaledTop: pct(m.scaledSoftmax.top), gradient }));
   }
 
   drawHistogram(m) {
-    const bw = W / BINS;
-    const bars = (counts, cls) => {
+    for (const cls of ['raw', 'scaled']) {
+      const counts = m[cls].histogram;
       const top = Math.max(...counts) || 1;
-      return counts.map((c, k) => s('rect', { class: cls, x: k * bw + 0.5, width: bw - 1, y: H - (H - 6) * (c / top), height: (H - 6) * (c / top) }));
-    };
-    const ticks = [-1, -0.5, 0, 0.5, 1].map((f) => {
-      const x = W / 2 + (f * W) / 2 * (1 - 1 / BINS);
-      return s('text', { x, y: H + 16, 'text-anchor': 'middle' }, num(f * m.range, m.range < 10 ? 1 : 0));
-    });
-    this.hist.setAttribute('aria-label', `Histograms of ${QUERIES * SAMPLE_KEYS} dot products over \u00b1${num(m.range, 1)}: `
-      + `unscaled variance ${variance(m.raw.variance)}, scaled variance ${variance(m.scaled.variance)}`);
-    replace(this.hist, bars(m.raw.histogram, 'raw'), bars(m.scaled.histogram, 'scaled'),
-      s('line', { class: 'axis', x1: 0, x2: W, y1: H + 0.5, y2: H + 0.5 }), ticks);
+      counts.forEach((c, k) => {
+        const height = (H - 6) * (c / top);
+        this.bars[cls][k].setAttribute('y', H - height);
+        this.bars[cls][k].setAttribute('height', height);
+      });
+    }
+    [-1, -0.5, 0, 0.5, 1].forEach((f, k) => { this.ticks[k].textContent = num(f * m.range, m.range < 10 ? 1 : 0); });
+    this.hist.setAttribute('aria-label', this.t('histogram', {
+      count: QUERIES * SAMPLE_KEYS, range: num(m.range, 1), raw: variance(m.raw.variance), scaled: variance(m.scaled.variance),
+    }));
   }
 
-  softmaxPanel(cls, title, st, maxEntropy) {
+  /** One softmax's panel: {el, update(title, stats, maxEntropy)}; its KEYS bars are made once. */
+  softmaxPanel(cls) {
     const bw = 200 / KEYS;
-    const svg = s('svg', { viewBox: '0 0 200 60', width: 200, role: 'img', 'aria-label': `${title}: weights of one query over ${KEYS} keys` },
-      st.example.map((w, k) => s('rect', { x: k * bw + 1, width: bw - 2, y: 58 - 56 * w, height: Math.max(0.5, 56 * w) })));
-    return h('div', { class: `sm ${cls}` }, [
-      h('div', { class: 'sub' }, title), svg,
-      h('p', {}, `entropy ${num(st.entropy)} of ${num(maxEntropy)} bits \u00b7 largest weight ${pct(st.top)} (mean over ${QUERIES} queries)`),
-    ]);
+    const rects = Array.from({ length: KEYS }, (_, k) => s('rect', { x: k * bw + 1, width: bw - 2 }));
+    const svg = s('svg', { viewBox: '0 0 200 60', width: 200, role: 'img' }, rects);
+    const [sub, stats] = [h('div', { class: 'sub' }), h('p')];
+    const update = (title, st, maxEntropy) => {
+      sub.textContent = title;
+      svg.setAttribute('aria-label', this.t('softmaxLabel', { title, count: KEYS }));
+      st.example.forEach((w, k) => {
+        rects[k].setAttribute('y', 58 - 56 * w);
+        rects[k].setAttribute('height', Math.max(0.5, 56 * w));
+      });
+      stats.textContent = this.t('softmaxStats', { entropy: num(st.entropy), max: num(maxEntropy), top: pct(st.top), queries: QUERIES });
+    };
+    return { el: h('div', { class: `sm ${cls}` }, [sub, svg, stats]), update };
   }
 }
 
