@@ -10,6 +10,7 @@ import { MeasuringFigure } from './measuring.js';
 import { rich } from './rich.js';
 import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
 import { bytes, millis } from './format.js';
+import { statusWords } from './status-words.js';
 import strings from './cost.strings.js';
 
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
@@ -82,13 +83,6 @@ class Cost extends MeasuringFigure {
     return { kernel: this.t(kernel), build: this.t(build) };
   }
 
-  // The status is kept as [key, args] pairs and worded when drawn, so it
-  // follows a change of language; measuring.js may set a worded string.
-  statusLine() {
-    const st = this.statusText ?? '';
-    return typeof st === 'string' ? st : st.map(([key, args]) => this.t(key, args)).join('');
-  }
-
   run(maxN) {
     this.simd = null;
     this.measure('cost.worker.js', maxN, { d: Number(this.state.d), budgetMs: this.state.budget * 1000 },
@@ -112,7 +106,7 @@ class Cost extends MeasuringFigure {
   render() {
     if (!this.worker && !this.results.length && !this.statusText) return this.run(Math.min(QUICK, this.state.n));
     this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
-    this.status.textContent = this.statusLine();
+    this.status.textContent = statusWords(this.t, this.statusText ?? '');
     const done = this.results.filter((r) => !r.skipped);
     replace(this.plots, [
       this.plot(this.t('timePlot'), done, 'ms', millis, 10, null),
