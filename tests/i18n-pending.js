@@ -15,9 +15,5 @@ export const PENDING = new Set([
   'as-conv',
   'causal-mask',
   'cross',
-  'cost',
   'heatmap',
-  'efficient',
-  'induction',
-  'tiny-gpt',
 ]);
