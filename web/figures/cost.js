@@ -46,7 +46,8 @@ class Cost extends MeasuringFigure {
   th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid var(--attention-border); }
   th:first-child, td:first-child { text-align: left; }
   .wrap { overflow-x: auto; }
-  td.skip { color: var(--attention-muted); font-style: italic; }`;
+  td.skip { color: var(--attention-muted); font-style: italic; }
+  th span, td span { white-space: nowrap; } /* a narrow cell breaks between words and numbers, not inside them */`;
 
   build() {
     this.results ??= []; // a rebuild in another language keeps what was measured
@@ -158,11 +159,11 @@ class Cost extends MeasuringFigure {
     const cell = (n, sr) => {
       const r = this.results.find((x) => x.n === n && x.build === sr.build && x.kernel === sr.kernel);
       if (!r) return h('td', {}, '');
-      return r.skipped ? h('td', { class: 'skip', title: this.skipReason(r) }, this.t('skipped')) : h('td', {}, `${millis(r.ms)} \u00b7 ${bytes(r.bytes)}`);
+      return r.skipped ? h('td', { class: 'skip', title: this.skipReason(r) }, this.t('skipped')) : h('td', {}, [h('span', {}, millis(r.ms)), ' \u00b7 ', h('span', {}, bytes(r.bytes))]);
     };
     replace(this.table, h('table', {}, [
       h('caption', { class: 'sr-only' }, this.t('tableCaption')),
-      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...SERIES.map((sr) => h('th', {}, this.t('column', this.names(sr))))])),
+      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...SERIES.map((sr) => h('th', {}, [h('span', {}, this.t(sr.kernel)), ' ', h('span', {}, this.t(sr.build))]))])),
       h('tbody', {}, ns.map((n) => h('tr', {}, [h('td', {}, String(n)), ...SERIES.map((sr) => cell(n, sr))]))),
     ]));
   }

@@ -97,7 +97,7 @@ export default {
     writing: '加载中\u2026',
     writtenAt: '这是模型在第 {step} 步时写的；暂停训练，就能用模型现在的样子来写。',
     attendHeading: '每个头在看哪里',
-    typeText: '输入一段文字：',
+    typeText: '输入一段英文文字：',
     textLabel: '要读的文字',
     layer: '层',
     head: '头',
