@@ -65,9 +65,10 @@ class Induction extends TrainingFigure {
   .ablation:empty { display: none; }`;
 
   build() {
-    this.curve = [];
-    this.view = null;
-    this.milestone = null;
+    // a rebuild in another language keeps the run drawn so far
+    this.curve ??= [];
+    this.view ??= null;
+    this.milestone ??= null;
     this.colors = null;
     this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
     this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));

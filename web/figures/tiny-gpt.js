@@ -66,29 +66,30 @@ class TinyGpt extends TrainingFigure {
   .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }`;
 
   build() {
-    this.curve = [];
-    this.samples = [];
-    this.bigram = null;
-    this.written = null;
-    this.attended = null;
-    this.layer = 0;
-    this.head = 0;
-    this.query = -1; // the character whose attention is shown (-1: the last)
+    // a rebuild in another language keeps the run and the choices so far
+    this.curve ??= [];
+    this.samples ??= [];
+    this.bigram ??= null;
+    this.written ??= null;
+    this.attended ??= null;
+    this.layer ??= 0;
+    this.head ??= 0;
+    this.query ??= -1; // the character whose attention is shown (-1: the last)
     this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
     this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
     this.statusEl = h('p', { class: 'status', 'aria-live': 'polite' });
     this.plotEl = h('div');
     new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
     this.samplesEl = h('ul', { class: 'samples mono' });
-    this.promptInput = h('input', { type: 'text', value: DEFAULTS.prompt, 'aria-label': this.t('promptLabel'), maxlength: 60 });
+    this.promptInput = h('input', { type: 'text', value: this.promptInput?.value ?? DEFAULTS.prompt, 'aria-label': this.t('promptLabel'), maxlength: 60 });
     this.promptInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.write(); });
     this.writeButton = h('button', { type: 'button', onclick: () => this.write() }, this.t('write'));
     this.decodingsEl = h('div', { class: 'decodings' });
     // empty until the worker says what it read (the article's own sentence) or the reader types
-    this.textInput = h('input', { type: 'text', value: this.reading ?? '', 'aria-label': this.t('textLabel'), maxlength: 200 });
+    this.textInput = h('input', { type: 'text', value: this.textInput?.value ?? '', 'aria-label': this.t('textLabel'), maxlength: 200 });
     this.textInput.addEventListener('input', () => { this.reading = this.textInput.value; this.query = -1; this.attend(); });
-    this.layerChoice = choice({ label: this.t('layer'), value: '0', options: Array.from({ length: DEFAULTS.layers }, (_, l) => ({ value: String(l), label: String(l + 1) })), onchange: (v) => { this.layer = Number(v); this.invalidate(); } });
-    this.headChoice = choice({ label: this.t('head'), value: '0', options: Array.from({ length: DEFAULTS.heads }, (_, k) => ({ value: String(k), label: String(k + 1) })), onchange: (v) => { this.head = Number(v); this.invalidate(); } });
+    this.layerChoice = choice({ label: this.t('layer'), value: String(this.layer), options: Array.from({ length: DEFAULTS.layers }, (_, l) => ({ value: String(l), label: String(l + 1) })), onchange: (v) => { this.layer = Number(v); this.invalidate(); } });
+    this.headChoice = choice({ label: this.t('head'), value: String(this.head), options: Array.from({ length: DEFAULTS.heads }, (_, k) => ({ value: String(k), label: String(k + 1) })), onchange: (v) => { this.head = Number(v); this.invalidate(); } });
     this.charsEl = h('div', { class: 'chars', role: 'group', 'aria-label': this.t('charsLabel') });
     this.matrixEl = h('canvas', { class: 'matrix', role: 'img', 'aria-label': this.t('matrixEmpty') });
     this.readoutEl = h('p', { class: 'readout' });

@@ -55,7 +55,7 @@ export default {
     summary: 'Step {step} of {steps}{state}.{losses}{loading}',
     summaryTraining: ', training',
     summaryDone: ', done',
-    summaryLosses: ' Training loss {train}, held-out loss {heldOut} nats per character; the bigram model\u2019s held-out loss is {bigram}.',
+    summaryLosses: " Training loss {train}, held-out loss {heldOut} nats per character; the bigram model's held-out loss is {bigram}.",
     summaryLoading: ' Loading the model in a background thread.',
     note: 'The model: {chars} characters, {context} positions, width {width}, {layers} blocks of LayerNorm, {heads}-head causal attention, LayerNorm and a GELU MLP, '
       + 'then a final LayerNorm; AdamW, learning rate {lr}, batches of {batch} random windows from the first {train}% of the article; '
