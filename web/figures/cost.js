@@ -159,7 +159,7 @@ class Cost extends MeasuringFigure {
     const cell = (n, sr) => {
       const r = this.results.find((x) => x.n === n && x.build === sr.build && x.kernel === sr.kernel);
       if (!r) return h('td', {}, '');
-      return r.skipped ? h('td', { class: 'skip', title: this.skipReason(r) }, this.t('skipped')) : h('td', {}, [h('span', {}, millis(r.ms)), ' \u00b7 ', h('span', {}, bytes(r.bytes))]);
+      return r.skipped ? h('td', { class: 'skip', title: this.skipReason(r) }, this.t('skipped')) : h('td', {}, [h('span', {}, `${millis(r.ms)} \u00b7`), ' ', h('span', {}, bytes(r.bytes))]);
     };
     replace(this.table, h('table', {}, [
       h('caption', { class: 'sr-only' }, this.t('tableCaption')),
