@@ -4,9 +4,5 @@
 export const PENDING = new Set([
   'multi-head-it',
   'multi-head-matmul',
-  'cost',
   'heatmap',
-  'efficient',
-  'induction',
-  'tiny-gpt',
 ]);

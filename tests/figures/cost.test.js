@@ -4,6 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../web/attention.js';
 import { sweep, measure, sizes, predict } from '../../web/figures/cost.model.js';
+import { translator } from '../../web/figures/i18n.js';
+import strings from '../../web/figures/cost.strings.js';
+
+const words = translator(strings, 'en');
 
 const engines = { simd: await loadAttention({ simd: true }), scalar: await loadAttention({ simd: false }) };
 
@@ -52,13 +56,16 @@ test('the sweep stops a variant when its next run is predicted past the cap or b
   const fused = results.filter((r) => r.kernel === 'fused');
   assert.deepEqual(fused.filter((r) => !r.skipped).map((r) => r.n), [256, 512, 1024, 2048, 4096]);
   assert.equal(fused.at(-1).n, 8192);
-  assert.match(fused.at(-1).skipped, /about 1 s/); // predicted 4 x 256 ms
+  assert.equal(fused.at(-1).skipped, 'skipRunTime');
+  assert.equal(fused.at(-1).predictedMs, 1024); // predicted 4 x 256 ms
   assert.equal(predict({ n: 100, ms: 2 }, 200), 8);
   const tight = [...sweep({ simd: fake }, { maxN: 16384, d: 4, budgetMs: 50, runCapMs: 1e9, now: clock })];
-  assert.ok(tight.some((r) => r.skipped === 'the time budget is spent'));
+  assert.ok(tight.some((r) => r.skipped === 'skipBudget'));
+  assert.equal(words('skipBudget'), 'the time budget is spent');
   // past the wasm memory limit the plain kernel is skipped for memory, whatever the time
   const far = [...sweep({ simd: fake }, { maxN: 32768, d: 4, budgetMs: 1e12, runCapMs: 1e12, now: clock })];
-  assert.match(far.find((r) => r.kernel === 'plain' && r.n === 32768).skipped, /needs 4 GiB for the weights alone/);
+  const plain = far.find((r) => r.kernel === 'plain' && r.n === 32768);
+  assert.match(words(plain.skipped, plain), /needs 4 GiB for the weights alone/);
   assert.ok(far.find((r) => r.kernel === 'fused' && r.n === 32768).ms > 0);
 });
 

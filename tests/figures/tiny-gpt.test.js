@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { engine } from './engine.js';
 import {
-  ALPHABET, DEFAULTS, attentionOn, bigramLoss, createRun, decode, decodings, encode, evenWindows, splitText,
+  ALPHABET, DEFAULTS, attentionOn, bigramLoss, createRun, decode, decodings, encode, evenWindows, readingText, splitText,
 } from '../../web/figures/tiny-gpt.model.js';
 import { ARTICLE_TEXT } from '../../web/figures/tiny-gpt.text.js';
 import { articleText } from '../../scripts/article-text.mjs';
@@ -40,6 +40,14 @@ test('the text: the article\'s own (regenerate with bash build.sh), in the alpha
   assert.equal(w.length, 32);
   assert.ok(w.every((x) => x.length === 65));
   assert.deepEqual(w.at(-1), heldOut.slice(-65));
+});
+
+test('the text the figure reads before the reader types: a whole sentence of the article, 30 to 50 characters, in the alphabet', () => {
+  const text = readingText(ARTICLE_TEXT);
+  assert.ok(text.length >= 30 && text.length <= 50, text);
+  assert.ok(ARTICLE_TEXT.includes(`. ${text}. `), 'a whole sentence');
+  assert.ok([...text].every((c) => ALPHABET.includes(c)));
+  assert.equal(readingText('no sentence of the right length'), 'no sentence of the right length'.slice(0, 40));
 });
 
 test('the bigram model: add-one counts; a text that repeats one pair costs far less than a uniform guess, unseen pairs as much as one', () => {

@@ -7,12 +7,13 @@ import { defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { choice, slider } from './controls.js';
 import { MeasuringFigure } from './measuring.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
 import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
 import { bytes, millis } from './format.js';
+import { statusWords } from './status-words.js';
+import strings from './cost.strings.js';
 
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
-const NAME = { simd: 'SIMD', scalar: 'scalar', fused: 'fused', plain: 'plain' };
 const LIMIT = 2 ** 31;
 const QUICK = 2048; // the sweep that runs by itself when the figure starts: well under a second
 const LARGEST = [1024, 2048, 4096, 8192, 16384, 32768, 65536]; // the choices of the largest N
@@ -20,7 +21,7 @@ const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margi
 
 
 class Cost extends MeasuringFigure {
-  static strings = { en: { linkTitle: 'Copy a link to these settings (the timings are measured afresh where the link is opened)' }, zh: { linkTitle: '复制一个能还原这些设置的链接（打开链接的地方会重新测量耗时）' } };
+  static strings = strings;
 
   static props = {
     n: { type: 'number', default: 16384, min: 1024, max: 65536, snap: (v) => 2 ** Math.round(Math.log2(v)) },
@@ -45,37 +46,31 @@ class Cost extends MeasuringFigure {
   th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid var(--attention-border); }
   th:first-child, td:first-child { text-align: left; }
   .wrap { overflow-x: auto; }
-  td.skip { color: var(--attention-muted); font-style: italic; }`;
+  td.skip { color: var(--attention-muted); font-style: italic; }
+  th span, td span { white-space: nowrap; } /* a narrow cell breaks between words and numbers, not inside them */`;
 
   build() {
-    this.results = [];
+    this.results ??= []; // a rebuild in another language keeps what was measured
     this.nSlider = slider({
-      label: 'Largest N', values: LARGEST, value: this.state.n, prop: 'n', format: String,
+      label: this.t('largestN'), values: LARGEST, value: this.state.n, prop: 'n', format: String,
       oninput: (n) => this.set({ n }),
     });
     this.dChoice = choice({ label: 'd', value: this.state.d, prop: 'd', options: ['16', '32', '64'].map((v) => ({ value: v, label: v })),
       onchange: (d) => this.set({ d }) });
-    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run(this.state.n)) });
+    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop([['stopped']]) : this.run(this.state.n)) });
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
     this.plots = h('div', { class: 'plots' });
     this.table = h('div', { class: 'wrap' });
     const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
       [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
     return h('div', {}, [
-      h('p', { class: 'title' }, 'What attention costs as N grows, measured in your browser'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.nSlider.el, this.dChoice.el, this.button]),
       this.status,
-      h('div', { class: 'legend' }, SERIES.map((sr) => h('span', {}, [swatch(sr), ` ${NAME[sr.kernel]}, ${NAME[sr.build]}`]))),
+      h('div', { class: 'legend' }, SERIES.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`]))),
       this.plots,
       this.table,
-      h('p', { class: 'note' }, ['Both kernels compute ', mathSpan('\\mathrm{softmax}(QK^T/\\sqrt{d})\\,V'),
-        ' for N queries and N keys. The plain one writes all ', mathSpan('N^2'), ' weights to memory, so its memory grows fourfold each time N doubles and stops fitting in wasm’s 2 GiB near N = 23 000. '
-        + 'The fused one walks over tiles of keys and keeps, for each query, the largest score so far, the sum of exponentials so far and the weighted sum of values so far; '
-        + 'when a tile raises the maximum, the sum and the partial output are scaled down by the exponential of the difference. '
-        + 'So beside Q, K, V and the output it needs only a fixed workspace (a few tiles, and one pass of at most 1024 queries): memory grows like N d. '
-        + 'Both still do 2 N\u00b2 d multiply-adds (N\u00b2 d for the scores, N\u00b2 d for the weighted sum; 4 N\u00b2 d floating-point operations), so time grows like N\u00b2 for both. '
-        + 'Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs, after every kernel has been warmed up. '
-        + 'The sweep runs in a background worker and drops a variant when its next run would pass the time budget.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
 
@@ -84,41 +79,45 @@ class Cost extends MeasuringFigure {
     this.dChoice?.set(this.state.d);
   }
 
+  /** The kernel's and the build's names of a series (or a result) in the figure's language. */
+  names({ kernel, build }) {
+    return { kernel: this.t(kernel), build: this.t(build) };
+  }
+
   run(maxN) {
     this.simd = null;
     this.measure('cost.worker.js', maxN, { d: Number(this.state.d), budgetMs: this.state.budget * 1000 },
-      `Measuring up to N = ${maxN}, d = ${this.state.d}\u2026`);
+      [['measuring', { n: maxN, d: this.state.d }]]);
   }
 
   receive(msg) {
     if (msg.type === 'start') this.simd = msg.simd;
     else if (msg.type === 'result') {
       this.results.push(msg);
-      this.statusText = `Measuring\u2026 last: N = ${msg.n}, ${NAME[msg.kernel]} ${NAME[msg.build]}`;
+      this.statusText = [['measuringLast', { n: msg.n, ...this.names(msg) }]];
     } else if (msg.type === 'done') {
       const took = millis(performance.now() - this.started);
-      const scalarOnly = this.simd ? '' : ' This browser has no wasm SIMD: scalar only.';
-      this.stop(this.maxN < this.state.n ? `A quick look up to N = ${this.maxN} (${took}). Press the button for the full sweep.${scalarOnly}`
-        : `Done in ${took}.${scalarOnly}`);
+      const scalarOnly = this.simd ? [] : [['scalarOnly']];
+      this.stop([this.maxN < this.state.n ? ['quickLook', { n: this.maxN, took }] : ['done', { took }], ...scalarOnly]);
     }
-    else if (msg.type === 'error') this.stop(`Measurement failed: ${msg.message}`);
+    else if (msg.type === 'error') this.stop([['failed', { message: msg.message }]]);
     this.invalidate();
   }
 
   render() {
     if (!this.worker && !this.results.length && !this.statusText) return this.run(Math.min(QUICK, this.state.n));
-    this.button.textContent = this.worker ? 'Stop' : `Measure up to N = ${this.state.n}`;
-    this.status.textContent = this.statusText ?? '';
+    this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
+    this.status.textContent = statusWords(this.t, this.statusText ?? '');
     const done = this.results.filter((r) => !r.skipped);
     replace(this.plots, [
-      this.plot('Time per call', done, 'ms', millis, 10, null),
-      this.plot('Memory held during the call', done, 'bytes', bytes, 16, LIMIT),
+      this.plot(this.t('timePlot'), done, 'ms', millis, 10, null),
+      this.plot(this.t('memoryPlot'), done, 'bytes', bytes, 16, LIMIT),
     ]);
     this.renderTable();
     const at = (id) => done.filter((r) => `${r.build}/${r.kernel}` === id).at(-1);
     const [f, p] = [at('simd/fused') ?? at('scalar/fused'), at('simd/plain') ?? at('scalar/plain')];
     if (f && p) {
-      this.announce(`Largest measured: fused at N = ${f.n} took ${millis(f.ms)} and ${bytes(f.bytes)}; plain at N = ${p.n} took ${millis(p.ms)} and ${bytes(p.bytes)}.`);
+      this.announce(this.t('summary', { fn: f.n, fms: millis(f.ms), fbytes: bytes(f.bytes), pn: p.n, pms: millis(p.ms), pbytes: bytes(p.bytes) }));
     }
   }
 
@@ -139,15 +138,20 @@ class Cost extends MeasuringFigure {
     for (let l = x0; l <= x1; l += 2) {
       kids.push(s('text', { x: X(2 ** l), y: PH - PB + 14, 'text-anchor': 'middle' }, String(2 ** l)));
     }
-    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, 'N (log scale)'));
-    if (limit) kids.push(s('line', { class: 'limit', x1: PL, x2: PW - 8, y1: Y(limit), y2: Y(limit) }), s('text', { x: PW - 10, y: Y(limit) - 4, 'text-anchor': 'end' }, 'wasm limit'));
+    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('nAxis')));
+    if (limit) kids.push(s('line', { class: 'limit', x1: PL, x2: PW - 8, y1: Y(limit), y2: Y(limit) }), s('text', { x: PW - 10, y: Y(limit) - 4, 'text-anchor': 'end' }, this.t('wasmLimit')));
     for (const sr of SERIES) {
       const pts = rows.filter((r) => r.build === sr.build && r.kernel === sr.kernel);
       if (!pts.length) continue;
       kids.push(s('polyline', { class: `${sr.kernel} ${sr.build}`, points: pts.map((r) => `${X(r.n)},${Y(r[key])}`).join(' ') }));
       kids.push(...pts.map((r) => s('circle', { class: sr.kernel, cx: X(r.n), cy: Y(r[key]), r: sr.build === 'simd' ? 3 : 2.2 })));
     }
-    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, width: PW, role: 'img', 'aria-label': `${title} against N, log-log; the table below lists the numbers.` }, kids);
+    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, width: PW, role: 'img', 'aria-label': this.t('plotLabel', { title }) }, kids);
+  }
+
+  /** Why a variant was skipped (the model's key and numbers), in words. */
+  skipReason(r) {
+    return this.t(r.skipped, { gib: r.gib, time: r.predictedMs === undefined ? '' : millis(r.predictedMs) });
   }
 
   renderTable() {
@@ -155,11 +159,11 @@ class Cost extends MeasuringFigure {
     const cell = (n, sr) => {
       const r = this.results.find((x) => x.n === n && x.build === sr.build && x.kernel === sr.kernel);
       if (!r) return h('td', {}, '');
-      return r.skipped ? h('td', { class: 'skip', title: r.skipped }, 'skipped') : h('td', {}, `${millis(r.ms)} \u00b7 ${bytes(r.bytes)}`);
+      return r.skipped ? h('td', { class: 'skip', title: this.skipReason(r) }, this.t('skipped')) : h('td', {}, [h('span', {}, `${millis(r.ms)} \u00b7`), ' ', h('span', {}, bytes(r.bytes))]);
     };
     replace(this.table, h('table', {}, [
-      h('caption', { class: 'sr-only' }, 'Time and memory per call'),
-      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...SERIES.map((sr) => h('th', {}, `${NAME[sr.kernel]} ${NAME[sr.build]}`))])),
+      h('caption', { class: 'sr-only' }, this.t('tableCaption')),
+      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...SERIES.map((sr) => h('th', {}, [h('span', {}, this.t(sr.kernel)), ' ', h('span', {}, this.t(sr.build))]))])),
       h('tbody', {}, ns.map((n) => h('tr', {}, [h('td', {}, String(n)), ...SERIES.map((sr) => cell(n, sr))]))),
     ]));
   }

@@ -35,7 +35,11 @@ function inputs(n, d) {
   return cache.X;
 }
 
-/** One timed call; {ms, bytes} (the fastest of `repeats`), or {skipped} when it cannot run. */
+/**
+ * One timed call; {ms, bytes} (the fastest of `repeats`), or {skipped} when
+ * it cannot run. `skipped` is why, as a key of cost.strings.js (skipWasm,
+ * skipWeights with {gib}, skipRunTime with {predictedMs}, skipBudget): the figure words it.
+ */
 export function measure(attn, { n, d, kernel, repeats = 1, now = () => performance.now() }) {
   const X = inputs(n, d);
   let best = Infinity;
@@ -49,7 +53,7 @@ export function measure(attn, { n, d, kernel, repeats = 1, now = () => performan
       bytes = Math.max(bytes, attn.memoryPeak());
     }
   } catch (err) {
-    if (err instanceof RangeError) return { skipped: 'needs more than the 2 GiB of wasm memory' };
+    if (err instanceof RangeError) return { skipped: 'skipWasm' };
     throw err;
   }
   return { ms: best, bytes };
@@ -91,14 +95,14 @@ export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = 30000, runCapM
         if (stopped.has(id)) continue;
         if (kernel === 'plain' && !plainFits(n, d)) {
           stopped.add(id);
-          yield { build, kernel, n, d, skipped: `needs ${Math.round((4 * n * n) / 2 ** 30)} GiB for the weights alone; wasm has 2 GiB` };
+          yield { build, kernel, n, d, skipped: 'skipWeights', gib: Math.round((4 * n * n) / 2 ** 30) };
           continue;
         }
         const left = budgetMs - (now() - start);
         const guess = last[id] ? predict(last[id], n) : 0;
         if (guess > Math.min(runCapMs, left)) {
           stopped.add(id);
-          yield { build, kernel, n, d, skipped: guess > runCapMs ? `one run would take about ${Math.round(guess / 1000)} s` : 'the time budget is spent' };
+          yield { build, kernel, n, d, ...(guess > runCapMs ? { skipped: 'skipRunTime', predictedMs: guess } : { skipped: 'skipBudget' }) };
           continue;
         }
         const repeats = guess < 30 ? 5 : guess < 300 ? 2 : 1;

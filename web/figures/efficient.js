@@ -10,17 +10,20 @@ import { h, replace } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { MeasuringFigure } from './measuring.js';
-import { mathSpan } from './math.js';
+import { rich } from './rich.js';
 import { bytes, millis, pct } from './format.js';
 import { loglogPlot } from './loglog.js';
+import { statusWords } from './status-words.js';
+import strings from './efficient.strings.js';
 import {
   example, featureErrors, parseGlobal, slope, FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SWEEP,
 } from './efficient.model.js';
 
-const NAME = { full: 'full', window: `window ${SWEEP.window}`, linear: `Performer, ${SWEEP.features} features` };
 const QUICK = 4096; // the sweep that runs by itself when the figure starts (three sizes from N = 1024 for the slopes)
 
 class Efficient extends MeasuringFigure {
+  static strings = strings;
+
   static props = {
     window: { type: 'number', default: 3, min: 0, max: 12 },
     global: { type: 'string', default: '0' },
@@ -57,44 +60,41 @@ class Efficient extends MeasuringFigure {
   td span { white-space: nowrap; } /* a narrow cell breaks between time and memory, not inside them */`;
 
   build() {
-    this.results = [];
-    this.windowSlider = slider({ label: 'Window w', min: 0, max: 12, step: 1, value: this.state.window, format: (v) => String(Math.round(v)),
+    this.results ??= []; // a rebuild in another language keeps what was measured
+    this.windowSlider = slider({ label: this.t('windowW'), min: 0, max: 12, step: 1, value: this.state.window, format: (v) => String(Math.round(v)),
       oninput: (v) => this.set({ window: Math.round(v) }) });
-    this.featureSlider = slider({ label: 'Features m', min: 4, max: 1024, log: true, value: this.state.features,
+    this.featureSlider = slider({ label: this.t('featuresM'), min: 4, max: 1024, log: true, value: this.state.features,
       format: (v) => String(2 ** Math.round(Math.log2(v))), oninput: (v) => this.set({ features: 2 ** Math.round(Math.log2(v)) }) });
     const view = (name, onpick) => matrixView({ t: this.t, name, cell: 6, onpick });
     this.views = {
-      exact: view('full'),
-      windowed: view('window', (i) => this.toggleGlobal(i)),
-      performer: view('Performer'),
+      exact: view(this.t('matFull')),
+      windowed: view(this.t('matWindow'), (i) => this.toggleGlobal(i)),
+      performer: view(this.t('matPerformer')),
     };
     this.captions = { exact: h('p'), windowed: h('p'), performer: h('p') };
     const panel = (key, title) => h('div', { class: 'pattern' }, [h('div', { class: 'sub' }, title), this.views[key].el, this.captions[key]]);
-    this.nSlider = slider({ label: 'Largest N', min: 2048, max: 65536, log: true, value: this.state.n,
+    this.nSlider = slider({ label: this.t('largestN'), min: 2048, max: 65536, log: true, value: this.state.n,
       format: (v) => String(2 ** Math.round(Math.log2(v))), oninput: (v) => this.set({ n: 2 ** Math.round(Math.log2(v)) }) });
-    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop('Stopped.') : this.run(this.state.n)) });
+    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop([['stopped']]) : this.run(this.state.n)) });
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
     this.plots = h('div', { class: 'plots' });
     this.slopes = h('p', { class: 'note' });
     this.table = h('div', { class: 'wrap' });
     this.errors = featureErrors(this.attn);
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Cheaper attention: a window with global tokens, or random features'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.windowSlider.el, this.featureSlider.el]),
-      h('div', { class: 'mats' }, [panel('exact', 'Full attention'),
-        panel('windowed', 'Window + global tokens'), panel('performer', 'Performer')]),
-      h('p', { class: 'note' }, `Weights of ${N_TOKENS} tokens (rows: queries, columns: keys). Click a row of the window's weights, or focus them and press Enter, to make that token global (click again to undo).`),
+      h('div', { class: 'mats' }, [panel('exact', this.t('panelFull')),
+        panel('windowed', this.t('panelWindow')), panel('performer', this.t('panelPerformer'))]),
+      h('p', { class: 'note' }, this.t('weightsNote', { n: N_TOKENS })),
       h('div', { class: 'controls' }, [this.nSlider.el, this.button]),
       this.status,
-      h('div', { class: 'legend' }, [...MECHANISMS.map((m) => h('span', {}, [h('b', { class: m, style: `background: var(${m === 'full' ? '--attention-positive' : m === 'window' ? '--attention-head-1' : '--attention-head-3'})` }), NAME[m]])),
-        h('span', {}, [h('b', { style: 'background: var(--attention-muted)' }), 'guide: slope 1'])]),
+      h('div', { class: 'legend' }, [...MECHANISMS.map((m) => h('span', {}, [h('b', { class: m, style: `background: var(${m === 'full' ? '--attention-positive' : m === 'window' ? '--attention-head-1' : '--attention-head-3'})` }), this.mechanismName(m)])),
+        h('span', {}, [h('b', { style: 'background: var(--attention-muted)' }), this.t('guide')])]),
       this.plots,
       this.slopes,
       this.table,
-      h('p', { class: 'note' }, ['Full attention compares every query with every key: about ', mathSpan('4N^2d'), ' multiply-adds, so doubling N quadruples the time (slope 2 on log-log axes). '
-        + 'A window of w keys on each side needs about ', mathSpan('4N(2w+1)d'), ': the kernel skips every tile of keys outside the band, so time doubles with N (slope 1). A global token still sees and is seen by all, at the cost of one full row and column. '
-        + 'The Performer replaces ', mathSpan('e^{q\\cdot k/\\sqrt d}'), ' by a dot product of m positive random features, ', mathSpan('\\phi(q)\\cdot\\phi(k)'), ', and computes ', mathSpan('\\phi(Q)\\,(\\phi(K)^T V)'), ' right to left: about ', mathSpan('4Nmd'), ', slope 1 as well, but only an estimate, whose error shrinks as m grows. '
-        + 'Times are measured in your browser in a background worker (the fastest of up to three runs; calls shorter than 10 ms are timed in batches); memory is the most wasm memory the call held, inputs included.']),
+      h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
 
@@ -110,18 +110,23 @@ class Efficient extends MeasuringFigure {
     this.nSlider?.set(this.state.n);
   }
 
+  /** A mechanism's name in the sweep (its window and feature count are the sweep's). */
+  mechanismName(mechanism) {
+    return this.t(mechanism, { w: SWEEP.window, m: SWEEP.features });
+  }
+
   run(maxN) {
-    this.measure('efficient.worker.js', maxN, { budgetMs: this.state.budget * 1000 }, `Measuring up to N = ${maxN}\u2026`);
+    this.measure('efficient.worker.js', maxN, { budgetMs: this.state.budget * 1000 }, [['measuring', { n: maxN }]]);
   }
 
   receive(msg) {
     if (msg.type === 'result') {
       this.results.push(msg);
-      this.statusText = `Measuring\u2026 last: N = ${msg.n}, ${NAME[msg.mechanism]}`;
+      this.statusText = [['measuringLast', { n: msg.n, name: this.mechanismName(msg.mechanism) }]];
     } else if (msg.type === 'done') {
       const took = millis(performance.now() - this.started);
-      this.stop(this.maxN < this.state.n ? `A quick look up to N = ${this.maxN} (${took}). Press the button for the full sweep.` : `Done in ${took}.`);
-    } else if (msg.type === 'error') this.stop(`Measurement failed: ${msg.message}`);
+      this.stop([this.maxN < this.state.n ? ['quickLook', { n: this.maxN, took }] : ['done', { took }]]);
+    } else if (msg.type === 'error') this.stop([['failed', { message: msg.message }]]);
     this.invalidate();
   }
 
@@ -135,15 +140,16 @@ class Efficient extends MeasuringFigure {
     this.views.exact.update(ex.exact, { max });
     this.views.windowed.update(ex.windowed, { max });
     this.views.performer.update(ex.performer, { max });
-    this.captions.exact.textContent = 'softmax(QK\u1d40/\u221ad), computed exactly.';
-    this.captions.windowed.textContent = `Keeps ${pct(ex.kept)} of full attention's weight; global: ${global.length ? global.join(', ') : 'none'}. `
-      + `Equal to full attention under the same mask (largest difference ${ex.windowGap === 0 ? '0' : ex.windowGap.toExponential(0)}).`;
-    this.captions.performer.textContent = `${m} features: ${pct(ex.misplacedPerformer)} of each row's weight lands on the wrong keys, on average.`;
-    this.button.textContent = this.worker ? 'Stop' : `Measure up to N = ${this.state.n}`;
-    this.status.textContent = this.statusText ?? '';
+    this.captions.exact.textContent = this.t('captionFull');
+    this.captions.windowed.textContent = this.t('captionWindow', {
+      kept: pct(ex.kept), global: global.length ? global.join(', ') : this.t('noGlobal'), gap: ex.windowGap === 0 ? '0' : ex.windowGap.toExponential(0),
+    });
+    this.captions.performer.textContent = this.t('captionPerformer', { m, misplaced: pct(ex.misplacedPerformer) });
+    this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
+    this.status.textContent = statusWords(this.t, this.statusText ?? '');
     this.renderPlots(m);
     this.renderTable();
-    this.announce(`Window ${Math.round(this.state.window)}: keeps ${pct(ex.kept)} of the weight. Performer with ${m} features misplaces ${pct(ex.misplacedPerformer)}.`);
+    this.announce(this.t('summary', { w: Math.round(this.state.window), kept: pct(ex.kept), m, misplaced: pct(ex.misplacedPerformer) }));
   }
 
   renderPlots(m) {
@@ -152,7 +158,7 @@ class Efficient extends MeasuringFigure {
     // slopes from N = 1024 on: the smallest sizes carry fixed costs
     const slopes = Object.fromEntries(MECHANISMS.map((mech) => [mech, slope(done.filter((r) => r.mechanism === mech && r.n >= 1024))]));
     const fmt = (k) => (Number.isFinite(slopes[k]) ? (Math.round(slopes[k] * 10) / 10 + 0).toFixed(1) : '\u2013'); // + 0: no "-0.0"
-    this.slopes.textContent = `Log-log slopes of time against N, from N = 1024 on: ${MECHANISMS.map((k) => `${NAME[k]} ${fmt(k)}`).join(', ')}.`;
+    this.slopes.textContent = this.t('slopes', { items: MECHANISMS.map((k) => this.t('slope', { name: this.mechanismName(k), slope: fmt(k) })) });
     const maxN = Math.max(this.maxN ?? QUICK, FIRST_N * 2);
     const ticks = [];
     for (let n = FIRST_N; n <= maxN; n *= 4) ticks.push(n);
@@ -164,16 +170,16 @@ class Efficient extends MeasuringFigure {
     const at = this.errors.find((r) => r.m === m) ?? this.errors.at(-1);
     replace(this.plots, [
       loglogPlot({
-        title: 'Time per call',
-        series, xTicks: ticks, xLabel: 'N (log scale)', yFormat: millis,
-        label: `Time per call against N, log-log. ${this.slopes.textContent}`,
+        title: this.t('timePlot'),
+        series, xTicks: ticks, xLabel: this.t('nAxis'), yFormat: millis,
+        label: this.t('timeLabel', { slopes: this.slopes.textContent }),
       }),
       loglogPlot({
-        title: "Performer's misplaced weight",
+        title: this.t('errorPlot'),
         series: [{ cls: 'linear', points: this.errors.map((r) => [r.m, r.error]) }],
-        xTicks: FEATURE_COUNTS.filter((k, i) => i % 2 === 0), xLabel: 'features m (log scale)', yFormat: pct, base: 2,
+        xTicks: FEATURE_COUNTS.filter((k, i) => i % 2 === 0), xLabel: this.t('mAxis'), yFormat: pct, base: 2,
         highlight: [at.m, at.error],
-        label: `The Performer's misplaced weight falls from ${pct(this.errors[0].error)} at ${this.errors[0].m} features to ${pct(this.errors.at(-1).error)} at ${this.errors.at(-1).m}.`,
+        label: this.t('errorLabel', { first: pct(this.errors[0].error), m0: this.errors[0].m, last: pct(this.errors.at(-1).error), m1: this.errors.at(-1).m }),
       }),
     ]);
   }
@@ -183,11 +189,11 @@ class Efficient extends MeasuringFigure {
     const cell = (n, mech) => {
       const r = this.results.find((x) => x.n === n && x.mechanism === mech);
       if (!r) return h('td', {}, '');
-      return r.skipped ? h('td', { class: 'skip', title: r.skipped }, 'skipped') : h('td', {}, [h('span', {}, millis(r.ms)), ' \u00b7 ', h('span', {}, bytes(r.bytes))]);
+      return r.skipped ? h('td', { class: 'skip', title: this.t(r.skipped, { time: r.predictedMs === undefined ? '' : millis(r.predictedMs) }) }, this.t('skipped')) : h('td', {}, [h('span', {}, millis(r.ms)), ' \u00b7 ', h('span', {}, bytes(r.bytes))]);
     };
     replace(this.table, h('table', {}, [
-      h('caption', { class: 'sr-only' }, 'Time and memory per call'),
-      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...MECHANISMS.map((mech) => h('th', {}, NAME[mech]))])),
+      h('caption', { class: 'sr-only' }, this.t('tableCaption')),
+      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...MECHANISMS.map((mech) => h('th', {}, this.mechanismName(mech)))])),
       h('tbody', {}, ns.map((n) => h('tr', {}, [h('td', {}, String(n)), ...MECHANISMS.map((mech) => cell(n, mech))]))),
     ]));
   }

@@ -161,7 +161,8 @@ export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 
 
 /**
  * Generator: for N = FIRST_N, 2 FIRST_N, ... maxN and each mechanism, yields
- * {mechanism, n, ms, bytes}, or {mechanism, n, skipped} once a run is
+ * {mechanism, n, ms, bytes}, or {mechanism, n, skipped: 'skipRunTime', predictedMs}
+ * or {mechanism, n, skipped: 'skipBudget'} (keys of efficient.strings.js) once a run is
  * predicted (from the last one and EXPONENT) past runCapMs or the budget left.
  */
 export function* sweep(attn, { maxN = 16384, budgetMs = 20000, runCapMs = 4000, now = () => performance.now() } = {}) {
@@ -177,7 +178,7 @@ export function* sweep(attn, { maxN = 16384, budgetMs = 20000, runCapMs = 4000, 
       const left = budgetMs - (now() - start);
       if (guess > Math.min(runCapMs, left)) {
         stopped.add(mechanism);
-        yield { mechanism, n, skipped: guess > runCapMs ? `one run would take about ${Math.round(guess / 1000)} s` : 'the time budget is spent' };
+        yield { mechanism, n, ...(guess > runCapMs ? { skipped: 'skipRunTime', predictedMs: guess } : { skipped: 'skipBudget' }) };
         continue;
       }
       const r = measure(attn, mechanism, n, { repeats: guess < 200 ? 3 : 1, now });

@@ -11,7 +11,9 @@ import { h, s, replace } from './dom.js';
 import { choice } from './controls.js';
 import { TrainingFigure } from './training.js';
 import { palette, paintMatrix } from './scale.canvas.js';
+import { rich } from './rich.js';
 import { ALPHABET, DEFAULTS } from './induction.model.js';
+import strings from './induction.strings.js';
 
 const [PH, PL, PB, PT] = [220, 40, 30, 24]; // loss plot: height, left, bottom and top margins
 const PW_MAX = 560;
@@ -21,6 +23,8 @@ const headName = (l, hd) => `L${l + 1}H${hd + 1}`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 class Induction extends TrainingFigure {
+  static strings = strings;
+
   static props = {
     layers: { type: 'enum', values: ['1', '2'], default: '2' },
     steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000 },
@@ -61,15 +65,16 @@ class Induction extends TrainingFigure {
   .ablation:empty { display: none; }`;
 
   build() {
-    this.curve = [];
-    this.view = null;
-    this.milestone = null;
+    // a rebuild in another language keeps the run drawn so far
+    this.curve ??= [];
+    this.view ??= null;
+    this.milestone ??= null;
     this.colors = null;
-    this.run = h('button', { type: 'button', onclick: () => this.toggle() }, 'Start training');
-    this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, 'Reset');
+    this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
+    this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
     this.layerChoice = choice({
-      label: 'Layers', value: this.state.layers,
-      options: [{ value: '1', label: '1 layer' }, { value: '2', label: '2 layers' }],
+      label: this.t('layers'), value: this.state.layers,
+      options: ['1', '2'].map((n) => ({ value: n, label: this.t('layerCount', { n: Number(n) }) })),
       onchange: (layers) => this.set({ layers }),
     });
     this.statusEl = h('p', { class: 'status', 'aria-live': 'polite' });
@@ -81,22 +86,19 @@ class Induction extends TrainingFigure {
     this.layersEl = h('div', { class: 'layers' });
     this.ablationEl = h('div', { class: 'ablation' });
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Watch a tiny transformer learn to copy, in your browser'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.run, this.resetButton, this.layerChoice.el]),
       this.statusEl, this.milestoneEl,
       h('div', { class: 'legend' }, [
-        h('span', {}, [h('i', { class: 'first' }), 'loss on the first pass (unpredictable)']),
-        h('span', {}, [h('i', { class: 'repeats' }), 'loss on the repeats (copyable)']),
+        h('span', {}, [h('i', { class: 'first' }), this.t('legendFirst')]),
+        h('span', {}, [h('i', { class: 'repeats' }), this.t('legendRepeats')]),
       ]),
       this.plotEl,
-      h('p', { class: 'note' }, 'One held-out sequence (its passes shaded), and what every head attends to in it: row i of a map is the query at token i, column j the key at token j; darker is more weight.'),
+      h('p', { class: 'note' }, this.t('sampleNote')),
       this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl,
-      h('p', { class: 'note' }, [
-        'Scores (Olsson et al., 2022), averaged over 32 held-out sequences: ',
-        h('b', {}, 'previous token'), ' is the weight a query puts on the token just before it; ',
-        h('b', {}, 'prefix matching'), ' is the weight a query puts on the tokens that followed earlier copies of its own token, over the queries whose token came before. ',
-        `The model: ${DEFAULTS.vocab} tokens, ${DEFAULTS.context} positions, width ${DEFAULTS.dModel}, ${DEFAULTS.heads} heads per layer, no MLP and no LayerNorm, trained with AdamW (learning rate ${DEFAULTS.lr}) on batches of ${DEFAULTS.batch} fresh sequences.`,
-      ]),
+      h('p', { class: 'note' }, rich(this.t('note', {
+        vocab: DEFAULTS.vocab, context: DEFAULTS.context, width: DEFAULTS.dModel, heads: DEFAULTS.heads, lr: DEFAULTS.lr, batch: DEFAULTS.batch,
+      }))),
     ]);
   }
 
@@ -123,7 +125,7 @@ class Induction extends TrainingFigure {
   }
 
   receive(msg) {
-    if (msg.type === 'error') return this.fail(`training failed: ${msg.message}`);
+    if (msg.type === 'error') return this.fail(this.t('failed', { message: msg.message }));
     this.msg = msg;
     this.curve.push(...msg.curve);
     if (msg.view) {
@@ -144,25 +146,29 @@ class Induction extends TrainingFigure {
     if (!this.worker && !this.error) this.reset();
     const { step, steps, running, trainingMs } = this.msg;
     const done = step >= steps;
-    this.run.textContent = running ? 'Pause' : step ? 'Continue training' : 'Start training';
+    this.run.textContent = this.t(running ? 'pause' : step ? 'continue' : 'start');
     this.run.disabled = done || !!this.error;
-    const rate = trainingMs > 0 ? ` \u00b7 ${Math.round((1000 * step) / trainingMs)} steps/s` : '';
-    this.statusEl.textContent = this.error ? `This figure stopped: ${this.error}.`
-      : `Step ${step} of ${steps} \u00b7 ${seconds(trainingMs)} of training${rate} \u00b7 ${running ? 'training\u2026' : done ? 'done' : step ? 'paused' : this.msg.loading ? 'loading the model\u2026' : 'ready'}`;
+    const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
+    const state = running ? 'training' : done ? 'done' : step ? 'paused' : this.msg.loading ? 'loadingModel' : 'ready';
+    this.statusEl.textContent = this.error ? this.t('stopped', { error: this.error })
+      : this.t('status', { step, steps, time: seconds(trainingMs), rate, state: this.t(state) });
     const m = this.milestone;
-    this.milestoneEl.textContent = m ? `A layer-2 head’s prefix-matching score passed 0.5 at step ${m.step}, after ${seconds(m.trainingMs)} of training.` : '';
+    this.milestoneEl.textContent = m ? this.t('milestone', { step: m.step, time: seconds(m.trainingMs) }) : '';
     replace(this.plotEl, this.plot());
     if (this.view) this.renderHeads(running);
     const last = this.curve.at(-1);
-    const layers = `${this.state.layers} layer${this.state.layers === '1' ? '' : 's'}`;
-    const losses = last ? ` Held-out loss ${fmt(last.first)} on the first pass, ${fmt(last.repeats)} on the repeats.` : '';
-    this.announce(`${layers}, step ${step} of ${steps}${running ? ', training' : done ? ', done' : ''}.${losses} ${this.scoreText()}`.trim());
+    this.announce(this.t('summary', {
+      layers: this.t('layerCount', { n: Number(this.state.layers) }), step, steps,
+      state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : '',
+      losses: last ? this.t('summaryLosses', { first: fmt(last.first), repeats: fmt(last.repeats) }) : '',
+      scores: this.scoreText(),
+    }).trim());
   }
 
   scoreText() {
     if (!this.view) return '';
-    return this.view.scores.map((heads, l) => heads.map((x, hd) =>
-      `${headName(l, hd)} previous-token ${fmt(x.previousToken)}, prefix-matching ${fmt(x.prefixMatching)}`).join('; ')).join('; ') + '.';
+    return this.t('scores', { items: this.view.scores.flatMap((heads, l) => heads.map((x, hd) =>
+      this.t('score', { head: headName(l, hd), previous: fmt(x.previousToken), prefix: fmt(x.prefixMatching) }))) });
   }
 
   // The loss on the held-out set against the step, for the first pass and the repeats.
@@ -182,10 +188,10 @@ class Induction extends TrainingFigure {
       const st = Math.round((k * steps) / 4);
       kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
     }
-    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, 'training step'));
-    kids.push(s('text', { x: 4, y: 10 }, 'loss (nats)'));
+    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')));
+    kids.push(s('text', { x: 4, y: 10 }, this.t('lossAxis')));
     kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
-      s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, `a uniform guess: ln ${DEFAULTS.vocab} = ${CHANCE.toFixed(2)}`));
+      s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, this.t('uniform', { vocab: DEFAULTS.vocab, value: CHANCE.toFixed(2) })));
     const last = this.curve.at(-1);
     for (const part of ['first', 'repeats']) {
       if (!last) continue;
@@ -193,7 +199,7 @@ class Induction extends TrainingFigure {
       kids.push(s('circle', { class: part, cx: X(last.step), cy: Y(last[part]), r: 3 })); // the latest value (all there is at step 0)
     }
     return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img',
-      'aria-label': 'Held-out loss on the first pass and on the repeats against the training step' }, kids);
+      'aria-label': this.t('plotLabel') }, kids);
   }
 
   renderHeads(running) {
@@ -202,30 +208,30 @@ class Induction extends TrainingFigure {
     if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
     const passes = [];
     for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
-    replace(this.sampleEl, [`The sample: a segment of ${period}, repeated: `, h('span', { class: 'tokens' }, passes)]);
+    replace(this.sampleEl, [this.t('sample', { period }), h('span', { class: 'tokens' }, passes)]);
     this.off ??= new Set();
     const canAblate = !running && this.msg.step > 0;
     if (!canAblate && this.off.size) this.off.clear();
     const focused = this.shadowRoot.activeElement?.dataset?.head; // a switch keeps its focus across the redraw
-    replace(this.layersEl, attention.map((heads, l) => h('div', { class: 'layer', role: 'group', 'aria-label': `layer ${l + 1}` }, [
-      h('span', { class: 'lab' }, `Layer ${l + 1}`),
+    replace(this.layersEl, attention.map((heads, l) => h('div', { class: 'layer', role: 'group', 'aria-label': this.t('layerGroup', { l: l + 1 }) }, [
+      h('span', { class: 'lab' }, this.t('layer', { l: l + 1 })),
       ...heads.map((W, hd) => this.headCard(W, l, hd, scores[l][hd], tokens, canAblate)),
     ])));
     const repeatsTrained = this.curve.at(-1)?.repeats;
     if (focused) this.layersEl.querySelector(`input[data-head="${focused}"]`)?.focus();
     replace(this.ablationEl, canAblate ? this.ablationText(losses, repeatsTrained)
-      : 'When training stops, switch heads off here to see what each one does for the loss.');
+      : this.t('ablationLater'));
   }
 
   headCard(W, l, hd, score, tokens, canAblate) {
     const name = `${l}.${hd}`;
-    const canvas = h('canvas', { role: 'img', 'aria-label': `attention of layer ${l + 1}, head ${hd + 1} on the sample` });
+    const canvas = h('canvas', { role: 'img', 'aria-label': this.t('headMap', { l: l + 1, h: hd + 1 }) });
     paintMatrix(canvas, W, this.colors, 1);
     canvas.addEventListener('mousemove', (e) => {
       const r = canvas.getBoundingClientRect();
       const [i, j] = [Math.floor(((e.clientY - r.top) / r.height) * W.rows), Math.floor(((e.clientX - r.left) / r.width) * W.cols)];
       if (i < 0 || j < 0 || i >= W.rows || j >= W.cols) return;
-      this.readoutEl.textContent = `${headName(l, hd)}: query ${i} (${ALPHABET[tokens[i]]}) \u2192 key ${j} (${ALPHABET[tokens[j]]}): weight ${fmt(W.data[i * W.cols + j])}`;
+      this.readoutEl.textContent = this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) });
     });
     const bar = (label, v) => h('div', { class: 'score' }, [h('span', { class: 'name' }, label), h('span', { class: 'bar' }, h('span', { style: `width:${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%` })), fmt(v)]);
     const input = h('input', { type: 'checkbox', role: 'switch', 'data-head': name, checked: this.off.has(name), disabled: !canAblate });
@@ -234,21 +240,23 @@ class Induction extends TrainingFigure {
       this.ablate([...this.off].map((k) => k.split('.').map(Number)));
     });
     return h('div', { class: `head${this.off.has(name) ? ' off' : ''}` }, [
-      h('div', { class: 'cap' }, `Layer ${l + 1}, head ${hd + 1}`),
+      h('div', { class: 'cap' }, this.t('head', { l: l + 1, h: hd + 1 })),
       canvas,
-      bar('previous token', score.previousToken),
-      bar('prefix matching', score.prefixMatching),
-      h('label', { class: 'switch' }, [input, 'switch this head off']),
+      bar(this.t('previousToken'), score.previousToken),
+      bar(this.t('prefixMatching'), score.prefixMatching),
+      h('label', { class: 'switch' }, [input, this.t('switchOff')]),
     ]);
   }
 
   ablationText(losses, repeatsTrained) {
     const before = this.curve[0]?.repeats;
-    if (!this.off.size) return `Held-out loss on the repeats: ${fmt(repeatsTrained)} now, ${fmt(before)} before training. Switch heads off to see which ones carry the copying.`;
-    const names = [...this.off].map((k) => k.split('.').map(Number)).map(([l, hd]) => headName(l, hd)).join(', ');
+    if (!this.off.size) return this.t('ablationNone', { now: fmt(repeatsTrained), before: fmt(before) });
+    const names = this.t('headList', { names: [...this.off].map((k) => k.split('.').map(Number)).map(([l, hd]) => headName(l, hd)) });
     const back = before - repeatsTrained > 0 ? (losses.repeats - repeatsTrained) / (before - repeatsTrained) : NaN;
-    return `With ${names} off: loss on the repeats ${fmt(losses.repeats)} (trained ${fmt(repeatsTrained)}, before training ${fmt(before)}), `
-      + `so ${Number.isFinite(back) ? Math.round(100 * back) : '\u2013'}% of what training removed comes back; first pass ${fmt(losses.first)}.`;
+    return this.t('ablationOff', {
+      names, loss: fmt(losses.repeats), trained: fmt(repeatsTrained), before: fmt(before),
+      back: Number.isFinite(back) ? Math.round(100 * back) : '\u2013', first: fmt(losses.first),
+    });
   }
 }
 

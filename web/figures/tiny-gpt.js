@@ -13,6 +13,7 @@ import { palette, paintMatrix } from './scale.canvas.js';
 import { cssColor, maxAbs } from './scale.js';
 import { labelColor } from './colors.js';
 import { ALPHABET, DEFAULTS } from './tiny-gpt.model.js';
+import strings from './tiny-gpt.strings.js';
 
 const [PH, PL, PB, PT] = [210, 40, 30, 24]; // loss plot: height, left, bottom and top margins
 const PW_MAX = 560;
@@ -20,13 +21,11 @@ const UNIFORM = Math.log(ALPHABET.length);
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '\u2013');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const shown = (text) => text.replace(/ /g, '\u00a0'); // keep the model's spaces visible in a line
-const STRATEGIES = [
-  ['greedy', 'Greedy', 'always the most likely next character'],
-  ['sample', `Sampling, temperature ${DEFAULTS.temperature}`, 'a random draw from the sharpened probabilities'],
-  ['beam', `Beam search, width ${DEFAULTS.beam}`, `keeps the ${DEFAULTS.beam} most likely texts so far at every step`],
-];
+const STRATEGIES = ['greedy', 'sample', 'beam']; // keys of the decodings and of their names (name, nameHow)
 
 class TinyGpt extends TrainingFigure {
+  static strings = strings;
+
   static props = {
     steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000 },
     seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31 },
@@ -67,53 +66,58 @@ class TinyGpt extends TrainingFigure {
   .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }`;
 
   build() {
-    this.curve = [];
-    this.samples = [];
-    this.bigram = null;
-    this.written = null;
-    this.attended = null;
-    this.layer = 0;
-    this.head = 0;
-    this.query = -1; // the character whose attention is shown (-1: the last)
-    this.run = h('button', { type: 'button', onclick: () => this.toggle() }, 'Start training');
-    this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, 'Reset');
+    // a rebuild in another language keeps the run and the choices so far
+    this.curve ??= [];
+    this.samples ??= [];
+    this.bigram ??= null;
+    this.written ??= null;
+    this.attended ??= null;
+    this.layer ??= 0;
+    this.head ??= 0;
+    this.query ??= -1; // the character whose attention is shown (-1: the last)
+    this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
+    this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
     this.statusEl = h('p', { class: 'status', 'aria-live': 'polite' });
     this.plotEl = h('div');
     new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
     this.samplesEl = h('ul', { class: 'samples mono' });
-    this.promptInput = h('input', { type: 'text', value: DEFAULTS.prompt, 'aria-label': 'prompt', maxlength: 60 });
+    this.promptInput = h('input', { type: 'text', value: this.promptInput?.value ?? DEFAULTS.prompt, 'aria-label': this.t('promptLabel'), maxlength: 60 });
     this.promptInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.write(); });
-    this.writeButton = h('button', { type: 'button', onclick: () => this.write() }, 'Write');
+    this.writeButton = h('button', { type: 'button', onclick: () => this.write() }, this.t('write'));
     this.decodingsEl = h('div', { class: 'decodings' });
-    this.textInput = h('input', { type: 'text', value: 'the query of each head looks at the keys', 'aria-label': 'text to read', maxlength: 200 });
-    this.textInput.addEventListener('input', () => { this.query = -1; this.attend(); });
-    this.layerChoice = choice({ label: 'Layer', value: '0', options: Array.from({ length: DEFAULTS.layers }, (_, l) => ({ value: String(l), label: String(l + 1) })), onchange: (v) => { this.layer = Number(v); this.invalidate(); } });
-    this.headChoice = choice({ label: 'Head', value: '0', options: Array.from({ length: DEFAULTS.heads }, (_, k) => ({ value: String(k), label: String(k + 1) })), onchange: (v) => { this.head = Number(v); this.invalidate(); } });
-    this.charsEl = h('div', { class: 'chars', role: 'group', 'aria-label': 'the text; pick a character to see where it looks' });
-    this.matrixEl = h('canvas', { class: 'matrix', role: 'img', 'aria-label': 'attention over the typed text (drawn once the model has trained)' });
+    // empty until the worker says what it read (the article's own sentence) or the reader types
+    this.textInput = h('input', { type: 'text', value: this.textInput?.value ?? '', 'aria-label': this.t('textLabel'), maxlength: 200 });
+    this.textInput.addEventListener('input', () => { this.reading = this.textInput.value; this.query = -1; this.attend(); });
+    this.layerChoice = choice({ label: this.t('layer'), value: String(this.layer), options: Array.from({ length: DEFAULTS.layers }, (_, l) => ({ value: String(l), label: String(l + 1) })), onchange: (v) => { this.layer = Number(v); this.invalidate(); } });
+    this.headChoice = choice({ label: this.t('head'), value: String(this.head), options: Array.from({ length: DEFAULTS.heads }, (_, k) => ({ value: String(k), label: String(k + 1) })), onchange: (v) => { this.head = Number(v); this.invalidate(); } });
+    this.charsEl = h('div', { class: 'chars', role: 'group', 'aria-label': this.t('charsLabel') });
+    this.matrixEl = h('canvas', { class: 'matrix', role: 'img', 'aria-label': this.t('matrixEmpty') });
     this.readoutEl = h('p', { class: 'readout' });
     return h('div', {}, [
-      h('p', { class: 'title' }, 'A tiny GPT learns to write from this article, in your browser'),
+      h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.run, this.resetButton]),
       this.statusEl,
       h('div', { class: 'legend' }, [
-        h('span', {}, [h('i', { class: 'train' }), 'training loss']),
-        h('span', {}, [h('i', { class: 'held' }), 'held-out loss (text it never trains on)']),
-        h('span', {}, [h('i', { class: 'bigram dash' }), 'a bigram model, held out']),
+        h('span', {}, [h('i', { class: 'train' }), this.t('legendTrain')]),
+        h('span', {}, [h('i', { class: 'held' }), this.t('legendHeld')]),
+        h('span', {}, [h('i', { class: 'bigram dash' }), this.t('legendBigram')]),
       ]),
       this.plotEl,
-      h('div', { class: 'sub' }, 'What it writes as it learns (sampled every 100 steps)'),
+      h('div', { class: 'sub' }, this.t('samplesHeading')),
       this.samplesEl,
-      h('div', { class: 'sub' }, 'Three ways to decode'),
-      h('div', { class: 'write' }, [h('label', {}, ['Prompt ', this.promptInput]), this.writeButton]),
+      h('div', { class: 'sub' }, this.t('decodeHeading')),
+      h('div', { class: 'write' }, [h('label', {}, [`${this.t('prompt')} `, this.promptInput]), this.writeButton]),
       this.decodingsEl,
-      h('div', { class: 'sub' }, 'Where each head looks'),
+      h('div', { class: 'sub' }, this.t('attendHeading')),
       h('div', { class: 'attend' }, [
-        h('label', {}, ['Type some text: ', this.textInput]),
+        h('label', {}, [`${this.t('typeText')} `, this.textInput]),
         h('div', { class: 'heads' }, [this.layerChoice.el, this.headChoice.el]),
         this.charsEl, this.readoutEl, this.matrixEl,
       ]),
-      h('p', { class: 'note' }, `The model: ${ALPHABET.length} characters, ${DEFAULTS.context} positions, width ${DEFAULTS.dModel}, ${DEFAULTS.layers} blocks of LayerNorm, ${DEFAULTS.heads}-head causal attention, LayerNorm and a GELU MLP, then a final LayerNorm; AdamW, learning rate ${DEFAULTS.lr}, batches of ${DEFAULTS.batch} random windows from the first ${Math.round(100 * (1 - DEFAULTS.heldOut))}% of the article; the held-out loss is measured on the last ${Math.round(100 * DEFAULTS.heldOut)}%. The bigram model predicts each character from the one before, by counting pairs in the same training text.`),
+      h('p', { class: 'note' }, this.t('note', {
+        chars: ALPHABET.length, context: DEFAULTS.context, width: DEFAULTS.dModel, layers: DEFAULTS.layers, heads: DEFAULTS.heads,
+        lr: DEFAULTS.lr, batch: DEFAULTS.batch, train: Math.round(100 * (1 - DEFAULTS.heldOut)), held: Math.round(100 * DEFAULTS.heldOut),
+      })),
     ]);
   }
 
@@ -135,13 +139,16 @@ class TinyGpt extends TrainingFigure {
   }
 
   attend() {
-    this.worker?.postMessage({ type: 'attend', text: this.textInput.value });
+    this.worker?.postMessage({ type: 'attend', text: this.reading ?? undefined }); // none yet: the worker reads the article's
   }
 
   receive(msg) {
-    if (msg.type === 'error') return this.fail(`training failed: ${msg.message}`);
+    if (msg.type === 'error') return this.fail(this.t('failed', { message: msg.message }));
     if (msg.type === 'written') this.written = msg;
-    else if (msg.type === 'attended') this.attended = msg.view;
+    else if (msg.type === 'attended') {
+      this.attended = msg.view;
+      if (this.reading === undefined) this.textInput.value = msg.text;
+    }
     else {
       const wasRunning = this.msg.running;
       this.msg = msg;
@@ -158,21 +165,24 @@ class TinyGpt extends TrainingFigure {
     if (!this.worker && !this.error) this.reset();
     const { step, steps, running, trainingMs } = this.msg;
     const done = step >= steps;
-    this.run.textContent = running ? 'Pause' : step ? 'Continue training' : 'Start training';
+    this.run.textContent = this.t(running ? 'pause' : step ? 'continue' : 'start');
     this.run.disabled = done || !!this.error;
     this.writeButton.disabled = running || !!this.error;
-    const rate = trainingMs > 0 ? ` \u00b7 ${Math.round((1000 * step) / trainingMs)} steps/s` : '';
+    const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
     const last = this.curve.at(-1);
-    this.statusEl.textContent = this.error ? `This figure stopped: ${this.error}.`
-      : `Step ${step} of ${steps} \u00b7 ${seconds(trainingMs)} of training${rate} \u00b7 ${running ? 'training\u2026' : done ? 'done' : step ? 'paused' : 'ready'}`
-        + (last && this.bigram ? ` \u00b7 held-out loss ${fmt(last.heldOut)}, bigram ${fmt(this.bigram.heldOut)}` : '');
+    this.statusEl.textContent = this.error ? this.t('stopped', { error: this.error }) : this.t('status', {
+      step, steps, time: seconds(trainingMs), rate, state: this.t(running ? 'training' : done ? 'done' : step ? 'paused' : 'ready'),
+      losses: last && this.bigram ? this.t('statusLosses', { heldOut: fmt(last.heldOut), bigram: fmt(this.bigram.heldOut) }) : '',
+    });
     replace(this.plotEl, this.plot());
-    replace(this.samplesEl, this.samples.slice(-6).map((x) => h('li', {}, [h('span', { class: 'at' }, `step ${x.step}`), h('span', {}, shown(DEFAULTS.prompt + x.text))])));
+    replace(this.samplesEl, this.samples.slice(-6).map((x) => h('li', {}, [h('span', { class: 'at' }, this.t('sampleStep', { step: x.step })), h('span', {}, shown(DEFAULTS.prompt + x.text))])));
     this.renderDecodings(running);
     this.renderAttention();
-    const words = last ? ` Training loss ${fmt(last.train)}, held-out loss ${fmt(last.heldOut)} nats per character; the bigram model's held-out loss is ${fmt(this.bigram?.heldOut)}.` : '';
-    const loading = this.curve.length ? '' : ' Loading the model in a background thread.';
-    this.announce(`Step ${step} of ${steps}${running ? ', training' : done ? ', done' : ''}.${words}${loading}`);
+    this.announce(this.t('summary', {
+      step, steps, state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : '',
+      losses: last ? this.t('summaryLosses', { train: fmt(last.train), heldOut: fmt(last.heldOut), bigram: fmt(this.bigram?.heldOut) }) : '',
+      loading: this.curve.length ? '' : this.t('summaryLoading'),
+    }));
   }
 
   plot() {
@@ -187,31 +197,32 @@ class TinyGpt extends TrainingFigure {
       const st = Math.round((k * steps) / 4);
       kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
     }
-    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, 'training step'), s('text', { x: 4, y: 10 }, 'loss (nats per character)'));
+    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')), s('text', { x: 4, y: 10 }, this.t('lossAxis')));
     kids.push(s('line', { class: 'ref', x1: PL, x2: PW - 10, y1: Y(UNIFORM), y2: Y(UNIFORM) }),
-      s('text', { x: PW - 12, y: Y(UNIFORM) - 4, 'text-anchor': 'end' }, `a uniform guess: ln ${ALPHABET.length} = ${UNIFORM.toFixed(2)}`));
+      s('text', { x: PW - 12, y: Y(UNIFORM) - 4, 'text-anchor': 'end' }, this.t('uniform', { n: ALPHABET.length, value: UNIFORM.toFixed(2) })));
     if (this.bigram) {
       const b = this.bigram.heldOut;
-      kids.push(s('line', { class: 'ref bigram', x1: PL, x2: PW - 10, y1: Y(b), y2: Y(b) }), s('text', { x: PW - 12, y: Y(b) - 4, 'text-anchor': 'end' }, `bigram, held out: ${fmt(b)}`));
+      kids.push(s('line', { class: 'ref bigram', x1: PL, x2: PW - 10, y1: Y(b), y2: Y(b) }), s('text', { x: PW - 12, y: Y(b) - 4, 'text-anchor': 'end' }, this.t('bigramLine', { value: fmt(b) })));
     }
     for (const [part, cls] of [['train', 'train'], ['heldOut', 'held']]) {
       if (this.curve.length) kids.push(s('polyline', { class: cls, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
     }
-    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img', 'aria-label': 'Training and held-out loss against the training step, with the bigram model\u2019s held-out loss' }, kids);
+    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img', 'aria-label': this.t('plotLabel') }, kids);
   }
 
   renderDecodings(running) {
     const w = this.written;
-    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, 'Loading\u2026'));
-    replace(this.decodingsEl, STRATEGIES.map(([key, name, how]) => {
+    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t('writing')));
+    const knobs = { t: DEFAULTS.temperature, w: DEFAULTS.beam };
+    replace(this.decodingsEl, STRATEGIES.map((key) => {
       const d = w.decodings[key];
       return h('div', { class: 'decoding' }, [
-        h('div', { class: 'name' }, name), h('div', { class: 'how' }, how),
+        h('div', { class: 'name' }, this.t(key, knobs)), h('div', { class: 'how' }, this.t(`${key}How`, knobs)),
         h('p', { class: 'mono' }, [h('span', { class: 'prompt' }, shown(w.prompt)), shown(d.text)]),
-        h('div', { class: 'lp' }, `log-probability ${d.logProb.toFixed(1)} nats (${(-d.logProb / d.text.length).toFixed(2)} per character)`),
+        h('div', { class: 'lp' }, this.t('logProb', { lp: d.logProb.toFixed(1), per: (-d.logProb / d.text.length).toFixed(2) })),
       ]);
     }));
-    if (running) this.decodingsEl.append(h('p', { class: 'note' }, `Written by the model at step ${w.step}; pause to write with the model as it is now.`));
+    if (running) this.decodingsEl.append(h('p', { class: 'note' }, this.t('writtenAt', { step: w.step })));
   }
 
   renderAttention() {
@@ -225,18 +236,20 @@ class TinyGpt extends TrainingFigure {
     const top1 = maxAbs(row); // the project's scale, relative to the largest weight in view
     replace(this.charsEl, [...v.chars].map((c, i) => {
       const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: ${cssColor(row[i], top1)}; color: ${labelColor(this.shadowRoot, cssColor(row[i], top1))}`,
-        'aria-label': `${c === ' ' ? 'space' : c}, weight ${fmt(row[i])}`, onclick: () => { this.query = i; this.invalidate(); } }, c === ' ' ? '\u00a0' : c);
+        'aria-label': this.t('char', { c: c === ' ' ? this.t('space') : c, w: fmt(row[i]) }), onclick: () => { this.query = i; this.invalidate(); } }, c === ' ' ? '\u00a0' : c);
       b.addEventListener('mouseenter', () => { this.query = i; this.invalidate(); });
       return b;
     }));
     if (focused) this.charsEl.querySelector(`button[data-at="${focused}"]`)?.focus();
     const top = [...row.keys()].sort((a, b) => row[b] - row[a]).slice(0, 3).filter((j) => row[j] > 0.05);
-    this.readoutEl.textContent = `Layer ${this.layer + 1}, head ${this.head + 1}: reading \u201c${v.chars[q]}\u201d (character ${q + 1}), it looks most at `
-      + top.map((j) => `\u201c${v.chars[j]}\u201d ${j === q ? '(itself)' : `${q - j} back`} (${fmt(row[j])})`).join(', ') + '.';
+    this.readoutEl.textContent = this.t('readout', {
+      l: this.layer + 1, h: this.head + 1, c: v.chars[q], at: q + 1,
+      looks: top.map((j) => this.t('look', { c: v.chars[j], where: j === q ? this.t('itself') : this.t('back', { k: q - j }), w: fmt(row[j]) })),
+    });
     const key = getComputedStyle(this).getPropertyValue('--attention-positive');
     if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
     paintMatrix(this.matrixEl, W, this.colors, 1);
-    this.matrixEl.setAttribute('aria-label', `attention of layer ${this.layer + 1}, head ${this.head + 1} over the typed text: row i is the query at character i`);
+    this.matrixEl.setAttribute('aria-label', this.t('mapLabel', { l: this.layer + 1, h: this.head + 1 }));
   }
 }
 

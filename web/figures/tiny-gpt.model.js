@@ -128,6 +128,15 @@ export function decodings(model, prompt = DEFAULTS.prompt, { steps = DEFAULTS.sa
 }
 
 /**
+ * The text the figure reads before the reader types any: the article's first
+ * sentence of 30 to 50 characters (the model's own material, in its alphabet,
+ * in whatever language the page around it speaks).
+ */
+export function readingText(article) {
+  return article.split('. ').find((sentence) => sentence.length >= 30 && sentence.length <= 50) ?? article.slice(0, 40);
+}
+
+/**
  * Every head's attention over `text` as the model reads it: {chars,
  * attention[layer][head]} on its last `context` characters (any others
  * dropped), or null for fewer than one character. The weights of the

@@ -4,11 +4,11 @@
 //   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
 //        {type: 'start'}, {type: 'pause'}
 //        {type: 'write', prompt}   the three decodings of prompt (when not training)
-//        {type: 'attend', text}    every head's attention on text
+//        {type: 'attend', text?}   every head's attention on text (no text: the article's, readingText)
 //   out: {type: 'state', step, steps, running, trainingMs, curve: new points, bigram, samples: new ones}
-//        {type: 'written', prompt, decodings}   {type: 'attended', view}   {type: 'error', message}
+//        {type: 'written', prompt, decodings}   {type: 'attended', text, view}   {type: 'error', message}
 import { loadAttention, simdSupported } from '../attention.js';
-import { attentionOn, createRun, decodings } from './tiny-gpt.model.js';
+import { attentionOn, createRun, decodings, readingText } from './tiny-gpt.model.js';
 import { ARTICLE_TEXT } from './tiny-gpt.text.js';
 import { serveTraining } from './train-worker.js';
 
@@ -48,7 +48,8 @@ serveTraining({
       self.postMessage({ type: 'written', prompt: data.prompt, step: run.step, decodings: decodings(run.model, data.prompt, { temperature: run.options.temperature }) });
     },
     attend(run, data) {
-      self.postMessage({ type: 'attended', view: attentionOn(run.model, data.text) });
+      const text = data.text ?? readingText(ARTICLE_TEXT);
+      self.postMessage({ type: 'attended', text, view: attentionOn(run.model, text) });
     },
   },
 });
