@@ -55,6 +55,7 @@ class Heatmap extends FigureElement {
   build() {
     this.userData = null; // parsed data from src, the data property or the reader
     this.loadedSrc = '';
+    this.shapeOf = null; // the data the layer buttons and the grid were made for
     this.sourceEl = h('p', { class: 'source note' });
     this.messages = h('div', { 'aria-live': 'polite' });
     this.layerEl = h('div', { class: 'controls' });
@@ -162,24 +163,38 @@ class Heatmap extends FigureElement {
       this.error ? h('p', { class: 'msg', role: 'alert' }, this.error) : null,
       ...data.warnings.map((w) => h('p', { class: 'msg warn' }, w)),
     ]);
-    // rebuilt on every change: each focusable part carries a data-key, so keyboard focus survives the rebuild
-    replace(this.layerEl, L > 1 ? [h('span', {}, 'Layer'), ...data.layers.map((_, k) => h('button', {
-      type: 'button', 'aria-pressed': String(k === l), 'data-key': `layer-${k}`, onclick: () => this.set({ layer: k + 1 }), style: k === l ? 'border-color:var(--attention-accent);font-weight:700' : '',
-    }, String(k + 1)))] : []);
-    replace(this.headsEl, heads.map((_, hd) => {
-      const input = h('input', { type: 'checkbox', role: 'switch', checked: !isOff(l, hd), 'data-key': `head-${hd}` });
-      input.addEventListener('change', () => this.toggleHead(l, hd));
-      const role = demo ? `: ${DEMO_HEADS[l][hd]}` : '';
-      return h('label', { class: 'switch' }, [input, h('i', { style: `background:${headColor(hd)}` }), `head ${hd + 1}${role}`]);
-    }));
+    // the layer buttons, head switches and grid are made again only for other data or another layer
+    const source = demo ? 'demo' : data;
+    if (this.shapeOf !== source) {
+      this.shapeOf = source;
+      this.layerOf = -1;
+      this.grid = modelView(data.layers.map((hs) => hs.length), (k) => this.set({ layer: k + 1 }));
+      this.layerButtons = data.layers.map((_, k) => h('button', { type: 'button', 'data-key': `layer-${k}`, onclick: () => this.set({ layer: k + 1 }) }, String(k + 1)));
+      replace(this.layerEl, L > 1 ? [h('span', {}, 'Layer'), ...this.layerButtons] : []);
+    }
+    this.layerButtons.forEach((b, k) => {
+      b.setAttribute('aria-pressed', String(k === l));
+      b.style.cssText = k === l ? 'border-color:var(--attention-accent);font-weight:700' : '';
+    });
+    if (this.layerOf !== l) {
+      this.layerOf = l;
+      this.switches = heads.map((_, hd) => {
+        const input = h('input', { type: 'checkbox', role: 'switch', 'data-key': `head-${hd}` });
+        input.addEventListener('change', () => this.toggleHead(l, hd));
+        const role = demo ? `: ${DEMO_HEADS[l][hd]}` : '';
+        return { input, el: h('label', { class: 'switch' }, [input, h('i', { style: `background:${headColor(hd)}` }), `head ${hd + 1}${role}`]) };
+      });
+      replace(this.headsEl, this.switches.map((sw) => sw.el));
+    }
+    this.switches.forEach((sw, hd) => { sw.input.checked = !isOff(l, hd); });
     const on = heads.map((_, hd) => !isOff(l, hd));
     const pick = (i) => this.set({ token: i });
     const big = Math.max(data.tokens.length, data.keyTokens.length) > MAX_LINE_TOKENS && token < 0;
-    replace(this.main, [
-      big ? h('p', { class: 'note' }, `${data.tokens.length} tokens: too many to draw every line. Choose a layer in the grid; lines appear for one token at a time (set the token attribute).`)
-        : headView({ tokens: data.tokens, keyTokens: data.keyTokens, weights: heads, on, token, onpick: pick }),
-      modelView({ layers: data.layers, colors: this.colors, off: isOff, layer: l, onpick: (k) => this.set({ layer: k + 1 }) }),
-    ]);
+    this.grid.update({ layers: data.layers, colors: this.colors, off: isOff, layer: l });
+    const lines = big ? h('p', { class: 'note' }, `${data.tokens.length} tokens: too many to draw every line. Choose a layer in the grid; lines appear for one token at a time (set the token attribute).`)
+      : headView({ tokens: data.tokens, keyTokens: data.keyTokens, weights: heads, on, token, onpick: pick });
+    if (this.main.lastChild === this.grid.el) this.main.firstChild.replaceWith(lines);
+    else replace(this.main, [lines, this.grid.el]);
     this.announce(`${demo ? 'Demo model' : data.name}, layer ${l + 1}: ${on.filter(Boolean).length} of ${heads.length} heads on`
       + `${token >= 0 ? `, showing the lines of "${data.tokens[token]}"` : ''}.`);
   }

@@ -57,15 +57,30 @@ export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
     'aria-label': 'Lines from each query token (left) to the key tokens (right), one colour per head; thicker is more weight' }, kids);
 }
 
-/** Model view: every layer x head as a small heatmap; onpick(layer) selects a layer. */
-export function modelView({ layers, colors, off, layer, onpick }) {
-  return h('div', { class: 'grid', role: 'group', 'aria-label': 'All layers and heads' }, layers.map((heads, l) =>
-    h('div', { class: `layer${l === layer ? ' sel' : ''}` }, [
+/**
+ * Model view: every layer x head as a small heatmap, made once for a shape
+ * (heads per layer) and repainted by update({layers, colors, off, layer});
+ * onpick(layer) selects a layer.
+ */
+export function modelView(shape, onpick) {
+  const rows = shape.map((heads, l) => {
+    const cells = Array.from({ length: heads }, (_, hd) => h('canvas', { class: 'thumb', style: `border-color:${headColor(hd)}` }));
+    const el = h('div', { class: 'layer' }, [
       h('span', { class: 'lab' }, `L${l + 1}`),
-      ...heads.map((W, hd) => {
-        const canvas = h('canvas', { class: `thumb${off(l, hd) ? ' off' : ''}`, style: `border-color:${headColor(hd)}` });
-        paintMatrix(canvas, W, colors, 1);
-        return h('button', { type: 'button', class: 'cell', 'aria-label': `layer ${l + 1}, head ${hd + 1}`, 'data-key': `cell-${l}-${hd}`, onclick: () => onpick(l) }, canvas);
-      }),
-    ])));
+      ...cells.map((canvas, hd) => h('button', { type: 'button', class: 'cell', 'aria-label': `layer ${l + 1}, head ${hd + 1}`, 'data-key': `cell-${l}-${hd}`, onclick: () => onpick(l) }, canvas)),
+    ]);
+    return { el, cells };
+  });
+  return {
+    el: h('div', { class: 'grid', role: 'group', 'aria-label': 'All layers and heads' }, rows.map((r) => r.el)),
+    update({ layers, colors, off, layer }) {
+      rows.forEach((r, l) => {
+        r.el.classList.toggle('sel', l === layer);
+        r.cells.forEach((canvas, hd) => {
+          canvas.classList.toggle('off', off(l, hd));
+          paintMatrix(canvas, layers[l][hd], colors, 1);
+        });
+      });
+    },
+  };
 }

@@ -77,6 +77,9 @@ class MultiHeadIt extends FigureElement {
     this.sentence = h('p', { class: 'sentence' });
     this.headsEl = h('div', { class: 'heads' });
     this.readout = h('div', { class: 'readout panel' });
+    this.sentenceOf = null;
+    this.panels = null;
+    this.readoutParts = null;
     this.xView = matrixView({ t: this.t, name: 'X', cell: 18, colLabels: FEATURES, digits: 0 });
     this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ t: this.t, name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2, groups: k !== 'Wo' }));
     this.details = h('details', {}, [
@@ -93,7 +96,7 @@ class MultiHeadIt extends FigureElement {
         + 'Each matrix is coloured on its own scale, full at its largest magnitude; hover or focus a square to read its value.']),
       h('p', {}, ['Each head ', mathSpan('h'), ' computes ', mathSpan('Z_h=\\mathrm{softmax}\\!\\left(Q_hK_h^T/\\sqrt{d_h}\\right)V_h'),
         ' from its own columns, with ', mathSpan('d_h=6/(\\text{number of heads})'), '.']),
-      this.matsEl = h('div', { class: 'mats' }),
+      h('div', { class: 'mats' }, this.wViews.map((v) => v.el)),
     ]);
     return h('div', {}, [
       h('p', { class: 'title' }, 'Who is “it”? One head against two'),
@@ -128,55 +131,79 @@ class MultiHeadIt extends FigureElement {
   render() {
     const heads = Number(this.state.heads);
     const m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.offs() });
-    replace(this.sentence, m.words.map((w, i) => [
-      i ? ' ' : '', h('span', { class: i === IT ? 'it' : i === ADJ ? 'adj' : '' }, w)]), '.');
-    replace(this.headsEl, m.itWeights.map((w, hd) => this.headPanel(m.words, w, hd, heads)));
+    if (this.sentenceOf !== this.state.adjective) { // the sentence changes with the adjective only
+      this.sentenceOf = this.state.adjective;
+      replace(this.sentence, m.words.map((w, i) => [
+        i ? ' ' : '', h('span', { class: i === IT ? 'it' : i === ADJ ? 'adj' : '' }, w)]), '.');
+      this.xView.update(m.X, { rowLabels: m.words });
+    }
+    this.panels ??= [0, 1].map((hd) => this.headPanel(m.words.length, hd));
+    if (this.headsEl.childElementCount !== heads) replace(this.headsEl, this.panels.slice(0, heads).map((p) => p.el));
+    m.itWeights.forEach((w, hd) => this.panels[hd].update(m.words, w, heads));
     this.renderReadout(m);
-    this.xView.update(m.X, { rowLabels: m.words });
-    replace(this.matsEl, ['Wq', 'Wk', 'Wv', 'Wo'].map((k, i) => {
-      this.wViews[i].update(m.W[k], { groups: heads });
-      return this.wViews[i].el;
-    }));
+    ['Wq', 'Wk', 'Wv', 'Wo'].forEach((k, i) => this.wViews[i].update(m.W[k], { groups: heads }));
     this.announce(this.describe(m, heads));
   }
 
-  headPanel(words, w, hd, heads) {
+  /** Head `hd`'s panel for a sentence of `n` words, made once: {el, update(words, weights, heads)}. */
+  headPanel(n, hd) {
     const y0 = 10;
-    const yIt = y0 + (words.length - 1) * ROW / 2;
+    const yIt = y0 + (n - 1) * ROW / 2;
     const color = `var(--attention-head-${hd + 1})`;
-    const role = heads === 1 ? 'the only head' : hd === 0 ? 'looks for nouns' : 'looks for adjectives';
-    const shown = pcts(w);
-    const kids = words.flatMap((word, i) => {
+    const rows = Array.from({ length: n }, (_, i) => {
       const y = y0 + i * ROW;
-      return [
-        s('line', { x1: 34, y1: yIt, x2: 104, y2: y, stroke: color, 'stroke-width': 0.4 + 10 * w[i], 'stroke-opacity': 0.2 + 0.8 * w[i], 'stroke-linecap': 'round' }),
-        s('text', { x: 110, y, 'dominant-baseline': 'central', class: i === ADJ ? 'adjw' : '' }, word),
-        s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }, shown[i]),
-      ];
+      return {
+        line: s('line', { x1: 34, y1: yIt, x2: 104, y2: y, stroke: color, 'stroke-linecap': 'round' }),
+        word: s('text', { x: 110, y, 'dominant-baseline': 'central', class: i === ADJ ? 'adjw' : '' }),
+        weight: s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }),
+      };
     });
+    const kids = rows.flatMap((r) => [r.line, r.word, r.weight]);
     kids.push(s('text', { x: 4, y: yIt, 'dominant-baseline': 'central', 'font-weight': 700 }, 'it'));
-    const svg = s('svg', { viewBox: `0 0 240 ${y0 * 2 + (words.length - 1) * ROW}`, width: 240, role: 'img',
+    const svg = s('svg', { viewBox: `0 0 240 ${y0 * 2 + (n - 1) * ROW}`, width: 240, role: 'img',
       'aria-label': `Head ${hd + 1}: weights from it to every word` }, kids);
-    const off = this.offs()[hd];
-    return h('div', { class: `head${off ? ' off' : ''}` }, [
-      h('div', { class: 'sub' }, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
-      svg,
-    ]);
+    const role = h('span', { class: 'note' });
+    const el = h('div', { class: 'head' }, [h('div', { class: 'sub' }, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), role]), svg]);
+    return {
+      el,
+      update: (words, w, heads) => {
+        const off = this.offs()[hd];
+        el.classList.toggle('off', off);
+        role.textContent = off ? 'switched off' : heads === 1 ? 'the only head' : hd === 0 ? 'looks for nouns' : 'looks for adjectives';
+        const shown = pcts(w);
+        rows.forEach((r, i) => {
+          r.line.setAttribute('stroke-width', 0.4 + 10 * w[i]);
+          r.line.setAttribute('stroke-opacity', 0.2 + 0.8 * w[i]);
+          r.word.textContent = words[i];
+          r.weight.textContent = shown[i];
+        });
+      },
+    };
   }
 
   renderReadout(m) {
     const v = verdict(m.readout);
     const right = v.referent === truth(this.state.adjective);
-    const bar = (label, w, shown) => [h('span', {}, label), h('div', { class: 'bar', style: `width:${(w * 100).toFixed(1)}%` }), h('span', {}, `${shown}%`)];
-    replace(this.readout, [
-      h('div', { class: 'verdict' }, !v.referent ? 'Read-out: undecided'
-        : ['Read-out: it = ', v.referent, ' ', h('span', { class: right ? 'ok' : 'bad' }, right ? '\u2714 right' : '\u2718 wrong')]),
-      h('div', {}, `Margin ${count(v.points, 'point')}. What “it” gathered from the layer: look for a noun ${num(m.gathered[0])}, animacy ${num(m.gathered[1])}.`),
-      h('div', { class: 'bars' }, [...bar('animal', m.readout.animal, v.animal), ...bar('road', m.readout.road, v.road)]),
-      h('p', { class: 'note' }, 'The read-out is a second attention step from “it”: its query is what the layer gathered '
-        + '(how strongly to look for a noun, and which animacy to prefer), and each word offers its noun and animate features as a key. '
-        + 'The bars are that step’s weights on the two nouns.'),
-    ]);
+    if (!this.readoutParts) { // made once; each render changes only its words and bar widths
+      const bar = (label) => {
+        const parts = { bar: h('div', { class: 'bar' }), value: h('span', {}) };
+        parts.el = [h('span', {}, label), parts.bar, parts.value];
+        return parts;
+      };
+      const r = this.readoutParts = { verdict: h('div', { class: 'verdict' }), margin: h('div', {}), animal: bar('animal'), road: bar('road') };
+      replace(this.readout, [r.verdict, r.margin, h('div', { class: 'bars' }, [...r.animal.el, ...r.road.el]),
+        h('p', { class: 'note' }, 'The read-out is a second attention step from “it”: its query is what the layer gathered '
+          + '(how strongly to look for a noun, and which animacy to prefer), and each word offers its noun and animate features as a key. '
+          + 'The bars are that step’s weights on the two nouns.')]);
+    }
+    const r = this.readoutParts;
+    replace(r.verdict, !v.referent ? 'Read-out: undecided'
+      : ['Read-out: it = ', v.referent, ' ', h('span', { class: right ? 'ok' : 'bad' }, right ? '\u2714 right' : '\u2718 wrong')]);
+    r.margin.textContent = `Margin ${count(v.points, 'point')}. What “it” gathered from the layer: look for a noun ${num(m.gathered[0])}, animacy ${num(m.gathered[1])}.`;
+    for (const k of ['animal', 'road']) {
+      r[k].bar.style.width = `${(m.readout[k] * 100).toFixed(1)}%`;
+      r[k].value.textContent = `${v[k]}%`;
+    }
   }
 
   describe(m, heads) {

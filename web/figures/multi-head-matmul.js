@@ -28,7 +28,13 @@ class MultiHeadMatmul extends FigureElement {
     this.v = { X: v('X', { rowLabels: TOKENS, groups: false }), Wq: v('WQ'), Q: v('Q', { rowLabels: TOKENS }), Z: v('Z', { rowLabels: TOKENS }), Wo: v('WO', { groups: false }), Y: v('Y', { rowLabels: TOKENS, groups: false }) };
     this.headsEl = h('div', { class: 'heads' });
     this.check = h('p', { class: 'check' });
-    this.dims = h('p', { class: 'note' });
+    // the shapes as math, typeset once; only Q_i's width and the colour scale change with h
+    this.qShape = h('span');
+    this.colours = document.createTextNode('');
+    this.dims = h('p', { class: 'note' }, ['Shapes: ', mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\;`), ' ', this.qShape, ' ',
+      mathSpan(`Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`), this.colours]);
+    this.shown = new Map(); // head count -> what draw() made for it
+    this.drawn = 0;
     return h('div', {}, [
       h('p', { class: 'title' }, 'Multi-head attention is a few wide matrix products'),
       this.choice.el,
@@ -49,16 +55,32 @@ class MultiHeadMatmul extends FigureElement {
 
   render() {
     const heads = Number(this.state.heads);
-    const m = multiHeadMatmul(this.attn, heads);
-    // inputs and weights lie in [-1, 1]; Q, Z, Y and their per-head slices share one scale
-    const act = maxAbs([m.Q, m.Z, m.stacked.output].flatMap((M) => Array.from(M.data)));
+    // everything below depends on the head count alone (three values): made once each, then reused
+    const shown = this.shown.get(heads) ?? this.draw(heads);
+    this.shown.set(heads, shown);
+    const { m, act } = shown;
     this.v.X.update(X, { max: 1 });
     this.v.Wq.update(WEIGHTS.Wq, { groups: heads, max: 1 });
     this.v.Q.update(m.Q, { groups: heads, max: act });
     this.v.Z.update(m.Z, { groups: heads, max: act });
     this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
     this.v.Y.update(m.stacked.output, { max: act });
-    replace(this.headsEl, m.perHead.map((hd, i) => {
+    if (this.drawn !== heads) {
+      this.drawn = heads;
+      replace(this.headsEl, shown.heads);
+      this.check.textContent = shown.check;
+      replace(this.qShape, shown.qShape);
+      this.colours.textContent = shown.colours;
+    }
+    this.announce(shown.summary);
+  }
+
+  /** The kernels' results for `heads` and the parts of the figure that show only them. */
+  draw(heads) {
+    const m = multiHeadMatmul(this.attn, heads);
+    // inputs and weights lie in [-1, 1]; Q, Z, Y and their per-head slices share one scale
+    const act = maxAbs([m.Q, m.Z, m.stacked.output].flatMap((M) => Array.from(M.data)));
+    const headViews = m.perHead.map((hd, i) => {
       const color = `var(--attention-head-${i + 1})`;
       const views = [matrixView({ t: this.t, name: `Q${i + 1}`, cell: 16 }), matrixView({ t: this.t, name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ t: this.t, name: `Z${i + 1}`, cell: 16 })];
       views[0].update(hd.Q, { max: act });
@@ -66,12 +88,17 @@ class MultiHeadMatmul extends FigureElement {
       views[2].update(hd.Z, { max: act });
       return h('div', { class: 'head', style: `border-color:${color}` }, [
         views[0].el, h('span', { class: 'op' }, '\u2192'), views[1].el, h('span', { class: 'op' }, '\u00d7 V\u2192'), views[2].el]);
-    }));
-    this.check.textContent = `Running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating, gives Y ${this.t(sameness(m.difference))}: largest difference ${gap(m.difference)}.`;
-    replace(this.dims, ['Shapes: ', mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\; Q_i: ${TOKENS.length}\\times${m.dh},\\; Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`),
-      `. More heads do not add parameters: the same ${D_MODEL}\u00d7${D_MODEL} matrices are cut into narrower slices (coloured bars). `
-      + `Colours: X and the weight matrices are full at \u00b11; Q, Z, Y and the heads\u2019 slices of them share one scale, full at \u00b1${num(act)}; attention weights are full at 1.`]);
-    this.announce(`${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations give Y ${this.t(sameness(m.difference))} (largest difference ${gap(m.difference)}).`);
+    });
+    return {
+      m,
+      act,
+      heads: headViews,
+      check: `Running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating, gives Y ${this.t(sameness(m.difference))}: largest difference ${gap(m.difference)}.`,
+      qShape: mathSpan(`Q_i: ${TOKENS.length}\\times${m.dh},`),
+      colours: `. More heads do not add parameters: the same ${D_MODEL}\u00d7${D_MODEL} matrices are cut into narrower slices (coloured bars). `
+        + `Colours: X and the weight matrices are full at \u00b11; Q, Z, Y and the heads\u2019 slices of them share one scale, full at \u00b1${num(act)}; attention weights are full at 1.`,
+      summary: `${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations give Y ${this.t(sameness(m.difference))} (largest difference ${gap(m.difference)}).`,
+    };
   }
 }
 
