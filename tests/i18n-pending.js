@@ -10,7 +10,6 @@ export const PENDING = new Set([
   'tempering',
   'susan-mary',
   'multi-head-it',
-  'multi-head-matmul',
   'as-dense',
   'as-conv',
   'causal-mask',
