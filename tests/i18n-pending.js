@@ -9,7 +9,6 @@ export const PENDING = new Set([
   'matrix',
   'tempering',
   'susan-mary',
-  'multi-head-it',
   'as-dense',
   'as-conv',
   'causal-mask',
