@@ -14,7 +14,6 @@ export const PENDING = new Set([
   'causal-mask',
   'cross',
   'cost',
-  'heatmap',
   'efficient',
   'induction',
   'tiny-gpt',
