@@ -30,6 +30,9 @@ class MultiHeadMatmul extends FigureElement {
     });
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 16, groups: true, ...opts });
     this.v = { X: v('X', { rowLabels: TOKENS, groups: false }), Wq: v('WQ'), Q: v('Q', { rowLabels: TOKENS }), Z: v('Z', { rowLabels: TOKENS }), Wo: v('WO', { groups: false }), Y: v('Y', { rowLabels: TOKENS, groups: false }) };
+    // X and W^O are the same for every head count: drawn once
+    this.v.X.update(X, { max: 1 });
+    this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
     this.headsEl = h('div', { class: 'heads' });
     this.check = h('p', { class: 'check' });
     // the shapes as math, typeset once; only Q_i's width and the colour scale change with h
@@ -63,11 +66,9 @@ class MultiHeadMatmul extends FigureElement {
     const shown = this.shown.get(heads) ?? this.draw(heads);
     this.shown.set(heads, shown);
     const { m, act } = shown;
-    this.v.X.update(X, { max: 1 });
     this.v.Wq.update(WEIGHTS.Wq, { groups: heads, max: 1 });
     this.v.Q.update(m.Q, { groups: heads, max: act });
     this.v.Z.update(m.Z, { groups: heads, max: act });
-    this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
     this.v.Y.update(m.stacked.output, { max: act });
     if (this.drawn !== heads) {
       this.drawn = heads;
