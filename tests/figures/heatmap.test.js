@@ -1,10 +1,16 @@
 // attention-heatmap: renders any valid weights, rejects malformed or
-// oversized JSON with a message (never an exception), and its live demo's
+// oversized JSON with a message (a key of heatmap.strings.js and its
+// arguments, never an exception; checked here in its English wording), and its live demo's
 // heads can be switched off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
-import { parseHeatmap, demoModel, LIMITS, DEMO_TOKENS } from '../../web/figures/heatmap.model.js';
+import { parseHeatmap, demoModel, LIMITS, DEMO_TOKENS, DEMO_HEADS } from '../../web/figures/heatmap.model.js';
+import strings from '../../web/figures/heatmap.strings.js';
+import { translator } from '../../web/figures/i18n.js';
+
+const t = translator(strings, 'en');
+const say = ({ key, args }) => t(key, args);
 
 const attn = await engine();
 const XSS = '<img src=x onerror=alert(1)>';
@@ -20,7 +26,7 @@ test('valid weights in every accepted shape', () => {
     [[[[head, head]], [[head, head]]], 2, 2], // layers x batch(1) x heads x q x k
   ]) {
     const r = parseHeatmap(JSON.stringify({ tokens, attention }));
-    assert.ok(r.ok, r.error);
+    assert.ok(r.ok, r.error && say(r.error));
     assert.equal(r.data.layers.length, layers);
     assert.equal(r.data.layers[0].length, heads);
     assert.deepEqual(r.data.tokens, tokens, 'tokens come back as the same strings');
@@ -52,23 +58,31 @@ test('malformed input gives a message naming the problem, never an exception', (
   for (const [text, pattern] of cases) {
     const r = parseHeatmap(text);
     assert.equal(r.ok, false, text);
-    assert.match(r.error, pattern, text);
+    assert.match(say(r.error), pattern, text);
   }
 });
 
 test('oversized input is refused before parsing, with a message', () => {
-  assert.match(parseHeatmap(' '.repeat(LIMITS.chars + 1)).error, /5,000,001 characters; the viewer reads at most 5,000,000/);
+  const error = (input) => say(parseHeatmap(input).error);
+  assert.match(error(' '.repeat(LIMITS.chars + 1)), /5,000,001 characters; the viewer reads at most 5,000,000/);
   const many = Array.from({ length: LIMITS.tokens + 1 }, (_, i) => `t${i}`);
-  assert.match(parseHeatmap({ tokens: many, attention: [[1]] }).error, /at most 512/);
+  assert.match(error({ tokens: many, attention: [[1]] }), /at most 512/);
   const heads = Array.from({ length: 33 }, () => Array.from({ length: 32 }, () => [[1]]));
-  assert.match(parseHeatmap({ tokens: ['a'], attention: heads }).error, /more than the 1024 heads/);
-  assert.match(parseHeatmap({ tokens: ['a'.repeat(201)], attention: [[1]] }).error, /longer than 200/);
+  assert.match(error({ tokens: ['a'], attention: heads }), /more than the 1024 heads/);
+  assert.match(error({ tokens: ['a'.repeat(201)], attention: [[1]] }), /longer than 200/);
 });
 
 test('rows that do not sum to 1 are drawn with a warning', () => {
   const r = parseHeatmap({ tokens: ['a', 'b'], attention: [[0.5, 0.2], [0, 0]] });
   assert.ok(r.ok);
-  assert.match(r.data.warnings[0], /row 1 sums to 0.700/);
+  assert.match(say(r.data.warnings[0]), /row 1 sums to 0.700/);
+});
+
+test('every problem and every demo head has words in both languages', () => {
+  const zh = translator(strings, 'zh');
+  const r = parseHeatmap({ tokens: ['a', 'b'], attention: [[1, 0], [0, 2]] });
+  assert.match(zh(r.error.key, r.error.args), /attention\[0\]\[0\]\[1\]\[1\] 是 2；注意力权重应在 0 到 1 之间/);
+  for (const key of DEMO_HEADS.flat()) assert.ok(t(key) && zh(key), key);
 });
 
 test('the live demo: valid weights in every head; its output parses as viewer data', () => {

@@ -11,8 +11,9 @@ import { h, replace } from './dom.js';
 import { palette } from './scale.canvas.js';
 import { parseHeatmap, demoModel, DEMO_HEADS, LIMITS } from './heatmap.model.js';
 import { headView, modelView, headColor, MAX_LINE_TOKENS } from './heatmap.view.js';
+import strings from './heatmap.strings.js';
 
-const FORMAT = '{"tokens": ["The", "cat", ...], "attention": [[[[...], ...], ...], ...]}   (layers \u00d7 heads \u00d7 tokens \u00d7 tokens)';
+const FORMAT = '{"tokens": ["The", "cat", ...], "attention": [[[[...], ...], ...], ...]}';
 const PYTHON = 'out = model(**inputs, output_attentions=True)\n'
   + 'json.dump({"tokens": tokenizer.convert_ids_to_tokens(inputs["input_ids"][0]),\n'
   + '           "attention": [a[0].tolist() for a in out.attentions]}, open("weights.json", "w"))';
@@ -24,6 +25,8 @@ function normalizeOff(text) {
 }
 
 class Heatmap extends FigureElement {
+  static strings = strings;
+
   static props = {
     src: { type: 'string', default: '' },
     layer: { type: 'number', default: 1, min: 1, max: 1024, integer: true },
@@ -55,48 +58,48 @@ class Heatmap extends FigureElement {
   build() {
     this.userData = null; // parsed data from src, the data property or the reader
     this.loadedSrc = '';
+    this.shapeOf = null; // the data the layer buttons and the grid were made for
     this.sourceEl = h('p', { class: 'source note' });
     this.messages = h('div', { 'aria-live': 'polite' });
     this.layerEl = h('div', { class: 'controls' });
     this.headsEl = h('div', { class: 'heads' });
     this.main = h('div', { class: 'main' });
-    this.text = h('textarea', { 'aria-label': 'Attention weights as JSON', spellcheck: 'false', placeholder: FORMAT });
-    const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'Load a JSON file' });
+    const format = `${FORMAT}   ${this.t('formatShape')}`;
+    this.text = h('textarea', { 'aria-label': this.t('textareaLabel'), spellcheck: 'false', placeholder: format });
+    const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': this.t('fileLabel') });
     file.addEventListener('change', async () => { if (file.files[0]) this.load(await file.files[0].text(), file.files[0].name); });
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Attention heatmap: look inside any model, head by head'),
+      h('p', { class: 'title' }, this.t('title')),
       this.sourceEl, this.messages, this.layerEl, this.headsEl, this.main,
       h('details', {}, [
-        h('summary', {}, 'Show your own model’s attention'),
-        h('p', {}, ['Paste JSON or choose a file. The format: ', h('code', {}, FORMAT),
-          '. Add "keyTokens" when queries and keys differ (cross-attention). From Hugging Face transformers:']),
+        h('summary', {}, this.t('showYourOwn')),
+        h('p', {}, [this.t('formatIntro'), h('code', {}, format), this.t('formatAfter')]),
         h('pre', {}, PYTHON),
         this.text,
         h('div', { class: 'controls' }, [
-          h('button', { type: 'button', onclick: () => this.load(this.text.value, 'pasted JSON') }, 'Show'), file,
-          h('button', { type: 'button', onclick: () => { this.userData = null; this.set({ src: '', off: '', layer: 1, token: -1 }); } }, 'Back to the demo'),
+          h('button', { type: 'button', onclick: () => this.load(this.text.value, ['pastedJson']) }, this.t('show')), file,
+          h('button', { type: 'button', onclick: () => { this.userData = null; this.set({ src: '', off: '', layer: 1, token: -1 }); } }, this.t('backToDemo')),
         ]),
       ]),
-      h('p', { class: 'note' }, 'Click a token on the left (or focus it and press Enter) to see only its lines. Switching a head off in the demo removes what it writes, and every later layer is recomputed; for loaded weights it hides the head. Nothing you load leaves your browser. '
-        + 'Read the lines with care: a weight says how much of a token’s value vector is taken, not how much that token matters to the output. Value vectors differ in length, and the residual connection carries every token’s own vector past the layer. '
-        + 'Colours: weights are full at 1.'),
+      h('p', { class: 'note' }, this.t('note')),
     ]);
   }
 
   /** Viewer data: an object or JSON text (as in heatmap.model.js). */
   set data(value) {
     this.pending = value;
-    if (this.attn) this.load(value, 'the data property');
+    if (this.attn) this.load(value, ['dataProperty']);
   }
 
   get data() {
     return this.userData;
   }
 
+  /** `name`: a file name or address, or [key] of a string (pasted JSON, the data property). */
   load(input, name) {
     const r = parseHeatmap(input);
     if (!r.ok) {
-      this.error = `Could not show ${name}: ${r.error}`;
+      this.error = ['couldNotShow', { name, problem: [r.error.key, r.error.args] }];
     } else {
       this.error = '';
       this.userData = { ...r.data, name, fromSrc: name === this.state.src };
@@ -114,15 +117,26 @@ class Heatmap extends FigureElement {
     this.loadedSrc = src;
     try {
       const url = new URL(src, document.baseURI);
-      if (url.origin !== location.origin) throw new Error('the viewer loads files from this page\u2019s own site only');
+      if (url.origin !== location.origin) return this.failed(src, ['otherOrigin']);
       const res = await fetch(url);
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      if (Number(res.headers.get('content-length')) > LIMITS.chars) throw new Error(`the file is larger than ${LIMITS.chars / 1e6} MB`);
+      if (!res.ok) return this.failed(src, ['httpStatus', { status: res.status }]);
+      if (Number(res.headers.get('content-length')) > LIMITS.chars) return this.failed(src, ['fileTooLarge', { mb: LIMITS.chars / 1e6 }]);
       this.load(await res.text(), src);
     } catch (err) {
-      this.error = `Could not load ${src}: ${err.message}`;
-      this.invalidate();
+      this.failed(src, ['fetchFailed', { message: err.message }]);
     }
+  }
+
+  failed(src, problem) {
+    this.error = ['couldNotLoadSrc', { src, problem }];
+    this.invalidate();
+  }
+
+  /** A text: a plain string as it is, or [key, args] of the table (args may hold more such pairs). */
+  say(text) {
+    if (!Array.isArray(text)) return text;
+    const [key, args = {}] = text;
+    return this.t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? this.say(v) : v])));
   }
 
   offSet() {
@@ -140,7 +154,7 @@ class Heatmap extends FigureElement {
     if (this.pending !== undefined) {
       const p = this.pending;
       this.pending = undefined;
-      this.load(p, 'the data property');
+      this.load(p, ['dataProperty']);
     }
     if (this.state.src && this.state.src !== this.loadedSrc) this.fetchSrc(this.state.src);
     if (!this.state.src && this.userData?.fromSrc) this.userData = null; // src removed: back to the demo
@@ -155,33 +169,46 @@ class Heatmap extends FigureElement {
     const token = this.state.token < data.tokens.length ? this.state.token : -1;
     Object.assign(this.state, { layer: l + 1, token }); // what is drawn is the state
 
-    this.sourceEl.textContent = demo
-      ? 'Showing the demo: a hand-built two-layer, four-head model, computed live by the kernels.'
-      : `Showing ${data.name}: ${data.tokens.length} tokens, ${L} layer${L > 1 ? 's' : ''} \u00d7 ${heads.length} head${heads.length > 1 ? 's' : ''}.`;
+    this.sourceEl.textContent = demo ? this.t('sourceDemo')
+      : this.t('sourceData', { name: this.say(data.name), tokens: data.tokens.length, layers: L, heads: heads.length });
     replace(this.messages, [
-      this.error ? h('p', { class: 'msg', role: 'alert' }, this.error) : null,
-      ...data.warnings.map((w) => h('p', { class: 'msg warn' }, w)),
+      this.error ? h('p', { class: 'msg', role: 'alert' }, this.say(this.error)) : null,
+      ...data.warnings.map((w) => h('p', { class: 'msg warn' }, this.t(w.key, w.args))),
     ]);
-    // rebuilt on every change: each focusable part carries a data-key, so keyboard focus survives the rebuild
-    replace(this.layerEl, L > 1 ? [h('span', {}, 'Layer'), ...data.layers.map((_, k) => h('button', {
-      type: 'button', 'aria-pressed': String(k === l), 'data-key': `layer-${k}`, onclick: () => this.set({ layer: k + 1 }), style: k === l ? 'border-color:var(--attention-accent);font-weight:700' : '',
-    }, String(k + 1)))] : []);
-    replace(this.headsEl, heads.map((_, hd) => {
-      const input = h('input', { type: 'checkbox', role: 'switch', checked: !isOff(l, hd), 'data-key': `head-${hd}` });
-      input.addEventListener('change', () => this.toggleHead(l, hd));
-      const role = demo ? `: ${DEMO_HEADS[l][hd]}` : '';
-      return h('label', { class: 'switch' }, [input, h('i', { style: `background:${headColor(hd)}` }), `head ${hd + 1}${role}`]);
-    }));
+    // the layer buttons, head switches and grid are made again only for other data or another layer
+    const source = demo ? 'demo' : data;
+    if (this.shapeOf !== source) {
+      this.shapeOf = source;
+      this.layerOf = -1;
+      this.grid = modelView(this.t, data.layers.map((hs) => hs.length), (k) => this.set({ layer: k + 1 }));
+      this.layerButtons = data.layers.map((_, k) => h('button', { type: 'button', 'data-key': `layer-${k}`, onclick: () => this.set({ layer: k + 1 }) }, String(k + 1)));
+      replace(this.layerEl, L > 1 ? [h('span', {}, this.t('layer')), ...this.layerButtons] : []);
+    }
+    this.layerButtons.forEach((b, k) => {
+      b.setAttribute('aria-pressed', String(k === l));
+      b.style.cssText = k === l ? 'border-color:var(--attention-accent);font-weight:700' : '';
+    });
+    if (this.layerOf !== l) {
+      this.layerOf = l;
+      this.switches = heads.map((_, hd) => {
+        const input = h('input', { type: 'checkbox', role: 'switch', 'data-key': `head-${hd}` });
+        input.addEventListener('change', () => this.toggleHead(l, hd));
+        const name = demo ? this.t('headRole', { n: hd + 1, role: this.t(DEMO_HEADS[l][hd]) }) : this.t('head', { n: hd + 1 });
+        return { input, el: h('label', { class: 'switch' }, [input, h('i', { style: `background:${headColor(hd)}` }), name]) };
+      });
+      replace(this.headsEl, this.switches.map((sw) => sw.el));
+    }
+    this.switches.forEach((sw, hd) => { sw.input.checked = !isOff(l, hd); });
     const on = heads.map((_, hd) => !isOff(l, hd));
     const pick = (i) => this.set({ token: i });
     const big = Math.max(data.tokens.length, data.keyTokens.length) > MAX_LINE_TOKENS && token < 0;
-    replace(this.main, [
-      big ? h('p', { class: 'note' }, `${data.tokens.length} tokens: too many to draw every line. Choose a layer in the grid; lines appear for one token at a time (set the token attribute).`)
-        : headView({ tokens: data.tokens, keyTokens: data.keyTokens, weights: heads, on, token, onpick: pick }),
-      modelView({ layers: data.layers, colors: this.colors, off: isOff, layer: l, onpick: (k) => this.set({ layer: k + 1 }) }),
-    ]);
-    this.announce(`${demo ? 'Demo model' : data.name}, layer ${l + 1}: ${on.filter(Boolean).length} of ${heads.length} heads on`
-      + `${token >= 0 ? `, showing the lines of "${data.tokens[token]}"` : ''}.`);
+    this.grid.update({ layers: data.layers, colors: this.colors, off: isOff, layer: l });
+    const lines = big ? h('p', { class: 'note' }, this.t('tooManyLines', { n: data.tokens.length }))
+      : headView({ t: this.t, tokens: data.tokens, keyTokens: data.keyTokens, weights: heads, on, token, onpick: pick });
+    if (this.main.lastChild === this.grid.el) this.main.firstChild.replaceWith(lines);
+    else replace(this.main, [lines, this.grid.el]);
+    this.announce(this.t('summary', { name: demo ? this.t('demoName') : this.say(data.name), layer: l + 1, on: on.filter(Boolean).length, heads: heads.length,
+      lines: token >= 0 ? this.t('summaryLines', { token: data.tokens[token] }) : '' }));
   }
 }
 

@@ -5,83 +5,88 @@
 // where A is layers x heads x queries x keys (a 5-D array with a batch of 1
 // in second place, as Hugging Face's `outputs.attentions` gives it, is read
 // too; so are heads x queries x keys and queries x keys). Everything is
-// checked, and a problem comes back as a message naming the place, never as
-// an exception. demoModel computes a small two-layer model live with the
+// checked, and a problem comes back as {key, args} naming the place (a key of
+// heatmap.strings.js, so the figure says it in the reader's language), never
+// as an exception. demoModel computes a small two-layer model live with the
 // kernels, with heads that can be switched off.
 import { zeros, put, toRows } from './mat.js';
 
 export const LIMITS = { chars: 5_000_000, tokens: 512, heads: 1024, numbers: 4_000_000, tokenChars: 200 };
 
-const fail = (error) => ({ ok: false, error });
+const fail = (key, args = {}) => ({ ok: false, error: { key, args } });
+const problem = (key, args = {}) => ({ key, args });
 const depth = (a) => (Array.isArray(a) ? 1 + depth(a[0]) : 0);
 
 function tokenList(value, name) {
-  if (!Array.isArray(value)) return `"${name}" must be an array of strings`;
-  if (value.length === 0) return `"${name}" is empty`;
-  if (value.length > LIMITS.tokens) return `"${name}" has ${value.length} tokens; the viewer draws at most ${LIMITS.tokens}`;
+  if (!Array.isArray(value)) return problem('tokensNotArray', { name });
+  if (value.length === 0) return problem('tokensEmpty', { name });
+  if (value.length > LIMITS.tokens) return problem('tooManyTokens', { name, count: value.length, limit: LIMITS.tokens });
   const bad = value.findIndex((t) => typeof t !== 'string');
-  if (bad >= 0) return `"${name}"[${bad}] is ${typeof value[bad]}, not a string`;
+  if (bad >= 0) return problem('tokenNotString', { name, index: bad, type: typeof value[bad] });
   const long = value.findIndex((t) => t.length > LIMITS.tokenChars);
-  if (long >= 0) return `"${name}"[${long}] is longer than ${LIMITS.tokenChars} characters`;
+  if (long >= 0) return problem('tokenTooLong', { name, index: long, limit: LIMITS.tokenChars });
   return null;
 }
 
-// One head's matrix: nq rows of nk finite numbers in [0, 1].
+// One head's matrix: nq rows of nk finite numbers in [0, 1] -> {M}, or a problem {key, args}.
 function headMatrix(rows, nq, nk, where) {
-  if (!Array.isArray(rows) || rows.length !== nq) return `${where} must have ${nq} rows (one per token), found ${Array.isArray(rows) ? rows.length : typeof rows}`;
+  if (!Array.isArray(rows) || rows.length !== nq) return problem('rowsMismatch', { where, want: nq, got: Array.isArray(rows) ? rows.length : typeof rows });
   const M = zeros(nq, nk);
   for (let i = 0; i < nq; i++) {
     const r = rows[i];
-    if (!Array.isArray(r) || r.length !== nk) return `${where}[${i}] must have ${nk} values (one per key token), found ${Array.isArray(r) ? r.length : typeof r}`;
+    if (!Array.isArray(r) || r.length !== nk) return problem('valuesMismatch', { where, row: i, want: nk, got: Array.isArray(r) ? r.length : typeof r });
     for (let j = 0; j < nk; j++) {
       const v = r[j];
-      if (typeof v !== 'number' || !Number.isFinite(v)) return `${where}[${i}][${j}] is ${JSON.stringify(v)}, not a finite number`;
-      if (v < 0 || v > 1 + 1e-3) return `${where}[${i}][${j}] is ${v}; attention weights lie between 0 and 1`;
+      if (typeof v !== 'number' || !Number.isFinite(v)) return problem('notFinite', { where, row: i, col: j, value: JSON.stringify(v) });
+      if (v < 0 || v > 1 + 1e-3) return problem('outOfRange', { where, row: i, col: j, value: v });
       M.data[i * nk + j] = v;
     }
   }
-  return M;
+  return { M };
 }
 
-/** Text or object -> {ok: true, data: {tokens, keyTokens, layers, warnings}} or {ok: false, error}. */
+/**
+ * Text or object -> {ok: true, data: {tokens, keyTokens, layers, warnings}}
+ * or {ok: false, error: {key, args}}; warnings are [{key, args}].
+ */
 export function parseHeatmap(input) {
   let obj = input;
   if (typeof input === 'string') {
-    if (input.length > LIMITS.chars) return fail(`The JSON has ${input.length.toLocaleString('en-US')} characters; the viewer reads at most ${LIMITS.chars.toLocaleString('en-US')}`);
+    if (input.length > LIMITS.chars) return fail('tooManyChars', { chars: input.length.toLocaleString('en-US'), limit: LIMITS.chars.toLocaleString('en-US') });
     try {
       obj = JSON.parse(input);
     } catch (err) {
-      return fail(`This is not valid JSON: ${err.message}`);
+      return fail('notJson', { message: err.message });
     }
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return fail('Expected a JSON object with "tokens" and "attention"');
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return fail('notObject');
   const tokErr = tokenList(obj.tokens, 'tokens');
-  if (tokErr) return fail(tokErr);
+  if (tokErr) return { ok: false, error: tokErr };
   const keyTokens = obj.keyTokens ?? obj.tokens;
   const keyErr = tokenList(keyTokens, 'keyTokens');
-  if (keyErr) return fail(keyErr);
+  if (keyErr) return { ok: false, error: keyErr };
   let A = obj.attention;
-  if (!Array.isArray(A)) return fail('"attention" must be an array: layers x heads x tokens x tokens');
+  if (!Array.isArray(A)) return fail('attentionNotArray');
   const dims = depth(A);
   if (dims === 5) {
-    if (!A.every((l) => Array.isArray(l) && l.length === 1)) return fail('"attention" has 5 dimensions; the second (batch) must have size 1');
+    if (!A.every((l) => Array.isArray(l) && l.length === 1)) return fail('batchNotOne');
     A = A.map((l) => l[0]);
   } else if (dims === 3) A = [A];
   else if (dims === 2) A = [[A]];
-  else if (dims !== 4) return fail(`"attention" has ${dims} dimensions; expected 4 (layers x heads x tokens x tokens), 3 or 2`);
+  else if (dims !== 4) return fail('wrongDims', { dims });
   const [nq, nk] = [obj.tokens.length, keyTokens.length];
   const heads = A[0]?.length;
-  if (!heads) return fail('"attention" has no heads');
-  if (A.length * heads > LIMITS.heads) return fail(`${A.length} layers x ${heads} heads is more than the ${LIMITS.heads} heads the viewer draws`);
-  if (A.length * heads * nq * nk > LIMITS.numbers) return fail(`That is more than ${LIMITS.numbers / 1e6} million weights`);
+  if (!heads) return fail('noHeads');
+  if (A.length * heads > LIMITS.heads) return fail('tooManyHeads', { layers: A.length, heads, limit: LIMITS.heads });
+  if (A.length * heads * nq * nk > LIMITS.numbers) return fail('tooManyWeights', { millions: LIMITS.numbers / 1e6 });
   const layers = [];
   for (let l = 0; l < A.length; l++) {
-    if (!Array.isArray(A[l]) || A[l].length !== heads) return fail(`attention[${l}] must have ${heads} heads like attention[0]`);
+    if (!Array.isArray(A[l]) || A[l].length !== heads) return fail('headsMismatch', { layer: l, heads });
     const layer = [];
     for (let hd = 0; hd < heads; hd++) {
-      const M = headMatrix(A[l][hd], nq, nk, `attention[${l}][${hd}]`);
-      if (typeof M === 'string') return fail(M);
-      layer.push(M);
+      const r = headMatrix(A[l][hd], nq, nk, `attention[${l}][${hd}]`);
+      if (!r.M) return { ok: false, error: r };
+      layer.push(r.M);
     }
     layers.push(layer);
   }
@@ -93,7 +98,7 @@ function rowSumWarnings(layers) {
     for (const [hd, M] of layer.entries()) {
       for (const [i, r] of toRows(M).entries()) {
         const sum = r.reduce((a, b) => a + b, 0);
-        if (sum !== 0 && Math.abs(sum - 1) > 0.01) return [`Some rows do not sum to 1 (layer ${l + 1}, head ${hd + 1}, row ${i + 1} sums to ${sum.toFixed(3)}): drawn as given.`];
+        if (sum !== 0 && Math.abs(sum - 1) > 0.01) return [problem('rowSums', { layer: l + 1, head: hd + 1, row: i + 1, sum: sum.toFixed(3) })];
       }
     }
   }
@@ -103,9 +108,10 @@ function rowSumWarnings(layers) {
 // ---- the live demo: two layers, four heads, hand-set -------------------
 
 export const DEMO_TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it', 'was', 'tired'];
+// what each demo head does, as keys of heatmap.strings.js
 export const DEMO_HEADS = [
-  ['previous word', 'nouns', 'itself', 'first word; “it” \u2192 animate'],
-  ['word after a noun (needs L1 head 1)', 'previous word', 'verbs', 'first word; “it” \u2192 animate (needs L1 head 4)'],
+  ['previousWord', 'nouns', 'itself', 'firstWordIt'],
+  ['afterNoun', 'previousWord', 'verbs', 'firstWordItNeeds'],
 ];
 const KIND = { the: 'det', cat: 'noun', sat: 'verb', on: 'prep', mat: 'noun', because: 'conj', it: 'pronoun', was: 'verb', tired: 'adj' };
 // feature columns of the 16-wide residual stream

@@ -20,11 +20,11 @@ function label(t, attrs) {
 export const headColor = (hd) => `var(--attention-head-${hd + 1}, hsl(${(hd * 67) % 360} 55% 45%))`;
 
 /**
- * BertViz-style head view: queries on the left, keys on the right, a line
+ * BertViz-style head view (`t`: the figure's translator): queries on the left, keys on the right, a line
  * per weight (>= 0.01) in the head's colour. `token` >= 0 shows only that
  * query's lines. onpick(i) when a query token is clicked or chosen by key.
  */
-export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
+export function headView({ t: tr, tokens, keyTokens, weights, on, token, onpick }) {
   const n = Math.max(tokens.length, keyTokens.length);
   const height = n * ROW + 8;
   const xl = widest(tokens);
@@ -45,7 +45,7 @@ export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
   });
   tokens.forEach((t, i) => {
     const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button', 'data-key': `q-${i}` });
-    q.setAttribute('aria-label', `query ${i + 1}: ${t}`);
+    q.setAttribute('aria-label', tr('queryLabel', { n: i + 1, token: t }));
     q.addEventListener('click', () => onpick(i === token ? -1 : i));
     q.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onpick(i === token ? -1 : i); }
@@ -54,18 +54,33 @@ export function headView({ tokens, keyTokens, weights, on, token, onpick }) {
   });
   keyTokens.forEach((t, j) => kids.push(label(t, { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' })));
   return s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group',
-    'aria-label': 'Lines from each query token (left) to the key tokens (right), one colour per head; thicker is more weight' }, kids);
+    'aria-label': tr('linesLabel') }, kids);
 }
 
-/** Model view: every layer x head as a small heatmap; onpick(layer) selects a layer. */
-export function modelView({ layers, colors, off, layer, onpick }) {
-  return h('div', { class: 'grid', role: 'group', 'aria-label': 'All layers and heads' }, layers.map((heads, l) =>
-    h('div', { class: `layer${l === layer ? ' sel' : ''}` }, [
+/**
+ * Model view: every layer x head as a small heatmap, made once for a shape
+ * (heads per layer) and repainted by update({layers, colors, off, layer});
+ * onpick(layer) selects a layer.
+ */
+export function modelView(t, shape, onpick) {
+  const rows = shape.map((heads, l) => {
+    const cells = Array.from({ length: heads }, (_, hd) => h('canvas', { class: 'thumb', style: `border-color:${headColor(hd)}` }));
+    const el = h('div', { class: 'layer' }, [
       h('span', { class: 'lab' }, `L${l + 1}`),
-      ...heads.map((W, hd) => {
-        const canvas = h('canvas', { class: `thumb${off(l, hd) ? ' off' : ''}`, style: `border-color:${headColor(hd)}` });
-        paintMatrix(canvas, W, colors, 1);
-        return h('button', { type: 'button', class: 'cell', 'aria-label': `layer ${l + 1}, head ${hd + 1}`, 'data-key': `cell-${l}-${hd}`, onclick: () => onpick(l) }, canvas);
-      }),
-    ])));
+      ...cells.map((canvas, hd) => h('button', { type: 'button', class: 'cell', 'aria-label': t('cellLabel', { layer: l + 1, head: hd + 1 }), 'data-key': `cell-${l}-${hd}`, onclick: () => onpick(l) }, canvas)),
+    ]);
+    return { el, cells };
+  });
+  return {
+    el: h('div', { class: 'grid', role: 'group', 'aria-label': t('gridLabel') }, rows.map((r) => r.el)),
+    update({ layers, colors, off, layer }) {
+      rows.forEach((r, l) => {
+        r.el.classList.toggle('sel', l === layer);
+        r.cells.forEach((canvas, hd) => {
+          canvas.classList.toggle('off', off(l, hd));
+          paintMatrix(canvas, layers[l][hd], colors, 1);
+        });
+      });
+    },
+  };
 }

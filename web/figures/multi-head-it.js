@@ -5,21 +5,16 @@ import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace } from './dom.js';
 import { choice, slider, toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
-import { mathSpan } from './math.js';
-import { count, num, pcts } from './format.js';
+import { num, pcts } from './format.js';
+import { rich } from './rich.js';
+import strings from './multi-head-it.strings.js';
 import { itModel, truth, verdict, FEATURES, IT, ADJ } from './multi-head-it.model.js';
 
 const ROW = 22;
-const FEATURE_NOTES = [
-  ['noun', 'a thing “it” could stand for: animal, road'],
-  ['animate', '+1 alive, \u22121 not. “tired” leans +1 (tired things are alive), “wide” leans \u22121 (roads are wide, animals rarely): the clue'],
-  ['adjective', 'a describing word'],
-  ['pronoun', '“it”, the only word whose question we follow'],
-  ['role', '+1 the subject of the sentence, \u22121 the object'],
-  ['other', 'every remaining word'],
-];
 
 class MultiHeadIt extends FigureElement {
+  static strings = strings;
+
   static props = {
     adjective: { type: 'enum', values: ['tired', 'wide'], default: 'tired' },
     heads: { type: 'enum', values: ['1', '2'], default: '2' },
@@ -51,23 +46,23 @@ class MultiHeadIt extends FigureElement {
   build() {
     const c = this.controls = {
       adjective: choice({
-        label: 'Adjective', value: this.state.adjective, prop: 'adjective',
+        label: this.t('adjectiveLabel'), value: this.state.adjective, prop: 'adjective',
         options: [{ value: 'tired', label: 'tired' }, { value: 'wide', label: 'wide' }],
         onchange: (adjective) => this.set({ adjective }),
       }),
       heads: choice({
-        label: 'Heads', value: this.state.heads, prop: 'heads',
-        options: [{ value: '1', label: 'one head' }, { value: '2', label: 'two heads' }],
+        label: this.t('heads'), value: this.state.heads, prop: 'heads',
+        options: [{ value: '1', label: this.t('oneHead') }, { value: '2', label: this.t('twoHeads') }],
         onchange: (heads) => this.set({ heads }),
       }),
       tip: slider({
-        label: 'Noun head leans', min: -2, max: 2, step: 0.1, value: this.state.tip, prop: 'tip',
-        format: (v) => (Math.abs(v) < 0.05 ? 'even' : `${v > 0 ? 'animal' : 'road'} ${num(Math.abs(v), 1)}`),
+        label: this.t('tip'), min: -2, max: 2, step: 0.1, value: this.state.tip, prop: 'tip',
+        format: (v) => (Math.abs(v) < 0.05 ? this.t('tipEven') : this.t('tipToward', { word: v > 0 ? 'animal' : 'road', amount: num(Math.abs(v), 1) })),
         oninput: (tip) => this.set({ tip }),
       }),
     };
     this.switches = [0, 1].map((hd) => toggle({
-      label: `head ${hd + 1} on`, value: !this.offs()[hd],
+      label: this.t('headOn', { n: hd + 1 }), value: !this.offs()[hd],
       onchange: (on) => {
         const off = this.offs();
         off[hd] = !on;
@@ -77,35 +72,29 @@ class MultiHeadIt extends FigureElement {
     this.sentence = h('p', { class: 'sentence' });
     this.headsEl = h('div', { class: 'heads' });
     this.readout = h('div', { class: 'readout panel' });
-    this.xView = matrixView({ t: this.t, name: 'X', cell: 18, colLabels: FEATURES, digits: 0 });
-    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ t: this.t, name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES, digits: 2, groups: k !== 'Wo' }));
+    this.sentenceOf = null;
+    this.panels = null;
+    this.readoutParts = null;
+    this.xView = matrixView({ t: this.t, name: 'X', cell: 18, colLabels: FEATURES.map((f) => this.t(f)), digits: 0 });
+    this.wViews = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => matrixView({ t: this.t, name: `W${k[1].toUpperCase()}`, cell: 16, rowLabels: k === 'Wo' ? null : FEATURES.map((f) => this.t(f)), digits: 2, groups: k !== 'Wo' }));
     this.details = h('details', {}, [
-      h('summary', {}, 'The toy’s numbers: word vectors and weights'),
-      h('p', {}, 'Each word is six numbers, one per feature:'),
-      h('dl', {}, FEATURE_NOTES.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+      h('summary', {}, this.t('numbers')),
+      h('p', {}, this.t('featuresIntro')),
+      h('dl', {}, FEATURES.flatMap((f) => [h('dt', {}, this.t(f)), h('dd', {}, this.t(`${f}Note`))])),
       h('div', { class: 'mats' }, [this.xView.el]),
-      h('p', {}, ['The layer computes ', mathSpan('Q=XW^Q,\\;K=XW^K,\\;V=XW^V'), ' and ',
-        mathSpan('Y=\\mathrm{Concat}(Z_1,\\dots,Z_h)\\,W^O'),
-        '. With two heads, columns 1\u20133 of each matrix belong to head 1 and columns 4\u20136 to head 2. '
-        + 'Head 1’s query asks for nouns and passes on only “a noun is here”; head 2’s asks for adjectives and passes on their animacy. '
-        + 'One head must ask for both at once, and its value then carries the nouns’ animacy too: that is the blend. '
-        + 'The query gains are set so that each head’s strongest score is 4 in both models: neither is sharper than the other. Coloured bars mark each head’s columns. '
-        + 'Each matrix is coloured on its own scale, full at its largest magnitude; hover or focus a square to read its value.']),
-      h('p', {}, ['Each head ', mathSpan('h'), ' computes ', mathSpan('Z_h=\\mathrm{softmax}\\!\\left(Q_hK_h^T/\\sqrt{d_h}\\right)V_h'),
-        ' from its own columns, with ', mathSpan('d_h=6/(\\text{number of heads})'), '.']),
-      this.matsEl = h('div', { class: 'mats' }),
+      h('p', {}, rich(this.t('layerNote'))),
+      h('p', {}, rich(this.t('headNote'))),
+      h('div', { class: 'mats' }, this.wViews.map((v) => v.el)),
     ]);
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Who is “it”? One head against two'),
+      h('p', { class: 'title' }, this.t('title')),
       this.sentence,
       h('div', { class: 'controls' }, [c.adjective.el, c.heads.el]),
       h('div', { class: 'controls' }, [c.tip.el, ...this.switches.map((sw) => sw.el)]),
       this.headsEl,
       this.readout,
       this.details,
-      h('p', { class: 'note' },
-        'A toy: six hand-set features, one layer, no training. Real models learn hundreds of features across many heads and layers, '
-        + 'and their heads rarely split the work this cleanly, but the limit shown here is the same: one head gives each word one weighting of the others.'),
+      h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
 
@@ -128,66 +117,90 @@ class MultiHeadIt extends FigureElement {
   render() {
     const heads = Number(this.state.heads);
     const m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.offs() });
-    replace(this.sentence, m.words.map((w, i) => [
-      i ? ' ' : '', h('span', { class: i === IT ? 'it' : i === ADJ ? 'adj' : '' }, w)]), '.');
-    replace(this.headsEl, m.itWeights.map((w, hd) => this.headPanel(m.words, w, hd, heads)));
+    if (this.sentenceOf !== this.state.adjective) { // the sentence changes with the adjective only
+      this.sentenceOf = this.state.adjective;
+      replace(this.sentence, m.words.map((w, i) => [
+        i ? ' ' : '', h('span', { class: i === IT ? 'it' : i === ADJ ? 'adj' : '' }, w)]), '.');
+      this.xView.update(m.X, { rowLabels: m.words });
+    }
+    this.panels ??= [0, 1].map((hd) => this.headPanel(m.words.length, hd));
+    if (this.headsEl.childElementCount !== heads) replace(this.headsEl, this.panels.slice(0, heads).map((p) => p.el));
+    m.itWeights.forEach((w, hd) => this.panels[hd].update(m.words, w, heads));
     this.renderReadout(m);
-    this.xView.update(m.X, { rowLabels: m.words });
-    replace(this.matsEl, ['Wq', 'Wk', 'Wv', 'Wo'].map((k, i) => {
-      this.wViews[i].update(m.W[k], { groups: heads });
-      return this.wViews[i].el;
-    }));
+    ['Wq', 'Wk', 'Wv', 'Wo'].forEach((k, i) => this.wViews[i].update(m.W[k], { groups: heads }));
     this.announce(this.describe(m, heads));
   }
 
-  headPanel(words, w, hd, heads) {
+  /** Head `hd`'s panel for a sentence of `n` words, made once: {el, update(words, weights, heads)}. */
+  headPanel(n, hd) {
     const y0 = 10;
-    const yIt = y0 + (words.length - 1) * ROW / 2;
+    const yIt = y0 + (n - 1) * ROW / 2;
     const color = `var(--attention-head-${hd + 1})`;
-    const role = heads === 1 ? 'the only head' : hd === 0 ? 'looks for nouns' : 'looks for adjectives';
-    const shown = pcts(w);
-    const kids = words.flatMap((word, i) => {
+    const rows = Array.from({ length: n }, (_, i) => {
       const y = y0 + i * ROW;
-      return [
-        s('line', { x1: 34, y1: yIt, x2: 104, y2: y, stroke: color, 'stroke-width': 0.4 + 10 * w[i], 'stroke-opacity': 0.2 + 0.8 * w[i], 'stroke-linecap': 'round' }),
-        s('text', { x: 110, y, 'dominant-baseline': 'central', class: i === ADJ ? 'adjw' : '' }, word),
-        s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }, shown[i]),
-      ];
+      return {
+        line: s('line', { x1: 34, y1: yIt, x2: 104, y2: y, stroke: color, 'stroke-linecap': 'round' }),
+        word: s('text', { x: 110, y, 'dominant-baseline': 'central', class: i === ADJ ? 'adjw' : '' }),
+        weight: s('text', { x: 236, y, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'w' }),
+      };
     });
+    const kids = rows.flatMap((r) => [r.line, r.word, r.weight]);
     kids.push(s('text', { x: 4, y: yIt, 'dominant-baseline': 'central', 'font-weight': 700 }, 'it'));
-    const svg = s('svg', { viewBox: `0 0 240 ${y0 * 2 + (words.length - 1) * ROW}`, width: 240, role: 'img',
-      'aria-label': `Head ${hd + 1}: weights from it to every word` }, kids);
-    const off = this.offs()[hd];
-    return h('div', { class: `head${off ? ' off' : ''}` }, [
-      h('div', { class: 'sub' }, [h('span', { style: `color:${color}` }, `Head ${hd + 1}`), h('span', { class: 'note' }, off ? 'switched off' : role)]),
-      svg,
-    ]);
+    const svg = s('svg', { viewBox: `0 0 240 ${y0 * 2 + (n - 1) * ROW}`, width: 240, role: 'img',
+      'aria-label': this.t('headAria', { n: hd + 1 }) }, kids);
+    const role = h('span', { class: 'note' });
+    const el = h('div', { class: 'head' }, [h('div', { class: 'sub' }, [h('span', { style: `color:${color}` }, this.t('headTitle', { n: hd + 1 })), role]), svg]);
+    return {
+      el,
+      update: (words, w, heads) => {
+        const off = this.offs()[hd];
+        el.classList.toggle('off', off);
+        role.textContent = this.t(off ? 'switchedOff' : heads === 1 ? 'roleOnly' : hd === 0 ? 'roleNouns' : 'roleAdjectives');
+        const shown = pcts(w);
+        rows.forEach((r, i) => {
+          r.line.setAttribute('stroke-width', 0.4 + 10 * w[i]);
+          r.line.setAttribute('stroke-opacity', 0.2 + 0.8 * w[i]);
+          r.word.textContent = words[i];
+          r.weight.textContent = shown[i];
+        });
+      },
+    };
   }
 
   renderReadout(m) {
     const v = verdict(m.readout);
     const right = v.referent === truth(this.state.adjective);
-    const bar = (label, w, shown) => [h('span', {}, label), h('div', { class: 'bar', style: `width:${(w * 100).toFixed(1)}%` }), h('span', {}, `${shown}%`)];
-    replace(this.readout, [
-      h('div', { class: 'verdict' }, !v.referent ? 'Read-out: undecided'
-        : ['Read-out: it = ', v.referent, ' ', h('span', { class: right ? 'ok' : 'bad' }, right ? '\u2714 right' : '\u2718 wrong')]),
-      h('div', {}, `Margin ${count(v.points, 'point')}. What “it” gathered from the layer: look for a noun ${num(m.gathered[0])}, animacy ${num(m.gathered[1])}.`),
-      h('div', { class: 'bars' }, [...bar('animal', m.readout.animal, v.animal), ...bar('road', m.readout.road, v.road)]),
-      h('p', { class: 'note' }, 'The read-out is a second attention step from “it”: its query is what the layer gathered '
-        + '(how strongly to look for a noun, and which animacy to prefer), and each word offers its noun and animate features as a key. '
-        + 'The bars are that step’s weights on the two nouns.'),
-    ]);
+    if (!this.readoutParts) { // made once; each render changes only its words and bar widths
+      const bar = (label) => {
+        const parts = { bar: h('div', { class: 'bar' }), value: h('span', {}) };
+        parts.el = [h('span', {}, label), parts.bar, parts.value];
+        return parts;
+      };
+      const r = this.readoutParts = { verdict: h('div', { class: 'verdict' }), margin: h('div', {}), animal: bar('animal'), road: bar('road') };
+      replace(this.readout, [r.verdict, r.margin, h('div', { class: 'bars' }, [...r.animal.el, ...r.road.el]),
+        h('p', { class: 'note' }, this.t('readoutNote'))]);
+    }
+    const r = this.readoutParts;
+    replace(r.verdict, !v.referent ? this.t('verdictUndecided')
+      : [this.t('verdict', { referent: v.referent }), ' ', h('span', { class: right ? 'ok' : 'bad' }, this.t(right ? 'right' : 'wrong'))]);
+    r.margin.textContent = this.t('margin', { points: v.points, noun: num(m.gathered[0]), animacy: num(m.gathered[1]) });
+    for (const k of ['animal', 'road']) {
+      r[k].bar.style.width = `${(m.readout[k] * 100).toFixed(1)}%`;
+      r[k].value.textContent = `${v[k]}%`;
+    }
   }
 
   describe(m, heads) {
     const top = (w) => {
       const shown = pcts(w);
-      return w.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).slice(0, 2).map(([, i]) => `${m.words[i]} ${shown[i]}`).join(' and ');
+      return w.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).slice(0, 2).map(([, i]) => `${m.words[i]} ${shown[i]}`);
     };
-    const perHead = m.itWeights.map((w, hd) => `in head ${hd + 1} it attends to ${top(w)}${this.offs()[hd] ? ' (switched off)' : ''}`);
+    const perHead = m.itWeights.map((w, hd) => {
+      const [first, second] = top(w);
+      return this.t('perHead', { n: hd + 1, first, second, off: this.offs()[hd] ? this.t('perHeadOff') : '' });
+    });
     const v = verdict(m.readout);
-    return `${heads === 1 ? 'One head' : 'Two heads'}, adjective ${this.state.adjective}: ${perHead.join('; ')}. `
-      + `Read-out: it = ${v.referent ?? 'undecided'}, margin ${count(v.points, 'point')}.`;
+    return this.t('summary', { heads, adjective: this.state.adjective, perHead, referent: v.referent ?? this.t('undecided'), points: v.points });
   }
 }
 

@@ -5,11 +5,15 @@ import { h, replace } from './dom.js';
 import { choice } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
+import { rich } from './rich.js';
 import { gap, num, sameness } from './format.js';
 import { maxAbs } from './scale.js';
+import strings from './multi-head-matmul.strings.js';
 import { multiHeadMatmul, HEAD_COUNTS, TOKENS, D_MODEL, X, WEIGHTS } from './multi-head-matmul.model.js';
 
 class MultiHeadMatmul extends FigureElement {
+  static strings = strings;
+
   static props = { heads: { type: 'enum', values: ['1', '2', '4'], default: '2' } };
 
   static css = `
@@ -21,22 +25,31 @@ class MultiHeadMatmul extends FigureElement {
 
   build() {
     this.choice = choice({
-      label: 'Heads h', value: this.state.heads, prop: 'heads', options: HEAD_COUNTS.map((n) => ({ value: String(n), label: String(n) })),
+      label: this.t('heads'), value: this.state.heads, prop: 'heads', options: HEAD_COUNTS.map((n) => ({ value: String(n), label: String(n) })),
       onchange: (heads) => this.set({ heads }),
     });
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 16, groups: true, ...opts });
     this.v = { X: v('X', { rowLabels: TOKENS, groups: false }), Wq: v('WQ'), Q: v('Q', { rowLabels: TOKENS }), Z: v('Z', { rowLabels: TOKENS }), Wo: v('WO', { groups: false }), Y: v('Y', { rowLabels: TOKENS, groups: false }) };
+    // X and W^O are the same for every head count: drawn once
+    this.v.X.update(X, { max: 1 });
+    this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
     this.headsEl = h('div', { class: 'heads' });
     this.check = h('p', { class: 'check' });
-    this.dims = h('p', { class: 'note' });
+    // the shapes as math, typeset once; only Q_i's width and the colour scale change with h
+    this.qShape = h('span');
+    this.colours = document.createTextNode('');
+    this.dims = h('p', { class: 'note' }, [this.t('shapes'), mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\;`), ' ', this.qShape, ' ',
+      mathSpan(`Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`), this.colours]);
+    this.shown = new Map(); // head count -> what draw() made for it
+    this.drawn = 0;
     return h('div', {}, [
-      h('p', { class: 'title' }, 'Multi-head attention is a few wide matrix products'),
+      h('p', { class: 'title' }, this.t('title')),
       this.choice.el,
-      h('div', { class: 'sub' }, ['1. One wide projection per role (the same for ', mathSpan('K'), ' and ', mathSpan('V'), ')']),
+      h('div', { class: 'sub' }, rich(this.t('step1'))),
       h('div', { class: 'eq' }, [this.v.X.el, h('span', { class: 'op' }, '\u00d7'), this.v.Wq.el, h('span', { class: 'op' }, '='), this.v.Q.el]),
-      h('div', { class: 'sub' }, '2. Split the columns into h heads; each attends on its own'),
+      h('div', { class: 'sub' }, this.t('step2')),
       this.headsEl,
-      h('div', { class: 'sub' }, '3. Concatenate the heads’ outputs and project once'),
+      h('div', { class: 'sub' }, this.t('step3')),
       h('div', { class: 'eq' }, [this.v.Z.el, h('span', { class: 'op' }, '\u00d7'), this.v.Wo.el, h('span', { class: 'op' }, '='), this.v.Y.el]),
       this.check,
       this.dims,
@@ -49,16 +62,30 @@ class MultiHeadMatmul extends FigureElement {
 
   render() {
     const heads = Number(this.state.heads);
-    const m = multiHeadMatmul(this.attn, heads);
-    // inputs and weights lie in [-1, 1]; Q, Z, Y and their per-head slices share one scale
-    const act = maxAbs([m.Q, m.Z, m.stacked.output].flatMap((M) => Array.from(M.data)));
-    this.v.X.update(X, { max: 1 });
+    // everything below depends on the head count alone (three values): made once each, then reused
+    const shown = this.shown.get(heads) ?? this.draw(heads);
+    this.shown.set(heads, shown);
+    const { m, act } = shown;
     this.v.Wq.update(WEIGHTS.Wq, { groups: heads, max: 1 });
     this.v.Q.update(m.Q, { groups: heads, max: act });
     this.v.Z.update(m.Z, { groups: heads, max: act });
-    this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
     this.v.Y.update(m.stacked.output, { max: act });
-    replace(this.headsEl, m.perHead.map((hd, i) => {
+    if (this.drawn !== heads) {
+      this.drawn = heads;
+      replace(this.headsEl, shown.heads);
+      this.check.textContent = shown.check;
+      replace(this.qShape, shown.qShape);
+      this.colours.textContent = shown.colours;
+    }
+    this.announce(shown.summary);
+  }
+
+  /** The kernels' results for `heads` and the parts of the figure that show only them. */
+  draw(heads) {
+    const m = multiHeadMatmul(this.attn, heads);
+    // inputs and weights lie in [-1, 1]; Q, Z, Y and their per-head slices share one scale
+    const act = maxAbs([m.Q, m.Z, m.stacked.output].flatMap((M) => Array.from(M.data)));
+    const headViews = m.perHead.map((hd, i) => {
       const color = `var(--attention-head-${i + 1})`;
       const views = [matrixView({ t: this.t, name: `Q${i + 1}`, cell: 16 }), matrixView({ t: this.t, name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ t: this.t, name: `Z${i + 1}`, cell: 16 })];
       views[0].update(hd.Q, { max: act });
@@ -66,12 +93,17 @@ class MultiHeadMatmul extends FigureElement {
       views[2].update(hd.Z, { max: act });
       return h('div', { class: 'head', style: `border-color:${color}` }, [
         views[0].el, h('span', { class: 'op' }, '\u2192'), views[1].el, h('span', { class: 'op' }, '\u00d7 V\u2192'), views[2].el]);
-    }));
-    this.check.textContent = `Running ${heads} separate head${heads > 1 ? 's' : ''} with their own ${D_MODEL}\u00d7${m.dh} matrices, then concatenating, gives Y ${this.t(sameness(m.difference))}: largest difference ${gap(m.difference)}.`;
-    replace(this.dims, ['Shapes: ', mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\; Q_i: ${TOKENS.length}\\times${m.dh},\\; Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`),
-      `. More heads do not add parameters: the same ${D_MODEL}\u00d7${D_MODEL} matrices are cut into narrower slices (coloured bars). `
-      + `Colours: X and the weight matrices are full at \u00b11; Q, Z, Y and the heads\u2019 slices of them share one scale, full at \u00b1${num(act)}; attention weights are full at 1.`]);
-    this.announce(`${heads} head${heads > 1 ? 's' : ''} of width ${m.dh}; stacked and separate computations give Y ${this.t(sameness(m.difference))} (largest difference ${gap(m.difference)}).`);
+    });
+    const words = { heads, d: D_MODEL, dh: m.dh, same: this.t(sameness(m.difference)), gap: gap(m.difference) };
+    return {
+      m,
+      act,
+      heads: headViews,
+      check: this.t('check', words),
+      qShape: mathSpan(`Q_i: ${TOKENS.length}\\times${m.dh},`),
+      colours: this.t('colours', { d: D_MODEL, act: num(act) }),
+      summary: this.t('summary', words),
+    };
   }
 }
 

@@ -1,8 +1,0 @@
-// The figures still to be moved onto string tables (web/figures/i18n.js):
-// tests/figures/strings.test.js and tests/browser/i18n.test.js skip their
-// checks for these. The list only shrinks; one name per line.
-export const PENDING = new Set([
-  'multi-head-it',
-  'multi-head-matmul',
-  'heatmap',
-]);
