@@ -52,7 +52,7 @@ test('induction and tiny-gpt: the status and the readout speak Chinese; switched
   await add(page, 'attention-induction', { steps: '200' });
   await page.waitForFunction(() => /就绪/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 120000 });
   assert.match(await text(page, 'attention-induction', '.status'), /^第 0\/200 步 · 已训练 0\.0 s · 就绪$/);
-  // (training.js starts a fresh worker on any attribute change, lang included: the run restarts, in English)
+  // (a change of lang rewords the figure; its worker and run go on)
   await toEnglish(page, 'attention-induction');
   await page.waitForFunction(() => /^Step 0 of 200 · 0\.0 s of training · ready$/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 120000 });
 

@@ -58,8 +58,9 @@ class TinyGpt extends TrainingFigure {
   .decoding .prompt { color: var(--attention-muted); }
   .decodings > .note { grid-column: 1 / -1; }
   .attend { display: grid; gap: 6px; }
+  /* each character is a 24 px target at least (WCAG 2.5.8), so a finger can pick one */
   .chars { display: flex; flex-wrap: wrap; }
-  .chars button { font: 14px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; border-bottom: 2px solid transparent; padding: 1px 1px; min-width: 0.7em; margin: 0; border-radius: 2px; color: var(--attention-fg); cursor: pointer; }
+  .chars button { font: 14px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; border: 0; border-bottom: 2px solid transparent; padding: 1px 1px; min-width: 24px; min-height: 24px; text-align: center; margin: 0; border-radius: 2px; color: var(--attention-fg); cursor: pointer; }
   .chars button.query { border-bottom-color: var(--attention-accent); font-weight: 700; }
   .heads { display: flex; flex-wrap: wrap; gap: 8px 16px; }
   .matrix { width: 100%; max-width: 220px; aspect-ratio: 1; image-rendering: pixelated; border: 1px solid var(--attention-border); border-radius: 3px; }

@@ -22,7 +22,8 @@ export class TrainingFigure extends FigureElement {
 
   attributeChangedCallback(name, old, value) {
     super.attributeChangedCallback(name, old, value);
-    if (this.worker && old !== value) this.reset();
+    // a new language rewords the figure (FigureElement rebuilds it); the run goes on
+    if (this.worker && old !== value && name !== 'lang') this.reset();
   }
 
   /** A fresh worker from `file`, posted {type: 'reset', options}; its messages go to this.receive. */
