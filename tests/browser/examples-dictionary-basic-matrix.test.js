@@ -6,7 +6,7 @@
 // as text. Screenshots: tests/artifacts/screenshots/example-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, frames, layoutProblems, SCREENSHOTS } from './harness.js';
+import { start, frames, layoutProblems, addFigure, SCREENSHOTS } from './harness.js';
 import * as ref from '../reference.js';
 import { num, roundShares, pcts } from '../../web/figures/format.js';
 
@@ -15,19 +15,7 @@ before(async () => { server = await start(); });
 after(async () => { await server?.close(); });
 
 /** Put `tag` with a data-example child holding `json` first in the page's main; wait until it has drawn. */
-const add = (page, tag, json, attrs = {}) => page.evaluate(([tag, text, attrs]) => {
-  document.querySelector('#mine')?.remove();
-  const el = document.createElement(tag);
-  el.id = 'mine';
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  const script = document.createElement('script');
-  script.type = 'application/json';
-  script.dataset.example = '';
-  script.textContent = text;
-  el.append(script);
-  document.querySelector('main').prepend(el);
-  return new Promise((r) => { const wait = () => (el.hasAttribute('data-ready') || el.hasAttribute('data-error') ? r() : setTimeout(wait, 20)); wait(); });
-}, [tag, typeof json === 'string' ? json : JSON.stringify(json), attrs]);
+const add = (page, tag, json, attrs = {}) => addFigure(page, tag, { attrs, json: { example: typeof json === 'string' ? json : JSON.stringify(json) } });
 
 // What the figure shows: its title, the problems said above it, the texts of its matrices and table, and its summary.
 const read = (page) => page.evaluate(async () => {

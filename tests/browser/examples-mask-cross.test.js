@@ -5,7 +5,7 @@
 // hostile strings stay text and do not break the layout at 360 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, frames, layoutProblems, SCREENSHOTS } from './harness.js';
+import { start, frames, layoutProblems, addFigure, SCREENSHOTS } from './harness.js';
 import { engine } from '../figures/engine.js';
 import { num, roundShares } from '../../web/figures/format.js';
 import { causalModel, TOKENS } from '../../web/figures/causal-mask.model.js';
@@ -17,19 +17,7 @@ after(async () => { await server?.close(); });
 const attn = await engine();
 
 /** Put `tag` with a data-example child holding `json` first in example.html's main; wait until it starts. */
-const add = (page, tag, json, attrs = {}) => page.evaluate(([t, text, a]) => {
-  document.querySelector('#mine')?.remove();
-  const el = document.createElement(t);
-  el.id = 'mine';
-  for (const [k, v] of Object.entries(a)) el.setAttribute(k, v);
-  const script = document.createElement('script');
-  script.type = 'application/json';
-  script.dataset.example = '';
-  script.textContent = text;
-  el.append(script);
-  document.querySelector('main').prepend(el);
-  return new Promise((r) => { const wait = () => (el.hasAttribute('data-ready') || el.hasAttribute('data-error') ? r() : setTimeout(wait, 20)); wait(); });
-}, [tag, json, attrs]);
+const add = (page, tag, json, attrs = {}) => addFigure(page, tag, { attrs, json: { example: json } });
 
 /** What the figure shows: its example errors, the values printed in its weights matrix and its labels, imgs in its tree. */
 const seen = (page, matrix) => page.evaluate((sel) => {

@@ -98,6 +98,28 @@ export async function openAll(server, path, { width = 1100, colorScheme = 'light
   return opened;
 }
 
+/**
+ * Put a `tag` element (id "mine", replacing the last one put) first in the
+ * page's <main>, with `attrs` and JSON children: `json` maps a kind to its
+ * text, {example: '…'} becoming <script type="application/json" data-example>,
+ * {strings: '…'} data-strings. Resolves once the figure has drawn or failed.
+ */
+export const addFigure = (page, tag, { attrs = {}, json = {} } = {}) => page.evaluate(([t, a, j]) => {
+  document.querySelector('#mine')?.remove();
+  const el = document.createElement(t);
+  el.id = 'mine';
+  for (const [k, v] of Object.entries(a)) el.setAttribute(k, v);
+  for (const [kind, text] of Object.entries(j)) {
+    const script = document.createElement('script');
+    script.type = 'application/json';
+    script.dataset[kind] = '';
+    script.textContent = text;
+    el.append(script);
+  }
+  document.querySelector('main').prepend(el);
+  return new Promise((r) => { const wait = () => (el.hasAttribute('data-ready') || el.hasAttribute('data-error') ? r() : setTimeout(wait, 20)); wait(); });
+}, [tag, attrs, json]);
+
 /** The figure's summary text (what its live region announces). */
 export const summary = (el) => el.evaluate((e) => e.summary);
 

@@ -4,7 +4,7 @@
 // measuring ones without losing what they measured so far).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, frames } from './harness.js';
+import { start, frames, addFigure } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
@@ -13,13 +13,7 @@ after(async () => { await server?.close(); });
 const CJK = /[\u3400-\u9fff]/;
 
 /** Put `tag` with `attrs` at the top of the page, in Chinese, and wait until it starts. */
-const add = (page, tag, attrs) => page.evaluate(([t, a]) => {
-  const el = document.createElement(t);
-  el.setAttribute('lang', 'zh-CN');
-  for (const [k, v] of Object.entries(a)) el.setAttribute(k, v);
-  document.querySelector('main').prepend(el);
-  return new Promise((r) => { const wait = () => (el.hasAttribute('data-ready') || el.hasAttribute('data-error') ? r() : setTimeout(wait, 20)); wait(); });
-}, [tag, attrs]);
+const add = (page, tag, attrs) => addFigure(page, tag, { attrs: { lang: 'zh-CN', ...attrs } });
 const text = (page, tag, selector) => page.evaluate(([t, s]) => document.querySelector(t).shadowRoot.querySelector(s)?.textContent ?? '', [tag, selector]);
 const rows = (page, tag) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelectorAll('tbody tr').length, tag);
 const toEnglish = async (page, tag) => {

@@ -8,7 +8,7 @@
 // tests/artifacts/screenshots/zh-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, frames, layoutProblems, SCREENSHOTS } from './harness.js';
+import { start, openAll, frames, layoutProblems, addFigure, SCREENSHOTS } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
@@ -49,19 +49,7 @@ test("a page's strings override the table, stay text, and bad JSON is said; lang
     const root = document.querySelector('#mine').shadowRoot;
     return { title: root.querySelector('.title')?.textContent, errors: [...root.querySelectorAll('.example-error')].map((p) => p.textContent), imgs: root.querySelectorAll('img').length, lang: root.querySelector('[role=figure]').getAttribute('lang') };
   });
-  const add = (json, lang) => page.evaluate(([text, l]) => {
-    document.querySelector('#mine')?.remove();
-    const el = document.createElement('attention-basic');
-    el.id = 'mine';
-    el.setAttribute('lang', l);
-    const script = document.createElement('script');
-    script.type = 'application/json';
-    script.dataset.strings = '';
-    script.textContent = text;
-    el.append(script);
-    document.querySelector('main').prepend(el);
-    return new Promise((r) => { const wait = () => (el.hasAttribute('data-ready') || el.hasAttribute('data-error') ? r() : setTimeout(wait, 20)); wait(); });
-  }, [json, lang]);
+  const add = (json, lang) => addFigure(page, 'attention-basic', { attrs: { lang }, json: { strings: json } });
 
   await add(JSON.stringify({ zh: { title: hostile }, pixel: 'Colour' }), 'zh-CN');
   let seen = await read();

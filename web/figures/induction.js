@@ -143,13 +143,7 @@ class Induction extends TrainingFigure {
   }
 
   render() {
-    if (!this.worker && !this.error) this.reset();
-    const { step, steps, running, trainingMs } = this.msg;
-    const done = step >= steps;
-    this.run.textContent = this.t(running ? 'pause' : step ? 'continue' : 'start');
-    this.run.disabled = done || !!this.error;
-    const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
-    const state = running ? 'training' : done ? 'done' : step ? 'paused' : this.msg.loading ? 'loadingModel' : 'ready';
+    const { step, steps, running, done, trainingMs, rate, state } = this.progress();
     this.statusEl.textContent = this.error ? this.t('stopped', { error: this.error })
       : this.t('status', { step, steps, time: seconds(trainingMs), rate, state: this.t(state) });
     const m = this.milestone;

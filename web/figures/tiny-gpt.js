@@ -163,16 +163,11 @@ class TinyGpt extends TrainingFigure {
   }
 
   render() {
-    if (!this.worker && !this.error) this.reset();
-    const { step, steps, running, trainingMs } = this.msg;
-    const done = step >= steps;
-    this.run.textContent = this.t(running ? 'pause' : step ? 'continue' : 'start');
-    this.run.disabled = done || !!this.error;
+    const { step, steps, running, done, trainingMs, rate, state } = this.progress();
     this.writeButton.disabled = running || !!this.error;
-    const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
     const last = this.curve.at(-1);
     this.statusEl.textContent = this.error ? this.t('stopped', { error: this.error }) : this.t('status', {
-      step, steps, time: seconds(trainingMs), rate, state: this.t(running ? 'training' : done ? 'done' : step ? 'paused' : 'ready'),
+      step, steps, time: seconds(trainingMs), rate, state: this.t(state),
       losses: last && this.bigram ? this.t('statusLosses', { heldOut: fmt(last.heldOut), bigram: fmt(this.bigram.heldOut) }) : '',
     });
     replace(this.plotEl, this.plot());

@@ -49,6 +49,22 @@ export class TrainingFigure extends FigureElement {
     this.invalidate();
   }
 
+  /**
+   * Start a worker if there is none, set the start/pause button (this.run)
+   * to the run, and say where the run is: {step, steps, running, done,
+   * trainingMs, rate (words), state (a string key)}.
+   */
+  progress() {
+    if (!this.worker && !this.error) this.reset();
+    const { step, steps, running, trainingMs, loading } = this.msg;
+    const done = step >= steps;
+    this.run.textContent = this.t(running ? 'pause' : step ? 'continue' : 'start');
+    this.run.disabled = done || !!this.error;
+    const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
+    const state = running ? 'training' : done ? 'done' : step ? 'paused' : loading ? 'loadingModel' : 'ready';
+    return { step, steps, running, done, trainingMs, rate, state };
+  }
+
   fail(message) {
     this.error = message;
     this.worker?.terminate();
