@@ -11,7 +11,7 @@
 // shows every figure exactly as it was.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, costSettled, frames, assertSameView, BAD_WORDING, ALL_FIGURES } from './harness.js';
+import { start, openAll, measured, frames, assertSameView, BAD_WORDING, ALL_FIGURES } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
@@ -83,7 +83,7 @@ async function check(page, el, tag, what, { twin = true } = {}) {
 
 test('every control from the keyboard: focus stays, controls show the state, slider ends reached; the link restores every figure', async () => {
   const { page, problems, context } = await openAll(server, '/web/index.html', { height: 1000 });
-  await costSettled(page);
+  await measured(page);
   const before = {};
   for (const tag of ALL_FIGURES) {
     const el = page.locator(tag);

@@ -6,7 +6,7 @@
 // figures-2.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, expectChange, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, expectChange, measured, SCREENSHOTS } from './harness.js';
 
 const TAG = 'attention-efficient';
 let server;
@@ -14,15 +14,11 @@ let strict;
 before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
-const settled = (page, what = /quick look|Done|failed|Stopped/) => page.waitForFunction(
-  ([tag, src]) => new RegExp(src).test(document.querySelector(tag)?.shadowRoot.querySelector('.status')?.textContent ?? ''),
-  [TAG, what.source], { timeout: 300000 },
-);
 
 test('the window, the features and a click on a row change the figure', async () => {
   const { page, problems, context } = await server.open('/web/index.html');
   const el = await ready(page, TAG);
-  await settled(page);
+  await measured(page, TAG);
   assert.match(await summary(el), /^Window 3: keeps \d+% of the weight\. Performer with 64 features misplaces \d+%\.$/);
   const slide = (index, key) => async (e) => { await e.locator('input[type=range]').nth(index).focus(); await page.keyboard.press(key); };
   assert.match(await expectChange(page, TAG, slide(0, 'End')), /^Window 12: keeps/);
@@ -40,9 +36,9 @@ test('the window, the features and a click on a row change the figure', async ()
 test('under the strict CSP the sweep runs in its worker: three series, their slopes, a table', async () => {
   const { page, problems, foreign, requests, context } = await strict.open('/web/embed/csp-test.html');
   const el = await ready(page, TAG);
-  await settled(page);
+  await measured(page, TAG);
   await el.getByRole('button', { name: /Measure up to N = 2048/ }).click();
-  await settled(page, /Done|failed|Stopped/);
+  await measured(page, TAG, /Done|failed|Stopped/);
   assert.match(await el.locator('.status').innerText(), /^Done in/);
   const seen = await el.evaluate((e) => ({
     series: ['full', 'window', 'linear'].map((m) => e.shadowRoot.querySelector('.plot').querySelectorAll(`polyline.${m}`).length),

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, frames, expectChange, expectPhoneFit, measured, SCREENSHOTS } from './harness.js';
 
 const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
   'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-efficient', 'attention-heatmap',
@@ -22,10 +22,6 @@ before(async () => { [server, strict] = await Promise.all([start(), start({ csp:
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
 const drawing = (el) => el.evaluate((e) => e.shadowRoot.innerHTML);
-const costSettled = (page, tag = 'attention-cost') => page.waitForFunction((t) => {
-  const st = document.querySelector(t)?.shadowRoot.querySelector('.status')?.textContent ?? '';
-  return /quick look|Done|failed|Stopped/.test(st);
-}, tag, { timeout: 300000 });
 
 const changes = (page, tag, act) => expectChange(page, tag, act, drawing);
 
@@ -34,7 +30,7 @@ test('every new figure draws on the article page from the kernels', async () => 
   for (const tag of FIGURES_2) {
     const el = await ready(page, tag);
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
-    if (tag === 'attention-cost' || tag === 'attention-efficient') await costSettled(page, tag);
+    if (tag === 'attention-cost' || tag === 'attention-efficient') await measured(page, tag);
     assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
     await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
   }
@@ -123,11 +119,11 @@ test('heatmap: reader-supplied tokens are text only; malformed, oversized and mi
 test('under the strict CSP: the cost sweep runs in its worker, fused memory stays O(N d)', async () => {
   const { page, problems, foreign, requests, context } = await strict.open('/web/index.html');
   const el = await ready(page, 'attention-cost');
-  await costSettled(page);
+  await measured(page);
   await el.evaluate((e, n) => { e.setAttribute('n', String(n)); e.setAttribute('budget', '120'); }, COST_N);
   await frames(page);
   await el.getByRole('button', { name: `Measure up to N = ${COST_N}` }).click();
-  await page.waitForFunction(() => /Done|failed|Stopped/.test(document.querySelector('attention-cost').shadowRoot.querySelector('.status').textContent), null, { timeout: 600000 });
+  await measured(page, 'attention-cost', /Done|failed|Stopped/);
   const status = await el.evaluate((e) => e.shadowRoot.querySelector('.status').textContent);
   assert.match(status, /^Done in/);
   const results = await el.evaluate((e) => e.results);
@@ -197,15 +193,15 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
   }
   const cost = await ready(page, 'attention-cost');
   assert.equal(await cost.evaluate((e) => e.n), 4096, 'the property mirrors the attribute');
-  await costSettled(page);
-  await costSettled(page, 'attention-efficient');
+  await measured(page);
+  await measured(page, 'attention-efficient');
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('a 360 px phone: every new figure fits the width; dark theme too', () =>
   expectPhoneFit(server, FIGURES_2, async (page, el, tag) => {
-    if (tag === 'attention-cost' || tag === 'attention-efficient') await costSettled(page, tag);
+    if (tag === 'attention-cost' || tag === 'attention-efficient') await measured(page, tag);
     const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
     assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
   }));

@@ -160,11 +160,15 @@ export async function expectPhoneFit(server, tags, each = async () => {}) {
   }
 }
 
-/** Wait until the cost figure's first sweep has finished (it measures in a worker). */
-export const costSettled = (page) => page.waitForFunction(() => {
-  const st = document.querySelector('attention-cost')?.shadowRoot.querySelector('.status')?.textContent ?? '';
-  return /quick look|Done|failed|Stopped/.test(st);
-}, null, { timeout: 300000 });
+/**
+ * Wait until a measuring figure (cost, efficient) has no sweep running and its
+ * status says how the last one ended. The worker test matters: right after a
+ * click starts a new sweep the status still shows the last one's words.
+ */
+export const measured = (page, tag = 'attention-cost', what = /quick look|Done|failed|Stopped/) => page.waitForFunction(([t, src]) => {
+  const el = document.querySelector(t);
+  return !!el && !el.worker && new RegExp(src).test(el.shadowRoot?.querySelector('.status')?.textContent ?? '');
+}, [tag, what.source], { timeout: 600000 });
 
 /** Words no figure may print: leaked programming values, broken plurals, zero in exponent form. */
 export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|points|rows|keys)\b|\bRow \d+ see\b|e\+0\b/;

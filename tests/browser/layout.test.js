@@ -8,14 +8,14 @@
 // figure at 360 px, light and dark, go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, costSettled, frames, contrastRatio, layoutProblems, SCREENSHOTS, ALL_FIGURES } from './harness.js';
+import { start, openAll, measured, frames, contrastRatio, layoutProblems, SCREENSHOTS, ALL_FIGURES } from './harness.js';
 
 let server;
 let opened;
 before(async () => {
   server = await start();
   opened = await openAll(server, '/web/index.html', { width: 360 });
-  await costSettled(opened.page);
+  await measured(opened.page);
 });
 after(async () => {
   await opened?.context.close();
