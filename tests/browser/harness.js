@@ -257,8 +257,8 @@ function probes() {
       range.selectNodeContents(t);
       for (const r of range.getClientRects()) if (r.width > 0) out.push({ kind: 'text', text: t.textContent.trim().slice(0, 40), ...rect(r), clip: clipper(p) });
     }
-    for (const t of root.querySelectorAll('svg text')) {
-      if (!t.textContent.trim() || !visible(t) || t.closest('.katex') || /rotate/.test(t.getAttribute('transform') ?? '')) continue;
+    for (const t of svgTexts(root)) {
+      if (!t.textContent.trim() || !visible(t) || t.closest('.katex') || /rotate/.test(t.closest('text').getAttribute('transform') ?? '')) continue;
       out.push({ kind: 'svg', text: t.textContent.slice(0, 40), ...rect(t.getBoundingClientRect()), clip: clipper(t.closest('svg')) });
     }
     for (const k of root.querySelectorAll('.katex')) if (visible(k)) out.push({ kind: 'math', text: k.textContent.slice(0, 40), ...rect(k.getBoundingClientRect()), clip: clipper(k) });
@@ -267,6 +267,8 @@ function probes() {
     }
     return { host: rect(el.getBoundingClientRect()), boxes: out };
   }
+  // SVG text as drawn: a text, or each span of a text made of spans (a matrix row's values)
+  const svgTexts = (root) => [...root.querySelectorAll('svg text, svg tspan')].filter((t) => !t.querySelector('tspan'));
   let ctx = null;
   function rgba(css) {
     ctx ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
@@ -298,7 +300,7 @@ function probes() {
       const bg = behind(p, el);
       out.push({ text: t.textContent.trim().slice(0, 30), fg: over(rgba(cs.color), bg), bg, large: parseFloat(cs.fontSize) >= 24 || (parseFloat(cs.fontSize) >= 18.66 && Number(cs.fontWeight) >= 700) });
     }
-    for (const t of root.querySelectorAll('svg text')) {
+    for (const t of svgTexts(root)) {
       if (!t.textContent.trim() || !shown(t) || t.closest('.katex') || faded(t.closest('svg'))) continue;
       const cs = getComputedStyle(t);
       const r = t.getBoundingClientRect();

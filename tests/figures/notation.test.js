@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { engine } from './engine.js';
-import { colorOf, cssColor } from '../../web/figures/scale.js';
+import { colorOf, cssColor, mixOklab, rgbColor } from '../../web/figures/scale.js';
 import { notationModel } from '../../web/figures/notation.model.js';
 
 const attn = await engine();
@@ -50,4 +50,15 @@ test('everywhere: no figure file mixes colours for numbers except the scale', as
       assert.ok(!/--attention-(positive|negative)\)?\s*[,;]?.*\d+%/.test(src) || f === 'styles.js', `${f} scales a hue itself`);
     }
   }
+});
+
+test('the oklab mix behind label colours: its ends are the two colours, black and white meet at L = 0.5', () => {
+  const [orange, grey] = [[196, 90, 0], [241, 241, 238]];
+  assert.deepEqual(mixOklab(orange, grey, 1), orange);
+  assert.deepEqual(mixOklab(orange, grey, 0), grey);
+  assert.deepEqual(mixOklab([0, 0, 0], [255, 255, 255], 0.5), [99, 99, 99], 'oklab L = 0.5 is linear 0.125, sRGB 99');
+  const theme = { zero: grey, positive: orange, negative: [31, 98, 180] };
+  assert.deepEqual(rgbColor(0, 1, theme), grey);
+  assert.deepEqual(rgbColor(-3, 1, theme), theme.negative, 'clipped at full scale');
+  assert.deepEqual(rgbColor(0.5, 1, theme), mixOklab(orange, grey, 0.5));
 });

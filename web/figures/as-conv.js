@@ -137,32 +137,52 @@ class AsConv extends FigureElement {
     this.announce(this.t('summary', { k: m.k, temperature: num(this.state.temperature, 3), difference, limit }));
   }
 
-  drawDiagram(m, signal, max) {
+  // The diagram's parts are made once per shape (a line for every head,
+  // output and input position; a box for every value); a change of
+  // temperature, kernel or signal only restyles what changed.
+  buildDiagram(m) {
     const step = W / (m.P + 1);
     const xAt = (p) => step * (p + 1);
     const [yIn, yOut, box] = [34, 150, Math.min(30, step - 6)];
-    const padded = [...new Array(m.pad).fill(0), ...signal, ...new Array(m.pad).fill(0)];
-    const kids = [s('text', { class: 'lab', x: 0, y: 10 }, this.t('inputPadded')), s('text', { class: 'lab', x: 0, y: 182 }, this.t('output'))];
-    m.weights.forEach((Wh, r) => {
-      for (let i = 0; i < m.N; i++) {
-        for (let p = 0; p < m.P; p++) {
-          const w = Wh.data[i * m.P + p];
-          if (w < 0.01) continue;
-          kids.push(s('line', { x1: xAt(i + m.pad), y1: yOut - box / 2, x2: xAt(p), y2: yIn + box / 2,
-            style: `stroke:${headColor(r)};stroke-opacity:${Math.min(1, 0.15 + w)};stroke-width:${0.4 + 2.6 * w}` }));
-        }
-      }
+    const lines = m.weights.map(() => Array.from({ length: m.N * m.P }, (_, k) => s('line', {
+      x1: xAt(Math.floor(k / m.P) + m.pad), y1: yOut - box / 2, x2: xAt(k % m.P), y2: yIn + box / 2,
+    })));
+    const cell = (x, y) => ({
+      rect: s('rect', { class: 'box', x: x - box / 2, y: y - box / 2, width: box, height: box, rx: 3 }),
+      text: s('text', { x, y }),
     });
-    const root = this.shadowRoot;
-    const cell = (x, y, v, pad) => [
-      s('rect', { class: 'box', x: x - box / 2, y: y - box / 2, width: box, height: box, rx: 3,
-        style: `fill:${cssColor(v, max)}${pad ? ';stroke-dasharray:3 2' : ''}` }),
-      s('text', { x, y, style: `fill:${labelColor(root, cssColor(v, max))}` }, num(v, 1)),
-    ];
-    padded.forEach((v, p) => kids.push(...cell(xAt(p), yIn, v, p < m.pad || p >= m.pad + m.N)));
-    m.Y.forEach((y, i) => kids.push(...cell(xAt(i + m.pad), yOut, y[0], false)));
+    const inputs = Array.from({ length: m.P }, (_, p) => cell(xAt(p), yIn));
+    const outputs = Array.from({ length: m.N }, (_, i) => cell(xAt(i + m.pad), yOut));
+    this.diagramParts = { shape: `${m.k}|${m.N}|${m.P}`, lines, inputs, outputs, drawn: new Map() };
+    replace(this.diagram, [
+      s('text', { class: 'lab', x: 0, y: 10 }, this.t('inputPadded')), s('text', { class: 'lab', x: 0, y: 182 }, this.t('output')),
+      ...lines.flat(), ...[...inputs, ...outputs].flatMap((c) => [c.rect, c.text]),
+    ]);
     this.diagram.setAttribute('aria-label', this.t('diagram', { k: m.k }));
-    replace(this.diagram, kids);
+  }
+
+  drawDiagram(m, signal, max) {
+    if (this.diagramParts?.shape !== `${m.k}|${m.N}|${m.P}`) this.buildDiagram(m);
+    const { lines, inputs, outputs, drawn } = this.diagramParts;
+    // whole attributes, written only when they change: a restyled diagram's markup is a fresh one's
+    const set = (el, name, value) => {
+      if (drawn.get(el)?.[name] === value) return;
+      drawn.set(el, { ...drawn.get(el), [name]: value });
+      if (name === 'text') el.textContent = value; else el.setAttribute(name, value);
+    };
+    m.weights.forEach((Wh, r) => lines[r].forEach((line, k) => {
+      const w = Wh.data[k];
+      set(line, 'style', w < 0.01 ? 'display:none' : `stroke:${headColor(r)};stroke-opacity:${Math.min(1, 0.15 + w)};stroke-width:${0.4 + 2.6 * w}`);
+    }));
+    const root = this.shadowRoot;
+    const paint = ({ rect, text }, v, pad) => {
+      set(rect, 'style', `fill:${cssColor(v, max)}${pad ? ';stroke-dasharray:3 2' : ''}`);
+      set(text, 'style', `fill:${labelColor(root, v, max)}`);
+      set(text, 'text', num(v, 1));
+    };
+    const padded = [...new Array(m.pad).fill(0), ...signal, ...new Array(m.pad).fill(0)];
+    padded.forEach((v, p) => paint(inputs[p], v, p < m.pad || p >= m.pad + m.N));
+    m.Y.forEach((y, i) => paint(outputs[i], y[0], false));
   }
 }
 

@@ -1,13 +1,15 @@
-// colors.js: CSS colours resolved to RGB in a figure's own theme.
+// colors.js: the colour scale resolved to RGB in a figure's own theme.
 //
 // The scale's colours are CSS (custom properties mixed in oklab), which a
 // canvas cannot read and contrast arithmetic needs as numbers. A probe
-// element inside the figure's shadow root resolves them with the browser's
-// own colour mixing; results are cached per theme (the three scale colours
-// as the page set them), so a theme switch resolves afresh.
-import { labelFor } from './scale.js';
+// element inside the figure's shadow root resolves the theme's three
+// colours with the browser's own colour parsing, once per theme (the three
+// custom properties as the page set them, so a theme switch resolves
+// afresh); scale.rgbColor mixes them as color-mix does.
+import { labelFor, rgbColor } from './scale.js';
 
-const cache = new Map();
+const HUES = ['zero', 'positive', 'negative'];
+const themes = new Map();
 let ctx = null;
 
 // Theme keys read in this task: reading computed style after a figure has
@@ -20,28 +22,33 @@ function themeKey(node) {
   if (!keys.has(node)) {
     if (!keys.size) queueMicrotask(() => keys.clear());
     const cs = getComputedStyle(node);
-    keys.set(node, ['zero', 'positive', 'negative'].map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'));
+    keys.set(node, HUES.map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'));
   }
   return keys.get(node);
 }
 
 /** [r, g, b] (0..255) of the CSS colour `css` inside `root` (a shadow root). */
-export function resolveRgb(root, css) {
-  const host = root.host ?? root;
-  const key = `${themeKey(host)}|${css}`;
-  if (!cache.has(key)) {
-    const probe = document.createElement('span');
-    probe.style.color = css;
-    root.append(probe);
-    ctx ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-    ctx.clearRect(0, 0, 1, 1);
-    ctx.fillStyle = getComputedStyle(probe).color;
-    ctx.fillRect(0, 0, 1, 1);
-    cache.set(key, Array.from(ctx.getImageData(0, 0, 1, 1).data.subarray(0, 3)));
-    probe.remove();
-  }
-  return cache.get(key);
+function probe(root, css) {
+  const span = document.createElement('span');
+  span.style.color = css;
+  root.append(span);
+  ctx ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  ctx.clearRect(0, 0, 1, 1);
+  ctx.fillStyle = getComputedStyle(span).color;
+  ctx.fillRect(0, 0, 1, 1);
+  span.remove();
+  return Array.from(ctx.getImageData(0, 0, 1, 1).data.subarray(0, 3));
 }
 
-/** Black or white, whichever reads better on a cell filled with `css` (see scale.labelFor). */
-export const labelColor = (root, css) => labelFor(resolveRgb(root, css));
+/** The theme's {zero, positive, negative} as RGB, as `root` (a shadow root) sees them; the same object while the theme stays. */
+export function theme(root) {
+  const key = themeKey(root.host ?? root);
+  if (!themes.has(key)) themes.set(key, Object.fromEntries(HUES.map((k) => [k, probe(root, `var(--attention-${k})`)])));
+  return themes.get(key);
+}
+
+/** [r, g, b] of the scale's colour for value v at full scale max, in `root`'s theme. */
+export const scaleRgb = (root, v, max = 1) => rgbColor(v, max, theme(root));
+
+/** Black or white, whichever reads better on the scale's cell for v (see scale.labelFor). */
+export const labelColor = (root, v, max = 1) => labelFor(scaleRgb(root, v, max));

@@ -5,7 +5,7 @@
 // Space "picks" a cell (for figures that react to a click on a cell).
 import { h, s } from './dom.js';
 import { cssColor, maxAbs } from './scale.js';
-import { labelColor } from './colors.js';
+import { labelColor, theme } from './colors.js';
 import { num, roundShares } from './format.js';
 
 const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
@@ -34,6 +34,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   let active = null; // [i, j]
   let rects = [];
   let texts = [];
+  let drawn = []; // each cell's fill as last written
+  let drawnTheme = null; // and the theme its label colour was chosen in
   let shape = '';
   let geometry = { lw: 0, th: 0 };
   const bars = s('g', { class: 'groups' });
@@ -69,6 +71,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const kids = [];
     rects = [];
     texts = [];
+    drawn = Array.from({ length: n }, () => new Array(m).fill(null));
     for (let i = 0; i < n; i++) {
       rects.push([]);
       texts.push([]);
@@ -79,11 +82,12 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         r.addEventListener('click', () => { setActive([i, j]); onpick?.(i, j); });
         rects[i].push(r);
         kids.push(r);
-        if (values) {
-          const t = s('text', { class: 'v', x: lw + (j + 0.5) * cell, y: th + (i + 0.5) * cell });
-          texts[i].push(t);
-          kids.push(t);
-        }
+      }
+      // a row's values are the spans of one text: the browser lays out a
+      // text element far faster than a dozen (a slider step relabels them all)
+      if (values) {
+        texts[i] = Array.from({ length: m }, (_, j) => s('tspan', { class: 'v', x: lw + (j + 0.5) * cell }));
+        kids.push(s('text', { class: 'values', y: th + (i + 0.5) * cell }, texts[i]));
       }
     }
     if (colLabels) {
@@ -132,16 +136,22 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     }
     max = opts.max ?? maxAbs(rows.flat());
     const root = svg.getRootNode();
+    const now = root.host ? theme(root) : null;
+    if (now !== drawnTheme) drawn.forEach((r) => r.fill(null));
+    drawnTheme = now;
     rows.forEach((row, i) => {
       const printed = shares ? roundShares(row, digits) : row;
       row.forEach((v, j) => {
         const fill = cssColor(v, max);
-        rects[i][j].style.fill = fill;
-        rects[i][j].classList.toggle('mark', !!opts.marks?.has(`${i},${j}`));
-        if (values) {
-          texts[i][j].textContent = num(printed[j], digits);
-          texts[i][j].style.fill = root.host ? labelColor(root, fill) : 'var(--attention-fg)';
+        // only what changed is written: a matrix redraws on every slider step
+        if (fill !== drawn[i][j]) {
+          drawn[i][j] = fill;
+          rects[i][j].style.fill = fill;
+          if (values) texts[i][j].style.fill = root.host ? labelColor(root, v, max) : 'var(--attention-fg)';
         }
+        rects[i][j].classList.toggle('mark', !!opts.marks?.has(`${i},${j}`)); // (a no-op when unchanged)
+        const label = values ? num(printed[j], digits) : null;
+        if (values && texts[i][j].textContent !== label) texts[i][j].textContent = label;
       });
     });
     if (groups) drawGroups(opts.groups ?? 1);

@@ -1,13 +1,12 @@
 // scale.canvas.js: matrices too large for one SVG square per value, painted
 // pixel by pixel onto a canvas with the project's one colour scale.
-import { cssColor } from './scale.js';
-import { resolveRgb } from './colors.js';
+import { scaleRgb } from './colors.js';
 
 const LEVELS = 64;
 
 /** The scale as RGB triples: {positive: [LEVELS + 1], negative: [LEVELS + 1]}, in `root`'s theme. */
 export function palette(root) {
-  const ladder = (sign) => Array.from({ length: LEVELS + 1 }, (_, k) => resolveRgb(root, cssColor((sign * k) / LEVELS, 1)));
+  const ladder = (sign) => Array.from({ length: LEVELS + 1 }, (_, k) => scaleRgb(root, (sign * k) / LEVELS));
   return { positive: ladder(1), negative: ladder(-1) };
 }
 

@@ -15,12 +15,53 @@ export function colorOf(v, max = 1) {
   return { hue, vibrancy: hue === 'zero' ? 0 : vibrancy };
 }
 
+/** The share (percent, 0.1 steps) of the sign's hue in the colour of v at full scale max. */
+const share = (vibrancy) => Math.round(vibrancy * 1000) / 10;
+
 /** The CSS colour for value v: the neutral colour mixed with the sign's hue. */
 export function cssColor(v, max = 1) {
   const { hue, vibrancy } = colorOf(v, max);
   if (hue === 'zero') return 'var(--attention-zero)';
-  const p = Math.round(vibrancy * 1000) / 10;
-  return `color-mix(in oklab, var(--attention-${hue}) ${p}%, var(--attention-zero))`;
+  return `color-mix(in oklab, var(--attention-${hue}) ${share(vibrancy)}%, var(--attention-zero))`;
+}
+
+/**
+ * cssColor's colour as [r, g, b] (0..255), given the theme's three colours
+ * as RGB ({zero, positive, negative}): the same oklab mix, done here so that
+ * a figure labelling many cells needs no layout per cell.
+ */
+export function rgbColor(v, max, theme) {
+  const { hue, vibrancy } = colorOf(v, max);
+  return hue === 'zero' ? theme.zero : mixOklab(theme[hue], theme.zero, share(vibrancy) / 100);
+}
+
+// sRGB <-> OKLab (Ottosson 2020), the space CSS color-mix(in oklab) mixes in.
+const toLinear = (c) => { const v = c / 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+const toByte = (v) => Math.round(255 * Math.min(1, Math.max(0, v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055)));
+
+function oklab(rgb) {
+  const [r, g, b] = rgb.map(toLinear);
+  const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+  const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+  const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+  return [0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s];
+}
+
+function srgb([L, a, b]) {
+  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+  const s = (L - 0.0894841775 * a - 1.2914855480 * b) ** 3;
+  return [4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s].map(toByte);
+}
+
+/** color-mix(in oklab, a p, b) of two sRGB colours ([r, g, b], 0..255), p in 0..1. */
+export function mixOklab(a, b, p) {
+  const [x, y] = [oklab(a), oklab(b)];
+  return srgb(x.map((xi, k) => p * xi + (1 - p) * y[k]));
 }
 
 /** Relative luminance (WCAG) of an sRGB colour given as [r, g, b] in 0..255. */

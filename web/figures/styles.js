@@ -78,7 +78,7 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat rect.cell { stroke: var(--attention-bg); stroke-width: 1; }
 .mat rect.cell.on { stroke: var(--attention-fg); stroke-width: 2; }
 .mat svg:focus-visible { outline: 2px solid var(--attention-accent); }
-.mat text.v { font-size: 10px; text-anchor: middle; dominant-baseline: central; pointer-events: none; font-variant-numeric: tabular-nums; }
+.mat text.values { font-size: 10px; text-anchor: middle; dominant-baseline: central; pointer-events: none; font-variant-numeric: tabular-nums; }
 .mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
 .op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }

@@ -231,7 +231,7 @@ class TinyGpt extends TrainingFigure {
     const focused = this.shadowRoot.activeElement?.dataset?.at;
     const top1 = maxAbs(row); // the project's scale, relative to the largest weight in view
     replace(this.charsEl, [...v.chars].map((c, i) => {
-      const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: ${cssColor(row[i], top1)}; color: ${labelColor(this.shadowRoot, cssColor(row[i], top1))}`,
+      const b = h('button', { type: 'button', class: i === q ? 'query' : '', 'data-at': String(i), style: `background: ${cssColor(row[i], top1)}; color: ${labelColor(this.shadowRoot, row[i], top1)}`,
         'aria-label': this.t('char', { c: c === ' ' ? this.t('space') : c, w: fmt(row[i]) }), onclick: () => { this.query = i; this.invalidate(); } }, c === ' ' ? '\u00a0' : c);
       b.addEventListener('mouseenter', () => { this.query = i; this.invalidate(); });
       return b;
