@@ -77,22 +77,23 @@ class Tempering extends FigureElement {
   }
 
   // The dot products' spread (and the gradient panel's numbers) at every d_k
-  // of the slider, one d_k per idle moment, the largest (costliest) first, so
+  // of the slider, one d_k per task, the largest (costliest) first, so
   // a move of the slider finds them kept instead of computing a
   // 65,536-product matmul inside the frame.
   precompute() {
     if (this.precomputing) return;
-    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 30));
+    // (a task each, not idle callbacks: a busy page has no idle moments for
+    // seconds, and a reader's input still comes between two tasks)
     const todo = DKS.filter((d) => !hasSpread(this.attn, d));
     const next = () => {
       const dk = todo.pop();
       if (dk === undefined || !this.isConnected) return void (this.precomputing = false);
       spread(this.attn, dk);
       this.gradient.prepare(this.attn, dk);
-      idle(next);
+      setTimeout(next, 0);
     };
     this.precomputing = true;
-    idle(next);
+    setTimeout(next, 0);
   }
 
   connectedCallback() {

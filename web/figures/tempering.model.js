@@ -61,13 +61,11 @@ function softmaxStats(W) {
  * unscaled (T = 1) and scaled (T = tau sqrt(dk)).
  */
 export function temperingModel(attn, { dk = 64, tau = 1 } = {}) {
-  const { Q, K } = sample();
-  // the softmax needs only the first KEYS keys' dot products: QUERIES x KEYS, not the 65,536
-  const scores = attn.matmul(columns(Q, 0, dk), columns(rows(K, KEYS), 0, dk), { transposeB: true });
+  const { scores, ...products } = spread(attn, dk);
   return {
     dk,
     tau,
-    ...spread(attn, dk),
+    ...products,
     unscaledSoftmax: softmaxStats(attn.softmax(scores)),
     scaledSoftmax: softmaxStats(attn.softmax(scores, { temperature: tau * Math.sqrt(dk) })),
     maxEntropy: Math.log2(KEYS),
@@ -79,25 +77,33 @@ const rows = (M, n) => ({ rows: n, cols: M.cols, data: M.data.subarray(0, n * M.
 // The spread of the 65,536 dot products depends on d_k only and costs a
 // QUERIES x d_k x SAMPLE_KEYS matmul (33.5 M multiply-adds at d_k = 512, more
 // than a frame): it is kept per d_k (two histograms and two variances, not the
-// products), so tau never recomputes it and a d_k seen once is free.
+// products), with the QUERIES x KEYS products the softmax needs (copying the
+// queries' d_k columns costs a frame's worth at d_k = 512), so tau never
+// recomputes them and a d_k seen once costs two small softmaxes.
 const spreads = new WeakMap(); // attn -> Map(dk -> spread)
 
 /** Whether the spread at `dk` is already kept (then temperingModel at that dk is cheap). */
 export const hasSpread = (attn, dk) => !!spreads.get(attn)?.has(dk);
 
-/** {range, raw: {variance, histogram}, scaled: {variance, histogram}} of the dot products at `dk`, computed once. */
+/**
+ * {range, raw: {variance, histogram}, scaled: {variance, histogram}, scores}
+ * of the dot products at `dk` (scores: the first KEYS keys' products, QUERIES
+ * x KEYS, for the softmax), computed once.
+ */
 export function spread(attn, dk) {
   if (!spreads.has(attn)) spreads.set(attn, new Map());
   const kept = spreads.get(attn);
   if (kept.has(dk)) return kept.get(dk);
   const { Q, K } = sample();
-  const raw = attn.matmul(columns(Q, 0, dk), columns(K, 0, dk), { transposeB: true });
+  const queries = columns(Q, 0, dk);
+  const raw = attn.matmul(queries, columns(K, 0, dk), { transposeB: true });
   const range = 4 * Math.sqrt(dk);
   const scale = 1 / Math.sqrt(dk);
   const found = {
     range,
     raw: { variance: variance(raw.data), histogram: histogram(raw.data, range) },
     scaled: { variance: variance(raw.data, scale), histogram: histogram(raw.data, range, scale) },
+    scores: attn.matmul(queries, columns(rows(K, KEYS), 0, dk), { transposeB: true }),
   };
   kept.set(dk, found);
   return found;
