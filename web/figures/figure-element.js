@@ -31,6 +31,7 @@ import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
 import { mathStyles } from './math.js';
 import { h } from './dom.js';
+import { theme } from './colors.js';
 import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
 import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
@@ -205,6 +206,9 @@ export class FigureElement extends HTMLElement {
   #draw() {
     const focused = this.shadowRoot.activeElement;
     const key = focused?.dataset?.key;
+    // the theme is read before render writes anything: read after, it
+    // would make the browser restyle the figure mid-render
+    theme(this.shadowRoot);
     this.render();
     this.syncControls?.();
     this.#linkButton.hidden = !this.linkable();
