@@ -53,7 +53,7 @@ export async function bundle() {
   const esm = {
     bundle: true,
     format: 'esm',
-    minify: true,
+    minify: !process.env.NO_MINIFY, // NO_MINIFY=1: readable names for npm run bench:figures -- --profile
     target: ['es2022', 'chrome111', 'firefox113', 'safari16.4'],
     external: ['node:*'],
     legalComments: 'eof',
