@@ -8,7 +8,7 @@
 // tests/artifacts/screenshots/zh-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, frames, layoutProblems, addFigure, SCREENSHOTS } from './harness.js';
+import { start, openAll, frames, layoutProblems, addFigure, assertSameView, SCREENSHOTS, ALL_FIGURES } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
@@ -72,6 +72,22 @@ test("a page's strings override the table, stay text, and bad JSON is said; lang
   assert.equal(seen.title, 'Attention with no parameters: four pixels weigh each other');
   await add('{"title": ', 'zh');
   assert.match((await read()).errors[0], /^本页提供的文字无法使用/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every figure switched to Chinese and back draws as it did: no part of it goes stale', async () => {
+  const { page, problems, context } = await openAll(server, '/web/index.html');
+  for (const tag of ALL_FIGURES.filter((t) => t !== 'attention-cost')) { // (cost measures afresh: i18n-workers.test.js)
+    const el = page.locator(tag);
+    const snap = () => el.evaluate((e) => { e.shadowRoot.activeElement?.blur(); return window.__fig.snapshot(e); });
+    const before = await snap();
+    for (const lang of ['zh-CN', 'en']) {
+      await el.evaluate((e, l) => e.setAttribute('lang', l), lang);
+      await frames(page);
+    }
+    assertSameView(await snap(), before, `${tag}: after a switch to Chinese and back`);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

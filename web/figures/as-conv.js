@@ -69,6 +69,9 @@ class AsConv extends FigureElement {
       direct: matrixView({ t: this.t, name: this.t('direct'), cell: 44, values: true }),
     };
     this.headViews = [];
+    // parts made later for a shape (taps, diagram): a rebuild (a new lang) makes them afresh
+    this.tapSliders = null;
+    this.diagramParts = null;
     this.headsEl = h('div', { class: 'mats' });
     this.check = h('p', { class: 'check' });
     this.scaleNote = h('p', { class: 'note' });
