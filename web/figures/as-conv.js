@@ -169,8 +169,9 @@ class AsConv extends FigureElement {
     const { lines, inputs, outputs, drawn } = this.diagramParts;
     // whole attributes, written only when they change: a restyled diagram's markup is a fresh one's
     const set = (el, name, value) => {
-      if (drawn.get(el)?.[name] === value) return;
-      drawn.set(el, { ...drawn.get(el), [name]: value });
+      const was = drawn.get(el) ?? drawn.set(el, {}).get(el);
+      if (was[name] === value) return;
+      was[name] = value;
       if (name === 'text') el.textContent = value; else el.setAttribute(name, value);
     };
     m.weights.forEach((Wh, r) => lines[r].forEach((line, k) => {

@@ -10,7 +10,6 @@ import { MeasuringFigure } from './measuring.js';
 import { rich } from './rich.js';
 import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
 import { bytes, millis } from './format.js';
-import { statusWords } from './status-words.js';
 import strings from './cost.strings.js';
 
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
@@ -107,7 +106,7 @@ class Cost extends MeasuringFigure {
   render() {
     if (!this.worker && !this.results.length && !this.statusText) return this.run(Math.min(QUICK, this.state.n));
     this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
-    this.status.textContent = statusWords(this.t, this.statusText ?? '');
+    this.status.textContent = this.statusWords();
     const done = this.results.filter((r) => !r.skipped);
     replace(this.plots, [
       this.plot(this.t('timePlot'), done, 'ms', millis, 10, null),

@@ -13,7 +13,6 @@ import { MeasuringFigure } from './measuring.js';
 import { rich } from './rich.js';
 import { bytes, millis, pct } from './format.js';
 import { loglogPlot } from './loglog.js';
-import { statusWords } from './status-words.js';
 import strings from './efficient.strings.js';
 import {
   example, featureErrors, parseGlobal, slope, FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SWEEP,
@@ -146,7 +145,7 @@ class Efficient extends MeasuringFigure {
     });
     this.captions.performer.textContent = this.t('captionPerformer', { m, misplaced: pct(ex.misplacedPerformer) });
     this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
-    this.status.textContent = statusWords(this.t, this.statusText ?? '');
+    this.status.textContent = this.statusWords();
     this.renderPlots(m);
     this.renderTable();
     this.announce(this.t('summary', { w: Math.round(this.state.window), kept: pct(ex.kept), m, misplaced: pct(ex.misplacedPerformer) }));

@@ -170,8 +170,7 @@ export class FigureElement extends HTMLElement {
     const link = copyLinkButton(this);
     this.#linkButton = link[0];
     const tools = h('div', { class: 'tools' }, [...link, ...exportButtons(this)]);
-    const said = (key, args) => this.t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? said(...v) : v])));
-    const problems = this.#problems.map(([key, args]) => h('p', { class: 'error example-error', role: 'alert' }, said(key, args)));
+    const problems = this.#problems.map((problem) => h('p', { class: 'error example-error', role: 'alert' }, this.say(problem)));
     const root = this.build();
     // a figure named by its title, for screen readers' lists of figures
     root.setAttribute('role', 'figure');
@@ -179,6 +178,13 @@ export class FigureElement extends HTMLElement {
     if (!root.hasAttribute('aria-label')) root.setAttribute('aria-label', root.querySelector('.title')?.textContent ?? this.localName);
     this.shadowRoot.replaceChildren(...problems, root, tools, this.live);
     this.#draw();
+  }
+
+  /** A text: a plain string as it is, or [key, args] of the string table (args may hold more such pairs). */
+  say(text) {
+    if (!Array.isArray(text)) return text;
+    const [key, args = {}] = text;
+    return this.t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? this.say(v) : v])));
   }
 
   /** Merge `patch` into the state and redraw on the next frame. */

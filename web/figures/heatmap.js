@@ -132,13 +132,6 @@ class Heatmap extends FigureElement {
     this.invalidate();
   }
 
-  /** A text: a plain string as it is, or [key, args] of the table (args may hold more such pairs). */
-  say(text) {
-    if (!Array.isArray(text)) return text;
-    const [key, args = {}] = text;
-    return this.t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? this.say(v) : v])));
-  }
-
   offSet() {
     return new Set(String(this.state.off).split(',').filter(Boolean));
   }

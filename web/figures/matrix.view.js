@@ -74,7 +74,6 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     drawn = Array.from({ length: n }, () => new Array(m).fill(null));
     for (let i = 0; i < n; i++) {
       rects.push([]);
-      texts.push([]);
       if (rowLabels) kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, rowLabels[i]));
       for (let j = 0; j < m; j++) {
         const r = s('rect', { class: 'cell', x: lw + j * cell, y: th + i * cell, width: cell, height: cell });
@@ -85,10 +84,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       }
       // a row's values are the spans of one text: the browser lays out a
       // text element far faster than a dozen (a slider step relabels them all)
-      if (values) {
-        texts[i] = Array.from({ length: m }, (_, j) => s('tspan', { class: 'v', x: lw + (j + 0.5) * cell }));
-        kids.push(s('text', { class: 'values', y: th + (i + 0.5) * cell }, texts[i]));
-      }
+      texts.push(values ? Array.from({ length: m }, (_, j) => s('tspan', { class: 'v', x: lw + (j + 0.5) * cell })) : []);
+      if (values) kids.push(s('text', { class: 'values', y: th + (i + 0.5) * cell }, texts[i]));
     }
     if (colLabels) {
       colLabels.forEach((t, j) => kids.push(s('text', {

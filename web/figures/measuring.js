@@ -28,6 +28,16 @@ export class MeasuringFigure extends FigureElement {
     this.invalidate();
   }
 
+  /**
+   * The status line in words. It is kept as [key, args] pairs (or a worded
+   * string) and worded only when drawn, so it follows a change of language
+   * mid-sweep.
+   */
+  statusWords() {
+    const status = this.statusText ?? '';
+    return typeof status === 'string' ? status : status.map((pair) => this.say(pair)).join('');
+  }
+
   /** Stop the worker (if any), with a status message to show. */
   stop(message) {
     this.worker?.terminate();
