@@ -26,7 +26,7 @@ const read = (page) => page.evaluate(async () => {
   return {
     title: root.querySelector('.title')?.textContent,
     errors: texts('.example-error'),
-    mats: [...root.querySelectorAll('figure.mat')].map((f) => ({ labels: [...f.querySelectorAll('text.lab')].map((t) => t.textContent), values: [...f.querySelectorAll('.v')].map((t) => t.textContent), hidden: f.classList.contains('later') })),
+    mats: [...root.querySelectorAll('figure.mat')].map((f) => ({ labels: [...f.querySelectorAll('text.lab')].map((t) => t.textContent), values: f.querySelector('canvas').drawing?.items.filter((it) => it.kind === 'text').map((it) => it.text) ?? [], hidden: f.classList.contains('later') })),
     options: texts('fieldset.choice label'),
     rows: [...root.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
     planeLabels: texts('svg.plane text'),

@@ -25,7 +25,7 @@ const seen = (page, matrix) => page.evaluate((sel) => {
   const mat = root.querySelectorAll('figure.mat')[sel];
   return {
     errors: [...root.querySelectorAll('.example-error')].map((p) => p.textContent),
-    values: [...mat.querySelectorAll('.v')].map((t) => t.textContent),
+    values: mat.querySelector('canvas').drawing?.items.filter((it) => it.kind === 'text').map((it) => it.text) ?? [], // as painted
     labels: [...mat.querySelectorAll('text.lab')].map((t) => t.textContent),
     tokens: [...root.querySelectorAll('.tok')].map((t) => t.textContent),
     lineWords: [...root.querySelectorAll('svg.lines text:not(.side)')].map((t) => t.textContent),

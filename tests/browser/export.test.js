@@ -1,7 +1,8 @@
 // SVG and PNG downloads hold the whole figure as the reader sees it, not
 // only its drawings: the HTML parts (the soft dictionary's lookups, the "it"
-// figure's sentence and read-out, the tempering legend) are in the SVG as
-// text and in the PNG as pixels, under the strict CSP.
+// figure's sentence and read-out, the tempering legend, the values a matrix
+// paints on its canvas) are in the SVG as text and in the PNG as pixels,
+// under the strict CSP.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +17,8 @@ const CASES = {
   'attention-soft-dictionary': [['.panel'], ['Soft lookup (attention)', 'Hard lookup (a JavaScript Map)', 'map.get(', 'largest weight: plum']],
   'attention-multi-head-it': [['.sentence', '.verdict', '.bars'], ['>didn’t<', '>because<', 'Read-out: it =', 'Margin', 'looks for nouns']],
   'attention-tempering': [['.key'], ['variance', 'entropy']],
+  // a matrix painted on a canvas: its values are text in the SVG, as in an SVG drawing
+  'attention-cross': [['figure.mat'], ['>0.95<', '>0.97<', '>Area<']],
 };
 
 // Runs in the page: for each part, the share of the PNG's pixels over it that differ from the PNG's background.

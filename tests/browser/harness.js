@@ -261,14 +261,34 @@ function probes() {
       if (!t.textContent.trim() || !visible(t) || t.closest('.katex') || /rotate/.test(t.closest('text').getAttribute('transform') ?? '')) continue;
       out.push({ kind: 'svg', text: t.textContent.slice(0, 40), ...rect(t.getBoundingClientRect()), clip: clipper(t.closest('svg')) });
     }
+    for (const c of canvasTexts(root)) out.push({ kind: 'svg', text: c.text, ...c.box, clip: clipper(c.canvas) });
     for (const k of root.querySelectorAll('.katex')) if (visible(k)) out.push({ kind: 'math', text: k.textContent.slice(0, 40), ...rect(k.getBoundingClientRect()), clip: clipper(k) });
     for (const c of root.querySelectorAll('input[type=range], input[type=checkbox]')) {
       if (visible(c) && getComputedStyle(c).opacity !== '0') out.push({ kind: 'control', text: c.type, ...rect(c.getBoundingClientRect()), clip: null });
     }
     return { host: rect(el.getBoundingClientRect()), boxes: out };
   }
-  // SVG text as drawn: a text, or each span of a text made of spans (a matrix row's values)
+  // SVG text as drawn: a text, or each span of a text made of spans
   const svgTexts = (root) => [...root.querySelectorAll('svg text, svg tspan')].filter((t) => !t.querySelector('tspan'));
+  // the texts a canvas paints from its drawing (drawing.js: matrix.view.js
+  // keeps its cells so), each with its box on the page and the colour of the
+  // last square painted before it under its centre
+  function canvasTexts(root) {
+    const out = [];
+    for (const canvas of root.querySelectorAll('canvas')) {
+      if (!canvas.drawing || !shown(canvas)) continue;
+      const { width, items } = canvas.drawing;
+      const r = canvas.getBoundingClientRect();
+      const k = r.width / width;
+      items.forEach((t, n) => {
+        if (t.kind !== 'text') return;
+        const [cx, cy] = [t.x + t.width / 2, t.y + t.height / 2];
+        const under = items.slice(0, n).findLast((b) => b.kind === 'box' && b.fill && cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height);
+        out.push({ canvas, text: t.text, box: { x: r.left + k * t.x, y: r.top + k * t.y, w: k * t.width, h: k * t.height }, ink: t.color, fill: under?.fill });
+      });
+    }
+    return out;
+  }
   let ctx = null;
   function rgba(css) {
     ctx ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
@@ -320,6 +340,7 @@ function probes() {
       }
       out.push({ text: t.textContent.slice(0, 30), fg: over(rgba(cs.fill), bg), bg, large: parseFloat(cs.fontSize) >= 24 });
     }
+    for (const c of canvasTexts(root)) if (!faded(c.canvas)) out.push({ text: c.text, fg: rgba(c.ink).slice(0, 3), bg: rgba(c.fill ?? 'white').slice(0, 3), large: false });
     return out;
   }
   window.__fig = { frames, snapshot, twin, textBoxes, contrasts };

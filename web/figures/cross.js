@@ -31,7 +31,7 @@ class Cross extends FigureElement {
   .lines text.sel { font-weight: 700; fill: var(--attention-accent); }
   .lines line { stroke: var(--attention-positive); stroke-linecap: round; }
   .lines line.sel { stroke: var(--attention-accent); }
-  .lines line.faint { display: none; }
+  .lines line.faint { visibility: hidden; } /* not display: a slider step would rebuild the layout tree */
   .lines .side { font-size: 11px; fill: var(--attention-muted); cursor: default; }
   .mat rect.mark { stroke: var(--attention-accent); stroke-width: 2; }`;
 

@@ -9,24 +9,18 @@
 // image, because a strict Content-Security-Policy (img-src 'self') forbids
 // images from blob: and data: URLs.
 import { h } from './dom.js';
+import { ascent, paintItems, placed } from './drawing.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const STYLE_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'stroke-linecap',
-  'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline'];
+  'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline',
+  'visibility', 'overflow']; // (a figure's rotated labels may stand outside its drawing)
 const SHAPES = 'rect, line, circle, polyline, polygon, path, text';
 const SKIP = '.tools, .sr-only, .katex-mathml, script, style, template';
 const MARGIN = 12; // px of background around the figure
 
 const clear = (c) => !c || c === 'transparent' || /rgba\(.*,\s*0\)$/.test(c);
 const px = (v) => parseFloat(v) || 0;
-
-let measurer = null;
-/** The distance from the top of a text's line box to its baseline, for a CSS font. */
-function ascent(font) {
-  measurer ??= document.createElement('canvas').getContext('2d');
-  measurer.font = font;
-  return measurer.measureText('Hg').fontBoundingBoxAscent;
-}
 
 /**
  * The lines a text node is drawn on: [{text, x, y, width, height}], found by
@@ -126,7 +120,12 @@ export function collect(root) {
     const box = { x: r.left - origin.x, y: r.top - origin.y, width: r.width, height: r.height, radius: px(cs.borderTopLeftRadius), opacity: alpha, clip };
     const add = (...list) => items.push(...list.map((it) => ({ clip, ...it })));
     if (el.localName === 'svg') return void add({ kind: 'svg', el, ...box });
-    if (el.localName === 'canvas') return void add({ kind: 'canvas', el, ...box });
+    if (el.localName === 'canvas') {
+      // a canvas that keeps its drawing as items (drawing.js) is written as those: its text stays text
+      const d = el.drawing;
+      return void add(...(d ? placed(d.items, box.x, box.y, box.width / d.width).map((it) => ({ ...it, opacity: alpha * (it.opacity ?? 1) }))
+        : [{ kind: 'canvas', el, ...box }]));
+    }
     if (el.localName === 'input') return void add(...control(el, cs, box));
     if (!clear(cs.backgroundColor)) add({ kind: 'box', ...box, fill: cs.backgroundColor });
     add(...borders(cs, box));
@@ -283,42 +282,14 @@ export function toCanvas(root, scale = 2) {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = d.background;
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  for (const it of d.items) {
-    ctx.save();
-    ctx.setTransform(scale, 0, 0, scale, 0, 0);
-    if (it.clip) {
-      ctx.beginPath();
-      ctx.rect(it.clip.x, it.clip.y, it.clip.width, it.clip.height);
-      ctx.clip();
-    }
-    ctx.globalAlpha = it.opacity ?? 1;
-    ctx.setLineDash(it.dash ?? []);
-    if (it.kind === 'box') {
-      const p = new Path2D();
-      p.roundRect(it.x, it.y, it.width, it.height, Math.min(it.radius || 0, it.width / 2, it.height / 2));
-      if (it.fill) { ctx.fillStyle = it.fill; ctx.fill(p); }
-      if (it.stroke) { ctx.strokeStyle = it.stroke; ctx.lineWidth = it.lineWidth; ctx.stroke(p); }
-    } else if (it.kind === 'line' || it.kind === 'polyline') {
-      const pts = it.kind === 'line' ? [[it.x1, it.y1], [it.x2, it.y2]] : it.points;
-      ctx.beginPath();
-      pts.forEach(([x, y], k) => (k ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-      ctx.strokeStyle = it.stroke;
-      ctx.lineWidth = it.lineWidth;
-      ctx.stroke();
-    } else if (it.kind === 'text') {
-      ctx.font = it.font;
-      ctx.fillStyle = it.color;
-      ctx.textBaseline = 'alphabetic';
-      ctx.textAlign = 'left';
-      ctx.fillText(it.text, it.x, it.y + it.ascent);
-    } else if (it.kind === 'canvas') {
-      ctx.imageSmoothingEnabled = false;
-      ctx.drawImage(it.el, it.x, it.y, it.width, it.height);
+  paintItems(ctx, d.items, scale, (c, it) => {
+    if (it.kind === 'canvas') {
+      c.imageSmoothingEnabled = false;
+      c.drawImage(it.el, it.x, it.y, it.width, it.height);
     } else if (it.kind === 'svg') {
-      for (const el of it.el.querySelectorAll(SHAPES)) paintShape(ctx, el, d.origin, scale, it.opacity);
+      for (const el of it.el.querySelectorAll(SHAPES)) paintShape(c, el, d.origin, scale, it.opacity);
     }
-    ctx.restore();
-  }
+  });
   return canvas;
 }
 

@@ -1,18 +1,62 @@
 // matrix.view.js: a matrix drawn as coloured squares (the project's notation).
 //
-// Colour comes from scale.js only. Hover, tap or keyboard focus shows a
-// cell's value in the caption; arrow keys move between cells, Enter or
-// Space "picks" a cell (for figures that react to a click on a cell).
+// Colour comes from scale.js only. The squares and their values are painted
+// on a canvas: a slider step recolours and relabels every cell, and the
+// browser restyles and lays out a hundred SVG or HTML texts in several
+// milliseconds where a canvas paints them in a fraction of one. An SVG on
+// top keeps what a reader points at or a page styles: the axis labels, one
+// transparent square per cell for hover, tap and the outlines of marked or
+// active cells. Hover, tap or keyboard focus shows a cell's value in the
+// caption; arrow keys move between cells, Enter or Space "picks" a cell (for
+// figures that react to a click on a cell). The SVG carries the matrix's
+// accessible name (role img), as before: its squares were never read out.
 import { h, s } from './dom.js';
-import { cssColor, maxAbs } from './scale.js';
-import { labelColor, theme } from './colors.js';
+import { labelFor, maxAbs } from './scale.js';
+import { scaleRgb } from './colors.js';
 import { num, roundShares } from './format.js';
+import { centredText, lineBox } from './drawing.js';
 
 const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
+const VALUE_PX = 10; // the values' font size
+const DENSITY = 2; // canvas pixels per CSS pixel at least: sharp in a 2x PNG export and on most screens
 
 function asRows(M) {
   if (Array.isArray(M)) return M.map((r) => Array.from(r));
   return Array.from({ length: M.rows }, (_, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols)));
+}
+
+const rgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
+
+/**
+ * Paint `cells` ({i, j, fill, label, ink}; label and ink may be null) onto
+ * `canvas` as n x m squares of `cell` CSS px. The canvas also offers them
+ * as `canvas.drawing` (drawing.js items, made when asked): for downloads,
+ * which keep the values as text, and for tests.
+ */
+function paintCells(canvas, cells, { n, m, cell, font }) {
+  const k = Math.max(DENSITY, Math.ceil(globalThis.devicePixelRatio || 1));
+  if (canvas.width !== m * cell * k || canvas.height !== n * cell * k) [canvas.width, canvas.height] = [m * cell * k, n * cell * k];
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(k, 0, 0, k, 0, 0);
+  ctx.font = font;
+  ctx.textAlign = 'center';
+  const { ascent, height } = lineBox(font);
+  const baseline = (i) => (i + 0.5) * cell - height / 2 + ascent; // where centredText puts it
+  for (const c of cells) {
+    ctx.fillStyle = c.fill;
+    ctx.fillRect(c.j * cell, c.i * cell, cell, cell);
+    if (!c.label) continue;
+    ctx.fillStyle = c.ink;
+    ctx.fillText(c.label, (c.j + 0.5) * cell, baseline(c.i));
+  }
+  canvas.drawing = {
+    width: m * cell,
+    height: n * cell,
+    get items() {
+      return cells.flatMap((c) => [{ kind: 'box', x: c.j * cell, y: c.i * cell, width: cell, height: cell, fill: c.fill },
+        ...(c.label ? [centredText(c.label, (c.j + 0.5) * cell, (c.i + 0.5) * cell, font, c.ink)] : [])]);
+    },
+  };
 }
 
 /**
@@ -27,18 +71,18 @@ function asRows(M) {
 export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
-  const el = h('figure', { class: 'mat' }, [svg, cap]);
+  const el = h('figure', { class: 'mat' }, [h('div', { class: 'grid' }, [canvas, svg]), cap]);
   let rows = [];
-  let max = 1;
   let active = null; // [i, j]
   let rects = [];
-  let texts = [];
-  let drawn = []; // each cell's fill as last written
-  let drawnTheme = null; // and the theme its label colour was chosen in
   let shape = '';
-  let geometry = { lw: 0, th: 0 };
+  let geometry = { lw: 0, th: 0, n: 0, m: 0 };
+  let font = ''; // the values' canvas font, in the figure's font family
+  let caption = ''; // the caption as last written
   const bars = s('g', { class: 'groups' });
+  let barsFor = ''; // the heads and shape the bars were drawn for
 
   const label = (i, j) => {
     const r = rowLabels?.[i] ?? i + 1;
@@ -47,13 +91,16 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   };
   const showCaption = () => {
     const [n, m] = [rows.length, rows[0]?.length ?? 0];
-    cap.replaceChildren(
-      active ? label(...active) : h('span', {}, [h('span', { class: 'name' }, name), ` ${n}\u00d7${m}`]),
-    );
+    const text = active ? label(...active) : `${n}\u00d7${m}`;
+    if (text === caption) return; // (a slider step leaves it as it was)
+    caption = text;
+    cap.replaceChildren(...(active ? [text] : [h('span', { class: 'name' }, name), ` ${text}`]));
   };
   const setActive = (cellIndex) => {
+    const was = active;
     active = cellIndex;
-    rects.forEach((row, i) => row.forEach((r, j) => r.classList.toggle('on', !!active && active[0] === i && active[1] === j)));
+    if (was) rects[was[0]]?.[was[1]]?.classList.remove('on');
+    if (active) rects[active[0]][active[1]].classList.add('on');
     showCaption();
   };
 
@@ -68,10 +115,11 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
     svg.setAttribute('width', w);
     svg.setAttribute('height', hgt);
+    // the canvas covers the cells, in shares of the SVG: both scale together in a narrow figure
+    const pct = (v, of) => `${(100 * v) / of}%`;
+    canvas.style.cssText = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
     const kids = [];
     rects = [];
-    texts = [];
-    drawn = Array.from({ length: n }, () => new Array(m).fill(null));
     for (let i = 0; i < n; i++) {
       rects.push([]);
       if (rowLabels) kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, rowLabels[i]));
@@ -82,10 +130,6 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         rects[i].push(r);
         kids.push(r);
       }
-      // a row's values are the spans of one text: the browser lays out a
-      // text element far faster than a dozen (a slider step relabels them all)
-      texts.push(values ? Array.from({ length: m }, (_, j) => s('tspan', { class: 'v', x: lw + (j + 0.5) * cell })) : []);
-      if (values) kids.push(s('text', { class: 'values', y: th + (i + 0.5) * cell }, texts[i]));
     }
     if (colLabels) {
       colLabels.forEach((t, j) => kids.push(s('text', {
@@ -98,6 +142,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
 
   function drawGroups(h) {
     const { lw, th, n, m } = geometry;
+    if (barsFor === `${h}|${shape}`) return;
+    barsFor = `${h}|${shape}`;
     const w = (m / h) * cell;
     bars.replaceChildren(...Array.from({ length: h }, (_, k) => s('rect', {
       x: lw + k * w + 1, y: th + n * cell + 3, width: w - 2, height: 4, rx: 2, style: `fill:var(--attention-head-${k + 1})`,
@@ -131,28 +177,24 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       active = null;
       build(n, m);
     }
-    max = opts.max ?? maxAbs(rows.flat());
+    const max = opts.max ?? maxAbs(rows.flat());
     const root = svg.getRootNode();
-    const now = root.host ? theme(root) : null;
-    if (now !== drawnTheme) drawn.forEach((r) => r.fill(null));
-    drawnTheme = now;
-    rows.forEach((row, i) => {
-      const printed = shares ? roundShares(row, digits) : row;
-      row.forEach((v, j) => {
-        const fill = cssColor(v, max);
-        // only what changed is written: a matrix redraws on every slider step
-        if (fill !== drawn[i][j]) {
-          drawn[i][j] = fill;
-          rects[i][j].style.fill = fill;
-          if (values) texts[i][j].style.fill = root.host ? labelColor(root, v, max) : 'var(--attention-fg)';
-        }
-        rects[i][j].classList.toggle('mark', !!opts.marks?.has(`${i},${j}`)); // (a no-op when unchanged)
-        const label = values ? num(printed[j], digits) : null;
-        if (values && texts[i][j].textContent !== label) texts[i][j].textContent = label;
+    if (root.host) { // painted once the view is inside its figure (the theme's colours are the figure's)
+      // read once: reading a style after this render's writes costs a restyle
+      font ||= `${VALUE_PX}px ${getComputedStyle(svg).fontFamily}`;
+      const cells = rows.flatMap((row, i) => {
+        const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
+        return row.map((v, j) => {
+          const fill = scaleRgb(root, v, max);
+          return { i, j, fill: rgb(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
+        });
       });
-    });
+      paintCells(canvas, cells, { n, m, cell, font });
+    }
+    rects.forEach((row, i) => row.forEach((r, j) => r.classList.toggle('mark', !!opts.marks?.has(`${i},${j}`)))); // (a no-op when unchanged)
     if (groups) drawGroups(opts.groups ?? 1);
-    svg.setAttribute('aria-label', describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m }));
+    const said = describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m });
+    if (svg.getAttribute('aria-label') !== said) svg.setAttribute('aria-label', said);
     if (active && (active[0] >= n || active[1] >= m)) active = null;
     showCaption();
   }

@@ -75,10 +75,12 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat { display: inline-flex; flex-direction: column; align-items: center; gap: 3px; margin: 0; vertical-align: top; }
 .mat .cap { font-size: 0.85em; color: var(--attention-muted); font-variant-numeric: tabular-nums; text-align: center; min-height: 1.3em; }
 .mat .cap .name { color: var(--attention-fg); font-weight: 600; }
-.mat rect.cell { stroke: var(--attention-bg); stroke-width: 1; }
+.mat .grid { position: relative; max-width: 100%; }
+.mat .grid canvas { position: absolute; pointer-events: none; }
+.mat .grid svg { position: relative; } /* above the canvas */
+.mat rect.cell { fill: transparent; stroke: var(--attention-bg); stroke-width: 1; }
 .mat rect.cell.on { stroke: var(--attention-fg); stroke-width: 2; }
 .mat svg:focus-visible { outline: 2px solid var(--attention-accent); }
-.mat text.values { font-size: 10px; text-anchor: middle; dominant-baseline: central; pointer-events: none; font-variant-numeric: tabular-nums; }
 .mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
 .op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
