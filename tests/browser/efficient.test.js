@@ -6,7 +6,7 @@
 // figures-2.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, expectChange, measured, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, expectChange, measured, SCREENSHOTS, clickCell } from './harness.js';
 
 const TAG = 'attention-efficient';
 let server;
@@ -26,7 +26,7 @@ test('the window, the features and a click on a row change the figure', async ()
   // a click on a row of the window's weights makes that token global: the row fills up
   const before = await el.evaluate((e) => e.shadowRoot.querySelectorAll('.pattern')[1].querySelector('p').textContent);
   assert.match(before, /global: 0\./);
-  await el.locator('.pattern').nth(1).locator('rect.cell').nth(20 * 32 + 5).click();
+  await clickCell(el.locator('.pattern').nth(1), 20, 5);
   await page.waitForFunction((tag) => /global: 0, 20\./.test(document.querySelector(tag).shadowRoot.querySelectorAll('.pattern')[1].querySelector('p').textContent), TAG);
   assert.equal(await el.evaluate((e) => e.global), '0,20', 'the property mirrors the state');
   assert.deepEqual(problems, []);

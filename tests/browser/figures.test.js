@@ -3,7 +3,7 @@
 // outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS, FIGURES } from './harness.js';
+import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS, FIGURES, clickCell } from './harness.js';
 
 
 let server;
@@ -40,7 +40,7 @@ test('controls change what each figure shows', async () => {
   await check('attention-notation', async (el) => { await el.locator('input[type=range]').focus(); await page.keyboard.press('Home'); });
   await check('attention-dot-product', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); });
   await check('attention-qkv', async (el) => {
-    await el.locator('figure.mat', { hasText: 'WK' }).locator('rect.cell').nth(4).click();
+    await clickCell(el.locator('figure.mat', { hasText: 'WK' }), 1, 1);
     await el.locator('input[type=range]').focus();
     await page.keyboard.press('Home');
   });

@@ -127,8 +127,9 @@ export const summary = (el) => el.evaluate((e) => e.summary);
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Act on a figure, then its summary and its shadow DOM (`read`, by
- *  default the rendered markup) must both have changed; -> the new summary. */
-export async function expectChange(page, tag, act, read = (el) => el.evaluate((e) => e.shadowRoot.innerHTML)) {
+ *  default the rendered markup and the canvases' pixels) must both have changed; -> the new summary. */
+export async function expectChange(page, tag, act, read = (el) => el.evaluate((e) => e.shadowRoot.innerHTML
+  + [...e.shadowRoot.querySelectorAll('canvas')].map((c) => c.toDataURL()).join())) {
   const el = await ready(page, tag);
   const [s0, t0] = [await summary(el), await read(el)];
   await act(el);
@@ -201,13 +202,14 @@ function probes() {
     if (markup) {
       const copy = root.cloneNode(true);
       copy.querySelectorAll('.tools, .sr-only').forEach((n) => n.remove());
+      // the caption and outline of the cell under the pointer or focus
+      copy.querySelectorAll('.mat .cap').forEach((c) => { c.textContent = ''; });
+      copy.querySelectorAll('.mat rect.on').forEach((r) => r.remove());
       for (const n of copy.querySelectorAll('*')) {
         for (const a of ['id', 'for', 'name']) if (GENERATED.test(n.getAttribute(a) ?? '')) n.removeAttribute(a);
         if (n.localName === 'input') { n.removeAttribute('checked'); n.removeAttribute('value'); } // their live values are in `controls`
-        n.classList.remove('on');
         if (n.getAttribute('class') === '') n.removeAttribute('class');
       }
-      copy.querySelectorAll('.mat .cap').forEach((c) => { c.textContent = ''; }); // shows the value under the pointer or focus
       // markup with each element's attributes in name order (the order they were set in does not matter)
       const serialize = (n) => (n.nodeType === 3 ? n.textContent : n.nodeType !== 1 ? ''
         : `<${n.localName}${[...n.attributes].map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(serialize).join('')}</${n.localName}>`);
@@ -347,6 +349,13 @@ function probes() {
 }
 
 /** Assert two snapshots (window.__fig.snapshot) are equal, naming the first difference briefly. */
+/** Click cell (i, j) of a matrix view (`mat`: a locator of its figure.mat, or of an element holding one). */
+export async function clickCell(mat, i, j) {
+  const hit = mat.locator('rect.hit');
+  const [box, rows, cols] = await hit.evaluate((r) => [r.getBoundingClientRect(), Number(r.dataset.rows), Number(r.dataset.cols)].map((v) => (typeof v === 'number' ? v : { width: v.width, height: v.height })));
+  await hit.click({ position: { x: ((j + 0.5) / cols) * box.width, y: ((i + 0.5) / rows) * box.height } });
+}
+
 export function assertSameView(actual, expected, message) {
   for (const key of ['summary', 'controls', 'canvases']) assert.deepEqual(actual[key], expected[key], `${message} (${key})`);
   if (actual.html !== expected.html) {

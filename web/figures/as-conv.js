@@ -4,7 +4,7 @@
 // Attributes: temperature="0.001..10", k="3|5", signal="spike|step|bumps",
 // kernel="w1,w2,..." (k numbers).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { cssColor } from './scale.js';
@@ -136,7 +136,7 @@ class AsConv extends FigureElement {
     const difference = gap(m.maxDiff);
     replace(this.check, [...rich(this.t('check', { difference, limit })), m.hard ? ' \u2714' : '']);
     this.check.querySelector('strong')?.classList.toggle('ok', m.hard);
-    this.scaleNote.textContent = this.t('scale', { max: num(max) });
+    setText(this.scaleNote, this.t('scale', { max: num(max) }));
     this.announce(this.t('summary', { k: m.k, temperature: num(this.state.temperature, 3), difference, limit }));
   }
 

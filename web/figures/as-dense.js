@@ -3,7 +3,7 @@
 // dense weights), checked live against the direct layer.
 // Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, replace } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
@@ -90,7 +90,7 @@ class AsDense extends FigureElement {
     vs.Z.update(m.Z, { groups: N, max });
     vs.Wo.update(m.params.Wo, { max });
     vs.Y.update(m.Y, { max });
-    this.scaleNote.textContent = this.t('scale', { max: num(max) });
+    setText(this.scaleNote, this.t('scale', { max: num(max) }));
     const key = sameness(m.maxDiff);
     const [same, difference] = [this.t(key), gap(m.maxDiff)];
     replace(this.check, [...rich(this.t('check', { same, difference })), key === 'different' ? '' : ' \u2714']);

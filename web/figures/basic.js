@@ -3,7 +3,7 @@
 // Attributes: pixel="red|orange|blue|teal", x="r,g,b;r,g,b;r,g,b;r,g,b"; a
 // page's own tokens and vectors through a data-example JSON child (parseExample).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, replace } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
@@ -35,7 +35,7 @@ class Basic extends FigureElement {
   .bar { height: 12px; background: var(--attention-positive); border-radius: 3px; min-width: 1px; }
   .result { display: flex; align-items: center; gap: 8px; margin-top: 6px; font-weight: 600; }
   .result .sw { width: 34px; height: 34px; }
-  .mat rect.mark { stroke: var(--attention-accent); stroke-width: 3; }`;
+  .mat rect.mark { stroke-width: 3; }`;
 
   useExample(data) {
     this.example = parseExample(data);
@@ -140,13 +140,13 @@ class Basic extends FigureElement {
     this.terms.forEach((term, i) => {
       term.sw.style.background = m.colors.inputs[i];
       term.bar.style.width = `${(100 * w[i]).toFixed(1)}%`;
-      term.share.textContent = shown[i];
+      setText(term.share, shown[i]);
     });
     const y = toRows(m.output)[j];
     const top = largestWeight(w, j);
     const largest = this.t(top.key, { names: top.tied?.map(name), share: top.share, name: name(j), winner: top.winner === undefined ? '' : name(top.winner) });
     this.resultSw.style.background = m.colors.outputs[j];
-    this.resultText.textContent = this.t('result', { y: y.map((v) => num(v)).join(', '), largest });
+    setText(this.resultText, this.t('result', { y: y.map((v) => num(v)).join(', '), largest }));
     this.announce(this.t('summary', { name: name(j), names, shares: shown, largest }));
   }
 }

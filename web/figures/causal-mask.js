@@ -29,7 +29,6 @@ class CausalMask extends FigureElement {
   .tok.future { opacity: 0.35; border-style: dashed; }
   .tok.now { border-color: var(--attention-accent); border-width: 2px; }
   .mats { display: flex; flex-wrap: wrap; gap: 14px 16px; align-items: flex-end; }
-  .mask rect.cell { cursor: pointer; }
   .warn { color: var(--attention-negative); }
   .choice .opts { flex-wrap: wrap; }`;
 

@@ -2,7 +2,7 @@
 // touch and screen readers work without extra ARIA plumbing. Each returns
 // {el, set(value)}: `el` goes in the DOM, `set` mirrors state changed
 // elsewhere (an attribute) without firing the callback.
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 
 let uid = 0;
 const nextId = (p) => `${p}-${++uid}`;
@@ -41,7 +41,7 @@ export function slider({ label, min, max, step = 0.01, value, log = false, value
   const input = h('input', { type: 'range', id, ...range, value: toPos(value), 'data-min': ends[0], 'data-max': ends[1], 'data-prop': prop });
   const out = h('output', { for: id });
   const show = (v) => {
-    out.textContent = format(v);
+    setText(out, format(v));
     input.setAttribute('aria-valuetext', format(v));
     input.dataset.value = String(v);
   };
@@ -96,13 +96,13 @@ export function stepper({ steps, value = 0, prop, onchange, interval = 1600, t, 
   const next = h('button', { type: 'button', 'aria-label': t('stepNext'), 'data-step': 'next' }, '\u2192');
   const play = h('button', { type: 'button', 'aria-label': t('stepPlay'), 'data-step': 'play' }, '\u25B6');
   const show = () => {
-    text.textContent = `${label} ${index + 1}/${steps.length}: ${steps[index]}`;
+    setText(text, `${label} ${index + 1}/${steps.length}: ${steps[index]}`);
     // a button about to be disabled under keyboard focus hands focus to its twin
     const focused = prev.getRootNode().activeElement;
     prev.disabled = index === 0;
     next.disabled = index === steps.length - 1;
     if ((focused === prev || focused === next) && focused.disabled) (focused === prev ? next : prev).focus();
-    play.textContent = timer ? '\u275A\u275A' : '\u25B6';
+    setText(play, timer ? '\u275A\u275A' : '\u25B6');
     play.setAttribute('aria-label', t(timer ? 'stepPause' : 'stepPlay'));
   };
   const stop = () => { clearInterval(timer); timer = 0; show(); };

@@ -4,7 +4,7 @@
 // (cost.worker.js) and stops itself within the time budget.
 // Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
 import { defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { choice, slider } from './controls.js';
 import { MeasuringFigure } from './measuring.js';
 import { rich } from './rich.js';
@@ -105,8 +105,8 @@ class Cost extends MeasuringFigure {
 
   render() {
     if (!this.worker && !this.results.length && !this.statusText) return this.run(Math.min(QUICK, this.state.n));
-    this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
-    this.status.textContent = this.statusWords();
+    setText(this.button, this.worker ? this.t('stop') : this.t('measure', { n: this.state.n }));
+    setText(this.status, this.statusWords());
     const done = this.results.filter((r) => !r.skipped);
     replace(this.plots, [
       this.plot(this.t('timePlot'), done, 'ms', millis, 10, null),

@@ -32,8 +32,7 @@ class Cross extends FigureElement {
   .lines line { stroke: var(--attention-positive); stroke-linecap: round; }
   .lines line.sel { stroke: var(--attention-accent); }
   .lines line.faint { visibility: hidden; } /* not display: a slider step would rebuild the layout tree */
-  .lines .side { font-size: 11px; fill: var(--attention-muted); cursor: default; }
-  .mat rect.mark { stroke: var(--attention-accent); stroke-width: 2; }`;
+  .lines .side { font-size: 11px; fill: var(--attention-muted); cursor: default; }`;
 
   #example = null;
   #setups = new Map(); // what does not change with the temperature, per pair

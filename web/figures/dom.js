@@ -26,3 +26,13 @@ export function replace(el, ...children) {
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
+
+/**
+ * Set `el`'s text if it changed. The browser lays out again any text it is
+ * given, even the same: a figure relabelling 200 SVG texts with their own
+ * words took 10 ms.
+ */
+export function setText(el, text) {
+  const value = String(text);
+  if (el.textContent !== value) el.textContent = value;
+}

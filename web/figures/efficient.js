@@ -6,7 +6,7 @@
 // Attributes: window="0..12", global="0,5" (global token positions),
 // features="4..1024", n="2048..65536" (largest N of the sweep), budget="5..120" (s).
 import { defineFigure } from './figure-element.js';
-import { h, replace } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { MeasuringFigure } from './measuring.js';
@@ -139,13 +139,13 @@ class Efficient extends MeasuringFigure {
     this.views.exact.update(ex.exact, { max });
     this.views.windowed.update(ex.windowed, { max });
     this.views.performer.update(ex.performer, { max });
-    this.captions.exact.textContent = this.t('captionFull');
+    setText(this.captions.exact, this.t('captionFull'));
     this.captions.windowed.textContent = this.t('captionWindow', {
       kept: pct(ex.kept), global: global.length ? global.join(', ') : this.t('noGlobal'), gap: ex.windowGap === 0 ? '0' : ex.windowGap.toExponential(0),
     });
-    this.captions.performer.textContent = this.t('captionPerformer', { m, misplaced: pct(ex.misplacedPerformer) });
-    this.button.textContent = this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
-    this.status.textContent = this.statusWords();
+    setText(this.captions.performer, this.t('captionPerformer', { m, misplaced: pct(ex.misplacedPerformer) }));
+    setText(this.button, this.worker ? this.t('stop') : this.t('measure', { n: this.state.n }));
+    setText(this.status, this.statusWords());
     this.renderPlots(m);
     this.renderTable();
     this.announce(this.t('summary', { w: Math.round(this.state.window), kept: pct(ex.kept), m, misplaced: pct(ex.misplacedPerformer) }));
@@ -157,7 +157,7 @@ class Efficient extends MeasuringFigure {
     // slopes from N = 1024 on: the smallest sizes carry fixed costs
     const slopes = Object.fromEntries(MECHANISMS.map((mech) => [mech, slope(done.filter((r) => r.mechanism === mech && r.n >= 1024))]));
     const fmt = (k) => (Number.isFinite(slopes[k]) ? (Math.round(slopes[k] * 10) / 10 + 0).toFixed(1) : '\u2013'); // + 0: no "-0.0"
-    this.slopes.textContent = this.t('slopes', { items: MECHANISMS.map((k) => this.t('slope', { name: this.mechanismName(k), slope: fmt(k) })) });
+    setText(this.slopes, this.t('slopes', { items: MECHANISMS.map((k) => this.t('slope', { name: this.mechanismName(k), slope: fmt(k) })) }));
     const maxN = Math.max(this.maxN ?? QUICK, FIRST_N * 2);
     const ticks = [];
     for (let n = FIRST_N; n <= maxN; n *= 4) ticks.push(n);

@@ -7,7 +7,7 @@
 // lines show).
 // Property: data = an object or a JSON string in the format of heatmap.model.js.
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, replace } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { palette } from './scale.canvas.js';
 import { parseHeatmap, demoModel, DEMO_HEADS, LIMITS } from './heatmap.model.js';
 import { headView, modelView, headColor, MAX_LINE_TOKENS } from './heatmap.view.js';
@@ -162,8 +162,8 @@ class Heatmap extends FigureElement {
     const token = this.state.token < data.tokens.length ? this.state.token : -1;
     Object.assign(this.state, { layer: l + 1, token }); // what is drawn is the state
 
-    this.sourceEl.textContent = demo ? this.t('sourceDemo')
-      : this.t('sourceData', { name: this.say(data.name), tokens: data.tokens.length, layers: L, heads: heads.length });
+    setText(this.sourceEl, demo ? this.t('sourceDemo')
+      : this.t('sourceData', { name: this.say(data.name), tokens: data.tokens.length, layers: L, heads: heads.length }));
     replace(this.messages, [
       this.error ? h('p', { class: 'msg', role: 'alert' }, this.say(this.error)) : null,
       ...data.warnings.map((w) => h('p', { class: 'msg warn' }, this.t(w.key, w.args))),

@@ -7,7 +7,7 @@
 // off does to the loss.
 // Attributes: layers="1|2", steps="100..5000" (the budget), seed="0..".
 import { defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { choice } from './controls.js';
 import { TrainingFigure } from './training.js';
 import { palette, paintMatrix } from './scale.canvas.js';
@@ -147,7 +147,7 @@ class Induction extends TrainingFigure {
     this.statusEl.textContent = this.error ? this.t('stopped', { error: this.error })
       : this.t('status', { step, steps, time: seconds(trainingMs), rate, state: this.t(state) });
     const m = this.milestone;
-    this.milestoneEl.textContent = m ? this.t('milestone', { step: m.step, time: seconds(m.trainingMs) }) : '';
+    setText(this.milestoneEl, m ? this.t('milestone', { step: m.step, time: seconds(m.trainingMs) }) : '');
     replace(this.plotEl, this.plot());
     if (this.view) this.renderHeads(running);
     const last = this.curve.at(-1);
@@ -225,7 +225,7 @@ class Induction extends TrainingFigure {
       const r = canvas.getBoundingClientRect();
       const [i, j] = [Math.floor(((e.clientY - r.top) / r.height) * W.rows), Math.floor(((e.clientX - r.left) / r.width) * W.cols)];
       if (i < 0 || j < 0 || i >= W.rows || j >= W.cols) return;
-      this.readoutEl.textContent = this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) });
+      setText(this.readoutEl, this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) }));
     });
     const bar = (label, v) => h('div', { class: 'score' }, [h('span', { class: 'name' }, label), h('span', { class: 'bar' }, h('span', { style: `width:${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%` })), fmt(v)]);
     const input = h('input', { type: 'checkbox', role: 'switch', 'data-head': name, checked: this.off.has(name), disabled: !canAblate });

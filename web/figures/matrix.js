@@ -1,7 +1,7 @@
 // <attention-matrix>: attention as a handful of matrix products, step by
 // step, then the same on a small picture. Attributes: step (1..6), pixel (index).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { stepper } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
@@ -128,7 +128,7 @@ class MatrixFigure extends FigureElement {
     const scores = group(['S', 'scaled']);
     const max = { P: 1, S: scores, scaled: scores };
     for (const [key, view] of Object.entries(this.views)) view.update(st[key], { max: max[key] ?? features });
-    this.scaleNote.textContent = this.t('scaleNote', { features: num(features), scores: num(scores) });
+    setText(this.scaleNote, this.t('scaleNote', { features: num(features), scores: num(scores) }));
   }
 
   renderPicture() {

@@ -4,9 +4,11 @@
 // on a canvas: a slider step recolours and relabels every cell, and the
 // browser restyles and lays out a hundred SVG or HTML texts in several
 // milliseconds where a canvas paints them in a fraction of one. An SVG on
-// top keeps what a reader points at or a page styles: the axis labels, one
-// transparent square per cell for hover, tap and the outlines of marked or
-// active cells. Hover, tap or keyboard focus shows a cell's value in the
+// top keeps what a reader points at or a page styles: the axis labels, the
+// seams between cells, the outlines of marked and active cells, and one
+// transparent square over them all that finds the cell under the pointer
+// (a rect per cell made a change of shape rebuild hundreds of elements).
+// Hover, tap or keyboard focus shows a cell's value in the
 // caption; arrow keys move between cells, Enter or Space "picks" a cell (for
 // figures that react to a click on a cell). The SVG carries the matrix's
 // accessible name (role img), as before: its squares were never read out.
@@ -18,7 +20,6 @@ import { centredText, lineBox } from './drawing.js';
 
 const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
 const VALUE_PX = 10; // the values' font size
-const DENSITY = 2; // canvas pixels per CSS pixel at least: sharp in a 2x PNG export and on most screens
 
 function asRows(M) {
   if (Array.isArray(M)) return M.map((r) => Array.from(r));
@@ -34,20 +35,26 @@ const rgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
  * which keep the values as text, and for tests.
  */
 function paintCells(canvas, cells, { n, m, cell, font }) {
-  const k = Math.max(DENSITY, Math.ceil(globalThis.devicePixelRatio || 1));
-  if (canvas.width !== m * cell * k || canvas.height !== n * cell * k) [canvas.width, canvas.height] = [m * cell * k, n * cell * k];
+  // as many canvas pixels as screen pixels (a download redraws from `drawing`, at its own scale)
+  const [w, hgt] = [m * cell, n * cell].map((v) => Math.round(v * (globalThis.devicePixelRatio || 1)));
+  if (canvas.width !== w || canvas.height !== hgt) [canvas.width, canvas.height] = [w, hgt];
   const ctx = canvas.getContext('2d');
-  ctx.setTransform(k, 0, 0, k, 0, 0);
+  ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
   ctx.font = font;
   ctx.textAlign = 'center';
   const { ascent, height } = lineBox(font);
   const baseline = (i) => (i + 0.5) * cell - height / 2 + ascent; // where centredText puts it
+  // a colour is set only when it changes: the canvas parses every colour string it is given
+  let style = '';
+  const use = (color) => { if (color !== style) ctx.fillStyle = style = color; };
   for (const c of cells) {
-    ctx.fillStyle = c.fill;
+    use(c.fill);
     ctx.fillRect(c.j * cell, c.i * cell, cell, cell);
-    if (!c.label) continue;
-    ctx.fillStyle = c.ink;
-    ctx.fillText(c.label, (c.j + 0.5) * cell, baseline(c.i));
+  }
+  for (const ink of new Set(cells.map((c) => c.ink))) {
+    if (!ink) continue;
+    use(ink);
+    for (const c of cells) if (c.ink === ink) ctx.fillText(c.label, (c.j + 0.5) * cell, baseline(c.i));
   }
   canvas.drawing = {
     width: m * cell,
@@ -76,11 +83,17 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const el = h('figure', { class: 'mat' }, [h('div', { class: 'grid' }, [canvas, svg]), cap]);
   let rows = [];
   let active = null; // [i, j]
-  let rects = [];
   let shape = '';
+  let marked = ''; // the marks as last drawn
   let geometry = { lw: 0, th: 0, n: 0, m: 0 };
   let font = ''; // the values' canvas font, in the figure's font family
+  let max = 1; // the colour scale's full value
+  let waiting = false; // for the view to be placed in its figure
   let caption = ''; // the caption as last written
+  const hit = s('rect', { class: 'hit' });
+  const seams = s('path', { class: 'seams' });
+  const marks = s('g');
+  const on = s('rect', { class: 'on', visibility: 'hidden' });
   const bars = s('g', { class: 'groups' });
   let barsFor = ''; // the heads and shape the bars were drawn for
 
@@ -96,13 +109,27 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     caption = text;
     cap.replaceChildren(...(active ? [text] : [h('span', { class: 'name' }, name), ` ${text}`]));
   };
+  const box = (i, j) => ({ x: geometry.lw + j * cell, y: geometry.th + i * cell, width: cell, height: cell });
   const setActive = (cellIndex) => {
-    const was = active;
+    if (cellIndex?.[0] === active?.[0] && cellIndex?.[1] === active?.[1]) return;
     active = cellIndex;
-    if (was) rects[was[0]]?.[was[1]]?.classList.remove('on');
-    if (active) rects[active[0]][active[1]].classList.add('on');
+    on.setAttribute('visibility', active ? 'visible' : 'hidden');
+    if (active) for (const [k, v] of Object.entries(box(...active))) on.setAttribute(k, v);
     showCaption();
   };
+  // the cell under a pointer event, or null
+  const cellAt = (e) => {
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    const [i, j] = [Math.floor((p.y - geometry.th) / cell), Math.floor((p.x - geometry.lw) / cell)];
+    return i >= 0 && i < geometry.n && j >= 0 && j < geometry.m ? [i, j] : null;
+  };
+  hit.addEventListener('pointermove', (e) => setActive(cellAt(e)));
+  hit.addEventListener('click', (e) => {
+    const c = cellAt(e);
+    if (!c) return;
+    setActive(c);
+    onpick?.(...c);
+  });
 
   const longest = (labels) => Math.max(1, ...labels.map((t) => String(t).length));
 
@@ -119,25 +146,19 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const pct = (v, of) => `${(100 * v) / of}%`;
     canvas.style.cssText = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
     const kids = [];
-    rects = [];
-    for (let i = 0; i < n; i++) {
-      rects.push([]);
-      if (rowLabels) kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, rowLabels[i]));
-      for (let j = 0; j < m; j++) {
-        const r = s('rect', { class: 'cell', x: lw + j * cell, y: th + i * cell, width: cell, height: cell });
-        r.addEventListener('pointerenter', () => setActive([i, j]));
-        r.addEventListener('click', () => { setActive([i, j]); onpick?.(i, j); });
-        rects[i].push(r);
-        kids.push(r);
-      }
-    }
+    if (rowLabels) rowLabels.forEach((t, i) => kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
+    for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) hit.setAttribute(k, v);
+    const lines = [...Array.from({ length: n + 1 }, (_, i) => `M${lw} ${th + i * cell}h${m * cell}`),
+      ...Array.from({ length: m + 1 }, (_, j) => `M${lw + j * cell} ${th}v${n * cell}`)];
+    seams.setAttribute('d', lines.join(''));
+    marked = '';
     if (colLabels) {
       colLabels.forEach((t, j) => kids.push(s('text', {
         class: 'lab', x: lw + (j + 0.5) * cell, y: th - 6, 'text-anchor': 'start',
         transform: `rotate(-40 ${lw + (j + 0.5) * cell} ${th - 6})`,
       }, t)));
     }
-    svg.replaceChildren(...kids, bars);
+    svg.replaceChildren(...kids, seams, marks, on, bars, hit);
   }
 
   function drawGroups(h) {
@@ -166,6 +187,31 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     }
   });
 
+  // Paint the cells in the figure's theme: once the view is inside its
+  // figure (a view updated before it is placed paints when the task that
+  // places it is done).
+  function repaint() {
+    const root = svg.getRootNode();
+    if (!root.host) {
+      if (!waiting) {
+        waiting = true;
+        queueMicrotask(() => { waiting = false; if (svg.getRootNode().host) repaint(); });
+      }
+      return;
+    }
+    // read once: reading a style after this render's writes costs a restyle
+    font ||= `${VALUE_PX}px ${getComputedStyle(svg).fontFamily}`;
+    const [n, m] = [rows.length, rows[0].length];
+    const cells = rows.flatMap((row, i) => {
+      const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
+      return row.map((v, j) => {
+        const fill = scaleRgb(root, v, max);
+        return { i, j, fill: rgb(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
+      });
+    });
+    paintCells(canvas, cells, { n, m, cell, font });
+  }
+
   function update(M, opts = {}) {
     rows = asRows(M);
     const [n, m] = [rows.length, rows[0].length];
@@ -174,28 +220,19 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const key = `${n}x${m}|${rowLabels ?? ''}|${colLabels ?? ''}`;
     if (shape !== key) {
       shape = key;
-      active = null;
+      setActive(null);
       build(n, m);
     }
-    const max = opts.max ?? maxAbs(rows.flat());
-    const root = svg.getRootNode();
-    if (root.host) { // painted once the view is inside its figure (the theme's colours are the figure's)
-      // read once: reading a style after this render's writes costs a restyle
-      font ||= `${VALUE_PX}px ${getComputedStyle(svg).fontFamily}`;
-      const cells = rows.flatMap((row, i) => {
-        const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
-        return row.map((v, j) => {
-          const fill = scaleRgb(root, v, max);
-          return { i, j, fill: rgb(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
-        });
-      });
-      paintCells(canvas, cells, { n, m, cell, font });
+    max = opts.max ?? maxAbs(rows.flat());
+    repaint();
+    const marking = [...(opts.marks ?? [])].join(' ');
+    if (marking !== marked) {
+      marked = marking;
+      marks.replaceChildren(...[...(opts.marks ?? [])].map((ij) => s('rect', { class: 'mark', ...box(...ij.split(',').map(Number)) })));
     }
-    rects.forEach((row, i) => row.forEach((r, j) => r.classList.toggle('mark', !!opts.marks?.has(`${i},${j}`)))); // (a no-op when unchanged)
     if (groups) drawGroups(opts.groups ?? 1);
     const said = describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m });
     if (svg.getAttribute('aria-label') !== said) svg.setAttribute('aria-label', said);
-    if (active && (active[0] >= n || active[1] >= m)) active = null;
     showCaption();
   }
 

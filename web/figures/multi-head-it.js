@@ -2,7 +2,7 @@
 // or two? Attributes: adjective="tired|wide", heads="1|2", tip="-2..2",
 // off="", "1", "2" or "1,2" (heads switched off; with one head only head 1 counts).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { choice, slider, toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { num, pcts } from './format.js';
@@ -155,13 +155,13 @@ class MultiHeadIt extends FigureElement {
       update: (words, w, heads) => {
         const off = this.offs()[hd];
         el.classList.toggle('off', off);
-        role.textContent = this.t(off ? 'switchedOff' : heads === 1 ? 'roleOnly' : hd === 0 ? 'roleNouns' : 'roleAdjectives');
+        setText(role, this.t(off ? 'switchedOff' : heads === 1 ? 'roleOnly' : hd === 0 ? 'roleNouns' : 'roleAdjectives'));
         const shown = pcts(w);
         rows.forEach((r, i) => {
           r.line.setAttribute('stroke-width', 0.4 + 10 * w[i]);
           r.line.setAttribute('stroke-opacity', 0.2 + 0.8 * w[i]);
-          r.word.textContent = words[i];
-          r.weight.textContent = shown[i];
+          setText(r.word, words[i]);
+          setText(r.weight, shown[i]);
         });
       },
     };
@@ -183,10 +183,10 @@ class MultiHeadIt extends FigureElement {
     const r = this.readoutParts;
     replace(r.verdict, !v.referent ? this.t('verdictUndecided')
       : [this.t('verdict', { referent: v.referent }), ' ', h('span', { class: right ? 'ok' : 'bad' }, this.t(right ? 'right' : 'wrong'))]);
-    r.margin.textContent = this.t('margin', { points: v.points, noun: num(m.gathered[0]), animacy: num(m.gathered[1]) });
+    setText(r.margin, this.t('margin', { points: v.points, noun: num(m.gathered[0]), animacy: num(m.gathered[1]) }));
     for (const k of ['animal', 'road']) {
       r[k].bar.style.width = `${(m.readout[k] * 100).toFixed(1)}%`;
-      r[k].value.textContent = `${v[k]}%`;
+      setText(r[k].value, `${v[k]}%`);
     }
   }
 

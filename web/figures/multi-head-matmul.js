@@ -1,7 +1,7 @@
 // <attention-multi-head-matmul>: multi-head attention as a few wide matrix
 // products, every shape labelled. Attribute: heads (1, 2 or 4).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, replace } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { choice } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
@@ -73,10 +73,11 @@ class MultiHeadMatmul extends FigureElement {
     if (this.drawn !== heads) {
       this.drawn = heads;
       replace(this.headsEl, shown.heads);
-      this.check.textContent = shown.check;
+      setText(this.check, shown.check);
       replace(this.qShape, shown.qShape);
-      this.colours.textContent = shown.colours;
+      setText(this.colours, shown.colours);
     }
+    shown.paintHeads();
     this.announce(shown.summary);
   }
 
@@ -85,20 +86,20 @@ class MultiHeadMatmul extends FigureElement {
     const m = multiHeadMatmul(this.attn, heads);
     // inputs and weights lie in [-1, 1]; Q, Z, Y and their per-head slices share one scale
     const act = maxAbs([m.Q, m.Z, m.stacked.output].flatMap((M) => Array.from(M.data)));
+    const views = [];
     const headViews = m.perHead.map((hd, i) => {
       const color = `var(--attention-head-${i + 1})`;
-      const views = [matrixView({ t: this.t, name: `Q${i + 1}`, cell: 16 }), matrixView({ t: this.t, name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ t: this.t, name: `Z${i + 1}`, cell: 16 })];
-      views[0].update(hd.Q, { max: act });
-      views[1].update(hd.weights, { max: 1 });
-      views[2].update(hd.Z, { max: act });
+      const [Q, W, Z] = [matrixView({ t: this.t, name: `Q${i + 1}`, cell: 16 }), matrixView({ t: this.t, name: `softmax(Q${i + 1}K${i + 1}\u1d40/\u221a${m.dh})`, cell: 16 }), matrixView({ t: this.t, name: `Z${i + 1}`, cell: 16 })];
+      views.push(() => { Q.update(hd.Q, { max: act }); W.update(hd.weights, { max: 1 }); Z.update(hd.Z, { max: act }); });
       return h('div', { class: 'head', style: `border-color:${color}` }, [
-        views[0].el, h('span', { class: 'op' }, '\u2192'), views[1].el, h('span', { class: 'op' }, '\u00d7 V\u2192'), views[2].el]);
+        Q.el, h('span', { class: 'op' }, '\u2192'), W.el, h('span', { class: 'op' }, '\u00d7 V\u2192'), Z.el]);
     });
     const words = { heads, d: D_MODEL, dh: m.dh, same: this.t(sameness(m.difference)), gap: gap(m.difference) };
     return {
       m,
       act,
       heads: headViews,
+      paintHeads: () => views.forEach((paint) => paint()), // once they are in the figure, and on every render (a theme switch repaints)
       check: this.t('check', words),
       qShape: mathSpan(`Q_i: ${TOKENS.length}\\times${m.dh},`),
       colours: this.t('colours', { d: D_MODEL, act: num(act) }),

@@ -3,7 +3,7 @@
 // Attributes: wq, wk, wv ("a,b,c;d,e,f;g,h,i", each -2..2; empty = the
 // identity), cell ("q.1.1" .. "v.3.3", the weight the slider edits).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h } from './dom.js';
+import { h, setText } from './dom.js';
 import { slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { mathSpan } from './math.js';
@@ -30,7 +30,7 @@ class Qkv extends FigureElement {
   .eq { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
   .tag { font-size: 0.8em; font-weight: 700; }
   .tag.query { color: var(--attention-query); } .tag.key { color: var(--attention-key); } .tag.value { color: var(--attention-value); }
-  .mat rect.mark { stroke: var(--attention-accent); stroke-width: 3; }`;
+  .mat rect.mark { stroke-width: 3; }`;
 
   build() {
     const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, values: true, ...opts });
@@ -87,7 +87,7 @@ class Qkv extends FigureElement {
     if (!this.editor) return;
     const { k, i, j } = this.selected();
     this.editor.set(this.weights()[k].data[i * 3 + j]);
-    this.selLabel.textContent = this.t('editing', { matrix: `W${k[1].toUpperCase()}`, feature: this.t(FEATURES[i]), column: j + 1, role: this.t(ROLE[k]) });
+    setText(this.selLabel, this.t('editing', { matrix: `W${k[1].toUpperCase()}`, feature: this.t(FEATURES[i]), column: j + 1, role: this.t(ROLE[k]) }));
   }
 
   render() {
@@ -103,7 +103,7 @@ class Qkv extends FigureElement {
     for (const k of MATRICES) {
       this.views[k].update(W[k], { max: LIMIT, marks: k === sk ? new Set([`${si},${sj}`]) : null });
     }
-    this.scaleNote.textContent = this.t('scale', { max: num(max), limit: LIMIT });
+    setText(this.scaleNote, this.t('scale', { max: num(max), limit: LIMIT }));
     this.announce(this.t('summary', { parts: favourites(m.weights).map(({ key, ...args }) => this.t(key, args)) }));
   }
 }

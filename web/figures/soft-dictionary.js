@@ -2,7 +2,7 @@
 // in proportion to its match. Attributes: temperature, query="x,y"; a page's
 // own keys, values and labels through a data-example JSON child (parseExample).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { slider } from './controls.js';
 import { rich } from './rich.js';
 import { num, pcts } from './format.js';
@@ -174,11 +174,11 @@ class SoftDictionary extends FigureElement {
     const largest = this.t(top.key, { share: top.share, names: top.tied?.map((i) => entries[i].name), name: entries[top.entry]?.name });
     this.rows.forEach((r, i) => {
       r.bar.style.width = `${(weights[i] * 100).toFixed(1)}%`;
-      r.share.textContent = shown[i];
+      setText(r.share, shown[i]);
     });
     this.softSw.style.background = rgb(result);
-    this.softValue.textContent = `(${result.map((v) => num(v)).join(', ')})`;
-    this.softLargest.textContent = largest;
+    setText(this.softValue, `(${result.map((v) => num(v)).join(', ')})`);
+    setText(this.softLargest, largest);
     const key = keyString(q);
     const hit = this.hardMap.get(key);
     if (this.hardFor !== key) replace(this.hard, h('div', { class: 'out' }, [

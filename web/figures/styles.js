@@ -78,8 +78,12 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat .grid { position: relative; max-width: 100%; }
 .mat .grid canvas { position: absolute; pointer-events: none; }
 .mat .grid svg { position: relative; } /* above the canvas */
-.mat rect.cell { fill: transparent; stroke: var(--attention-bg); stroke-width: 1; }
-.mat rect.cell.on { stroke: var(--attention-fg); stroke-width: 2; }
+.mat path.seams { fill: none; stroke: var(--attention-bg); stroke-width: 1; }
+.mat rect.hit { fill: transparent; }
+.mat svg.pick rect.hit { cursor: pointer; }
+.mat rect.mark, .mat rect.on { fill: none; }
+.mat rect.mark { stroke: var(--attention-accent); stroke-width: 2; }
+.mat rect.on { stroke: var(--attention-fg); stroke-width: 2; }
 .mat svg:focus-visible { outline: 2px solid var(--attention-accent); }
 .mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
 .op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }

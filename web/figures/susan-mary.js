@@ -2,7 +2,7 @@
 // watch the outputs of self-attention, with and without positions.
 // Attributes: order="susan-mary|mary-susan", positions="true|false".
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, replace } from './dom.js';
+import { h, replace, setText } from './dom.js';
 import { toggle } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { rich } from './rich.js';
@@ -79,16 +79,16 @@ class SusanMary extends FigureElement {
     const m = susanMaryModel(this.attn, { positions });
     const now = m.orders[order];
     now.words.forEach((w, i) => { this.chips[w].style.left = `calc(${i * 20}% + 4px)`; });
-    this.sentenceText.textContent = this.t('sentence', { sentence: sentence(order) });
+    setText(this.sentenceText, this.t('sentence', { sentence: sentence(order) }));
     this.views.W.update(now.weights, { max: 1, rowLabels: now.words, colLabels: now.words });
     // Y and the two y_gave rows are compared: one colour scale
     const max = maxAbs([...now.output.data, ...m.gave[OTHER[order]]]);
     this.views.Y.update(now.output, { max, rowLabels: now.words, marks: new Set(FEATURES.map((_, c) => `${GAVE},${c}`)) });
     this.views.gaveNow.update([m.gave[order]], { max });
     this.views.gaveOther.update([m.gave[OTHER[order]]], { max });
-    this.scaleNote.textContent = this.t('scale', { max: num(max) });
-    this.labels[0].textContent = this.t('inSentence', { sentence: sentence(order) });
-    this.labels[1].textContent = this.t('inSentence', { sentence: sentence(OTHER[order]) });
+    setText(this.scaleNote, this.t('scale', { max: num(max) }));
+    setText(this.labels[0], this.t('inSentence', { sentence: sentence(order) }));
+    setText(this.labels[1], this.t('inSentence', { sentence: sentence(OTHER[order]) }));
     const key = sameness(m.gaveDiff);
     const same = this.t(key);
     const why = positions ? this.t('withPositions') : this.t('moved', { difference: gap(m.swapDiff) });

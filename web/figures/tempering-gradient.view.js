@@ -3,7 +3,7 @@
 // d_k, without the division (it falls toward 0: the softmax saturates) and
 // with it (it stays level), and a mark at the slider's d_k. The numbers come
 // from tempering-gradient.model.js (matmul, softmax and softmaxBackward).
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { num } from './format.js';
 import { DKS, MAX_DK, QUERIES, KEYS, temperingGradientCurve, temperingGradientModel } from './tempering-gradient.model.js';
 
@@ -88,7 +88,7 @@ export function gradientPanel(t) {
       marks[side].setAttribute('cy', y(here[side].norm));
     }
     const text = t('gradientNow', { dk, unscaled: num(here.unscaled.norm, 3), scaled: num(here.scaled.norm, 3), first: num(curve[0].scaled.norm, 3) });
-    readout.textContent = `${text} ${t('gradientHow', { queries: QUERIES, count: KEYS })}`;
+    setText(readout, `${text} ${t('gradientHow', { queries: QUERIES, count: KEYS })}`);
     return text;
   }
   return { el, update, prepare };

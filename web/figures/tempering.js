@@ -3,7 +3,7 @@
 // keeps the gradient that reaches the scores alive (tempering-gradient.view.js).
 // Attributes: dk="1..512", tau="0.01..100" (extra temperature).
 import { FigureElement, defineFigure } from './figure-element.js';
-import { h, s, replace } from './dom.js';
+import { h, s, replace, setText } from './dom.js';
 import { slider } from './controls.js';
 import { rich } from './rich.js';
 import { num, pct } from './format.js';
@@ -15,6 +15,9 @@ import { temperingModel, spread, hasSpread, BINS, KEYS, QUERIES, SAMPLE_KEYS, MA
 const DKS = [...new Set(Array.from({ length: 201 }, (_, k) => Math.round(MAX_DK ** (k / 200))))];
 const variance = (v) => num(v, 2); // raw and scaled variances print alike, so equal values look equal
 const tauText = (v) => (v < 0.1 ? v.toFixed(2) : v < 10 ? v.toFixed(1) : String(Math.round(v)));
+
+/** One path of bars standing on y = base: bar k is `heights[k]` tall and `step` wide, with a 1-unit gap. */
+const barsPath = (heights, step, base) => heights.map((hgt, k) => `M${(k * step + 0.5).toFixed(2)} ${(base - hgt).toFixed(2)}h${(step - 1).toFixed(2)}v${hgt.toFixed(2)}h${(1 - step).toFixed(2)}z`).join('');
 
 const W = 520;
 const H = 150;
@@ -38,8 +41,8 @@ class Tempering extends FigureElement {
   .key .raw { background: var(--attention-negative); opacity: 0.6; } .key .scaled { background: var(--attention-positive); }
   .softmaxes { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 12px; margin-top: 10px; }
   .sm .sub { margin: 0 0 4px; font-size: 0.95em; font-weight: 600; }
-  .sm svg rect { fill: var(--attention-positive); }
-  .sm.raw svg rect { fill: var(--attention-negative); }
+  .sm svg path { fill: var(--attention-positive); }
+  .sm.raw svg path { fill: var(--attention-negative); }
   .sm p { margin: 4px 0 0; font-size: 0.88em; font-variant-numeric: tabular-nums; }${gradientCss}`;
 
   build() {
@@ -52,12 +55,13 @@ class Tempering extends FigureElement {
       format: tauText,
       oninput: (tau) => this.set({ tau }),
     });
-    // drawn once, then updated in place: a change moves 162 bars and 5 ticks, it does not rebuild them
+    // drawn once, then updated in place: a change redraws two paths of 81
+    // bars each and moves 5 ticks (a path per series, not a rect per bar: the
+    // browser restyles and lays out one element instead of 81)
     this.hist = s('svg', { class: 'hist', viewBox: `0 0 ${W} ${H + PAD}`, width: W, role: 'img' });
-    const bars = (cls) => Array.from({ length: BINS }, (_, k) => s('rect', { class: cls, x: k * (W / BINS) + 0.5, width: W / BINS - 1 }));
-    this.bars = { raw: bars('raw'), scaled: bars('scaled') };
+    this.bars = { raw: s('path', { class: 'raw' }), scaled: s('path', { class: 'scaled' }) };
     this.ticks = [-1, -0.5, 0, 0.5, 1].map((f) => s('text', { x: W / 2 + (f * W) / 2 * (1 - 1 / BINS), y: H + 16, 'text-anchor': 'middle' }));
-    this.hist.append(...this.bars.raw, ...this.bars.scaled, s('line', { class: 'axis', x1: 0, x2: W, y1: H + 0.5, y2: H + 0.5 }), ...this.ticks);
+    this.hist.append(this.bars.raw, this.bars.scaled, s('line', { class: 'axis', x1: 0, x2: W, y1: H + 0.5, y2: H + 0.5 }), ...this.ticks);
     this.keyTexts = { raw: h('span'), scaled: h('span') };
     const key = (cls) => h('span', { class: 'key' }, [h('i', { class: cls }), this.keyTexts[cls]]);
     this.softmaxes = { raw: this.softmaxPanel('raw'), scaled: this.softmaxPanel('scaled') };
@@ -110,8 +114,8 @@ class Tempering extends FigureElement {
     const dk = Math.round(this.state.dk);
     const m = temperingModel(this.attn, { dk, tau: this.state.tau });
     const [raw, scaled] = [variance(m.raw.variance), variance(m.scaled.variance)];
-    this.keyTexts.raw.textContent = this.t('keyRaw', { variance: raw });
-    this.keyTexts.scaled.textContent = this.t('keyScaled', { dk, variance: scaled });
+    setText(this.keyTexts.raw, this.t('keyRaw', { variance: raw }));
+    setText(this.keyTexts.scaled, this.t('keyScaled', { dk, variance: scaled }));
     this.drawHistogram(m);
     this.softmaxes.raw.update(this.t('softmaxRaw'), m.unscaledSoftmax, m.maxEntropy);
     this.softmaxes.scaled.update(this.t('softmaxScaled', { tau: tauText(this.state.tau) }), m.scaledSoftmax, m.maxEntropy);
@@ -123,13 +127,9 @@ class Tempering extends FigureElement {
     for (const cls of ['raw', 'scaled']) {
       const counts = m[cls].histogram;
       const top = Math.max(...counts) || 1;
-      counts.forEach((c, k) => {
-        const height = (H - 6) * (c / top);
-        this.bars[cls][k].setAttribute('y', H - height);
-        this.bars[cls][k].setAttribute('height', height);
-      });
+      this.bars[cls].setAttribute('d', barsPath(counts.map((c) => (H - 6) * (c / top)), W / BINS, H));
     }
-    [-1, -0.5, 0, 0.5, 1].forEach((f, k) => { this.ticks[k].textContent = num(f * m.range, m.range < 10 ? 1 : 0); });
+    [-1, -0.5, 0, 0.5, 1].forEach((f, k) => setText(this.ticks[k], num(f * m.range, m.range < 10 ? 1 : 0)));
     this.hist.setAttribute('aria-label', this.t('histogram', {
       count: QUERIES * SAMPLE_KEYS, range: num(m.range, 1), raw: variance(m.raw.variance), scaled: variance(m.scaled.variance),
     }));
@@ -137,18 +137,14 @@ class Tempering extends FigureElement {
 
   /** One softmax's panel: {el, update(title, stats, maxEntropy)}; its KEYS bars are made once. */
   softmaxPanel(cls) {
-    const bw = 200 / KEYS;
-    const rects = Array.from({ length: KEYS }, (_, k) => s('rect', { x: k * bw + 1, width: bw - 2 }));
-    const svg = s('svg', { viewBox: '0 0 200 60', width: 200, role: 'img' }, rects);
+    const bars = s('path');
+    const svg = s('svg', { viewBox: '0 0 200 60', width: 200, role: 'img' }, bars);
     const [sub, stats] = [h('div', { class: 'sub' }), h('p')];
     const update = (title, st, maxEntropy) => {
-      sub.textContent = title;
+      setText(sub, title);
       svg.setAttribute('aria-label', this.t('softmaxLabel', { title, count: KEYS }));
-      st.example.forEach((w, k) => {
-        rects[k].setAttribute('y', 58 - 56 * w);
-        rects[k].setAttribute('height', Math.max(0.5, 56 * w));
-      });
-      stats.textContent = this.t('softmaxStats', { entropy: num(st.entropy), max: num(maxEntropy), top: pct(st.top), queries: QUERIES });
+      bars.setAttribute('d', barsPath(Array.from(st.example, (w) => Math.max(0.5, 56 * w)), 200 / KEYS, 58));
+      setText(stats, this.t('softmaxStats', { entropy: num(st.entropy), max: num(maxEntropy), top: pct(st.top), queries: QUERIES }));
     };
     return { el: h('div', { class: `sm ${cls}` }, [sub, svg, stats]), update };
   }

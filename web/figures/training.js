@@ -5,6 +5,7 @@
 // or an attribute change, starts a fresh worker, since a worker busy with a
 // training slice would read any message only after it; the figure stops
 // its worker when it leaves the page.
+import { setText } from './dom.js';
 import { FigureElement } from './figure-element.js';
 import { wasmBaseUrl } from './engine.js';
 
@@ -58,7 +59,7 @@ export class TrainingFigure extends FigureElement {
     if (!this.worker && !this.error) this.reset();
     const { step, steps, running, trainingMs, loading } = this.msg;
     const done = step >= steps;
-    this.run.textContent = this.t(running ? 'pause' : step ? 'continue' : 'start');
+    setText(this.run, this.t(running ? 'pause' : step ? 'continue' : 'start'));
     this.run.disabled = done || !!this.error;
     const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
     const state = running ? 'training' : done ? 'done' : step ? 'paused' : loading ? 'loadingModel' : 'ready';
