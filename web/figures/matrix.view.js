@@ -113,6 +113,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const setActive = (cellIndex) => {
     if (cellIndex?.[0] === active?.[0] && cellIndex?.[1] === active?.[1]) return;
     active = cellIndex;
+    if (active && !on.isConnected) svg.insertBefore(on, hit); // made when first needed: many views are never pointed at
     on.setAttribute('visibility', active ? 'visible' : 'hidden');
     if (active) for (const [k, v] of Object.entries(box(...active))) on.setAttribute(k, v);
     showCaption();
@@ -158,7 +159,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         transform: `rotate(-40 ${lw + (j + 0.5) * cell} ${th - 6})`,
       }, t)));
     }
-    svg.replaceChildren(...kids, seams, marks, on, bars, hit);
+    svg.replaceChildren(...kids, seams, ...(groups ? [bars] : []), hit); // (marks and the active outline join when needed)
   }
 
   function drawGroups(h) {
@@ -229,6 +230,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     if (marking !== marked) {
       marked = marking;
       marks.replaceChildren(...[...(opts.marks ?? [])].map((ij) => s('rect', { class: 'mark', ...box(...ij.split(',').map(Number)) })));
+      if (marking) svg.insertBefore(marks, hit);
+      else marks.remove();
     }
     if (groups) drawGroups(opts.groups ?? 1);
     const said = describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m });

@@ -1,5 +1,6 @@
 // <attention-multi-head-matmul>: multi-head attention as a few wide matrix
 // products, every shape labelled. Attribute: heads (1, 2 or 4).
+import { theme } from './colors.js';
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, replace, setText } from './dom.js';
 import { choice } from './controls.js';
@@ -77,7 +78,12 @@ class MultiHeadMatmul extends FigureElement {
       replace(this.qShape, shown.qShape);
       setText(this.colours, shown.colours);
     }
-    shown.paintHeads();
+    // the heads' canvases keep their pixels while they are out of the figure: painted again only in a new theme
+    const colours = theme(this.shadowRoot);
+    if (shown.paintedIn !== colours) {
+      shown.paintedIn = colours;
+      shown.paintHeads();
+    }
     this.announce(shown.summary);
   }
 
@@ -99,7 +105,7 @@ class MultiHeadMatmul extends FigureElement {
       m,
       act,
       heads: headViews,
-      paintHeads: () => views.forEach((paint) => paint()), // once they are in the figure, and on every render (a theme switch repaints)
+      paintHeads: () => views.forEach((paint) => paint()), // once they are in the figure
       check: this.t('check', words),
       qShape: mathSpan(`Q_i: ${TOKENS.length}\\times${m.dh},`),
       colours: this.t('colours', { d: D_MODEL, act: num(act) }),

@@ -81,7 +81,7 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat path.seams { fill: none; stroke: var(--attention-bg); stroke-width: 1; }
 .mat rect.hit { fill: transparent; }
 .mat svg.pick rect.hit { cursor: pointer; }
-.mat rect.mark, .mat rect.on { fill: none; }
+.mat rect.mark, .mat rect.on { fill: none; pointer-events: none; }
 .mat rect.mark { stroke: var(--attention-accent); stroke-width: 2; }
 .mat rect.on { stroke: var(--attention-fg); stroke-width: 2; }
 .mat svg:focus-visible { outline: 2px solid var(--attention-accent); }
