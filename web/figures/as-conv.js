@@ -8,7 +8,8 @@ import { h, s, replace, setText } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { cssColor } from './scale.js';
-import { labelColor } from './colors.js';
+import { cssRgb, labelColor } from './colors.js';
+import { paintLines } from './drawing.js';
 import { rich } from './rich.js';
 import strings from './as-conv.strings.js';
 import { num, gap } from './format.js';
@@ -20,7 +21,7 @@ const SIGNALS = {
   bumps: [0.2, 0.8, -0.4, 0.5, 1, -0.6, 0.1, 0.3],
 };
 const KERNELS = { 3: [-1, 0, 1], 5: [0.1, 0.2, 0.4, 0.2, 0.1] };
-const W = 560;
+const [W, H] = [560, 190];
 const headColor = (r) => `var(--attention-head-${r + 1}, var(--attention-muted))`;
 
 /** The canonical kernel attribute: k numbers in [-1, 1] for a size k offered, else '' (the default kernel). */
@@ -45,6 +46,9 @@ class AsConv extends FigureElement {
   };
 
   static css = `
+  .drawing { position: relative; width: fit-content; max-width: 100%; }
+  .drawing canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
+  .drawing svg { position: relative; }
   .diagram text { font-size: 10px; text-anchor: middle; dominant-baseline: central; }
   .diagram .box { stroke: var(--attention-border); }
   .diagram .lab { fill: var(--attention-muted); text-anchor: start; font-size: 11px; }
@@ -63,7 +67,8 @@ class AsConv extends FigureElement {
     this.signalChoice = choice({ label: this.t('signal'), value: this.state.signal, prop: 'signal', options: Object.keys(SIGNALS).map((v) => ({ value: v, label: this.t(v) })),
       onchange: (signal) => this.set({ signal }) });
     this.taps = h('div', { class: 'taps' });
-    this.diagram = s('svg', { class: 'diagram', viewBox: `0 0 ${W} 190`, width: W, role: 'img' });
+    this.diagram = s('svg', { class: 'diagram', viewBox: `0 0 ${W} ${H}`, width: W, role: 'img' });
+    this.lines = h('canvas', { 'aria-hidden': 'true' }); // under the diagram's boxes
     this.views = {
       Y: matrixView({ t: this.t, name: this.t('attentionY'), cell: 44, values: true }),
       direct: matrixView({ t: this.t, name: this.t('direct'), cell: 44, values: true }),
@@ -80,7 +85,7 @@ class AsConv extends FigureElement {
       h('div', { class: 'controls' }, [this.signalChoice.el, this.kChoice.el]),
       h('div', { class: 'controls' }, [this.tSlider.el]),
       h('div', { class: 'controls' }, [this.taps]),
-      this.diagram,
+      h('div', { class: 'drawing' }, [this.lines, this.diagram]),
       h('div', { class: 'mats' }, [this.views.Y.el, this.views.direct.el]),
       this.check,
       h('details', {}, [h('summary', {}, this.t('headWeights')), this.headsEl]),
@@ -140,16 +145,17 @@ class AsConv extends FigureElement {
     this.announce(this.t('summary', { k: m.k, temperature: num(this.state.temperature, 3), difference, limit }));
   }
 
-  // The diagram's parts are made once per shape (a line for every head,
-  // output and input position; a box for every value); a change of
-  // temperature, kernel or signal only restyles what changed.
+  // The diagram's boxes are made once per shape (one for every value); a
+  // change of temperature, kernel or signal only restyles what changed. Its
+  // lines (one for every head, output and input position: hundreds) are
+  // painted on the canvas under it.
   buildDiagram(m) {
     const step = W / (m.P + 1);
     const xAt = (p) => step * (p + 1);
     const [yIn, yOut, box] = [34, 150, Math.min(30, step - 6)];
-    const lines = m.weights.map(() => Array.from({ length: m.N * m.P }, (_, k) => s('line', {
+    const lines = Array.from({ length: m.N * m.P }, (_, k) => ({
       x1: xAt(Math.floor(k / m.P) + m.pad), y1: yOut - box / 2, x2: xAt(k % m.P), y2: yIn + box / 2,
-    })));
+    }));
     const cell = (x, y) => ({
       rect: s('rect', { class: 'box', x: x - box / 2, y: y - box / 2, width: box, height: box, rx: 3 }),
       text: s('text', { x, y }),
@@ -159,7 +165,7 @@ class AsConv extends FigureElement {
     this.diagramParts = { shape: `${m.k}|${m.N}|${m.P}`, lines, inputs, outputs, drawn: new Map() };
     replace(this.diagram, [
       s('text', { class: 'lab', x: 0, y: 10 }, this.t('inputPadded')), s('text', { class: 'lab', x: 0, y: 182 }, this.t('output')),
-      ...lines.flat(), ...[...inputs, ...outputs].flatMap((c) => [c.rect, c.text]),
+      ...[...inputs, ...outputs].flatMap((c) => [c.rect, c.text]),
     ]);
     this.diagram.setAttribute('aria-label', this.t('diagram', { k: m.k }));
   }
@@ -174,11 +180,14 @@ class AsConv extends FigureElement {
       was[name] = value;
       if (name === 'text') el.textContent = value; else el.setAttribute(name, value);
     };
-    m.weights.forEach((Wh, r) => lines[r].forEach((line, k) => {
-      const w = Wh.data[k];
-      set(line, 'style', w < 0.01 ? 'display:none' : `stroke:${headColor(r)};stroke-opacity:${Math.min(1, 0.15 + w)};stroke-width:${0.4 + 2.6 * w}`);
-    }));
     const root = this.shadowRoot;
+    paintLines(this.lines, m.weights.flatMap((Wh, r) => {
+      const [red, green, blue] = cssRgb(root, headColor(r));
+      return lines.flatMap((at, k) => {
+        const w = Wh.data[k];
+        return w < 0.01 ? [] : [{ kind: 'line', ...at, stroke: `rgb(${red}, ${green}, ${blue})`, opacity: Math.min(1, 0.15 + w), lineWidth: 0.4 + 2.6 * w }];
+      });
+    }), W, H);
     const paint = ({ rect, text }, v, pad) => {
       set(rect, 'style', `fill:${cssColor(v, max)}${pad ? ';stroke-dasharray:3 2' : ''}`);
       set(text, 'style', `fill:${labelColor(root, v, max)}`);

@@ -9,7 +9,9 @@
 import { labelFor, rgbColor } from './scale.js';
 
 const HUES = ['zero', 'positive', 'negative'];
+const HEADS = [1, 2, 3, 4, 5].map((k) => `head-${k}`); // the heads' colours, also themed
 const themes = new Map();
+const resolved = new Map(); // theme key + CSS colour -> [r, g, b]
 let ctx = null;
 
 // Theme keys read in this task: reading computed style after a figure has
@@ -22,7 +24,7 @@ function themeKey(node) {
   if (!keys.has(node)) {
     if (!keys.size) queueMicrotask(() => keys.clear());
     const cs = getComputedStyle(node);
-    keys.set(node, HUES.map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'));
+    keys.set(node, [...HUES, ...HEADS].map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'));
   }
   return keys.get(node);
 }
@@ -45,6 +47,13 @@ export function theme(root) {
   const key = themeKey(root.host ?? root);
   if (!themes.has(key)) themes.set(key, Object.fromEntries(HUES.map((k) => [k, probe(root, `var(--attention-${k})`)])));
   return themes.get(key);
+}
+
+/** [r, g, b] of any CSS colour (custom properties too) as `root` (a shadow root) sees it, for a canvas. */
+export function cssRgb(root, css) {
+  const key = `${themeKey(root.host ?? root)}|${css}`;
+  if (!resolved.has(key)) resolved.set(key, probe(root, css));
+  return resolved.get(key);
 }
 
 /** [r, g, b] of the scale's colour for value v at full scale max, in `root`'s theme. */

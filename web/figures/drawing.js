@@ -1,9 +1,10 @@
 // drawing.js: a drawing as data. A list of items in CSS pixels (boxes,
 // lines, polylines, lines of text) that a canvas paints and that export.js
 // writes as SVG or paints into a PNG. export.js collects a figure's HTML
-// into such items; matrix.view.js paints its cells from them and keeps them
-// on its canvas (`canvas.drawing`), so that a download holds its numbers as
-// text, not as pixels.
+// into such items. A canvas may offer what it painted as items
+// (`canvas.drawing`): matrix.view.js its cells, heatmap and as-conv their
+// many weighted lines (paintLines); a download then holds numbers as text
+// and lines as lines, not pixels.
 //   box:      {x, y, width, height, radius, fill, stroke, lineWidth, dash}
 //   line:     {x1, y1, x2, y2, stroke, lineWidth, dash}
 //   polyline: {points: [[x, y]], stroke, lineWidth}
@@ -90,4 +91,30 @@ export function paintItems(ctx, items, scale, other = () => {}) {
     }
     ctx.restore();
   }
+}
+
+/**
+ * Paint line items onto `canvas`, which shows a `width` x `height` CSS px
+ * drawing (as many canvas pixels as screen pixels), and keep them as
+ * `canvas.drawing`: a download writes them as lines, not pixels.
+ */
+export function paintLines(canvas, lines, width, height) {
+  const k = globalThis.devicePixelRatio || 1;
+  const [cw, ch] = [Math.round(width * k), Math.round(height * k)];
+  if (canvas.width !== cw || canvas.height !== ch) [canvas.width, canvas.height] = [cw, ch];
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, cw, ch);
+  ctx.setTransform(cw / width, 0, 0, ch / height, 0, 0);
+  for (const it of lines) {
+    ctx.globalAlpha = it.opacity ?? 1;
+    ctx.strokeStyle = it.stroke;
+    ctx.lineWidth = it.lineWidth;
+    ctx.lineCap = it.cap ?? 'butt';
+    ctx.beginPath();
+    ctx.moveTo(it.x1, it.y1);
+    ctx.lineTo(it.x2, it.y2);
+    ctx.stroke();
+  }
+  canvas.drawing = { width, height, items: lines };
 }

@@ -41,6 +41,9 @@ class Heatmap extends FigureElement {
   .heads { display: flex; flex-wrap: wrap; gap: 4px 14px; }
   .heads .switch i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; }
   .main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin-top: 8px; }
+  .head-lines { position: relative; width: fit-content; max-width: 100%; }
+  .head-lines canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
+  .head-lines svg { position: relative; } /* the tokens, above their lines */
   .headview text { font-size: 12px; dominant-baseline: central; }
   .headview text.q { cursor: pointer; }
   .headview text.sel { font-weight: 700; fill: var(--attention-accent); }
@@ -59,6 +62,7 @@ class Heatmap extends FigureElement {
     this.userData = null; // parsed data from src, the data property or the reader
     this.loadedSrc = '';
     this.shapeOf = null; // the data the layer buttons and the grid were made for
+    this.linesOf = null; // and the head view
     this.sourceEl = h('p', { class: 'source note' });
     this.messages = h('div', { 'aria-live': 'polite' });
     this.layerEl = h('div', { class: 'controls' });
@@ -196,10 +200,13 @@ class Heatmap extends FigureElement {
     const pick = (i) => this.set({ token: i });
     const big = Math.max(data.tokens.length, data.keyTokens.length) > MAX_LINE_TOKENS && token < 0;
     this.grid.update({ layers: data.layers, colors: this.colors, off: isOff, layer: l });
-    const lines = big ? h('p', { class: 'note' }, this.t('tooManyLines', { n: data.tokens.length }))
-      : headView({ t: this.t, tokens: data.tokens, keyTokens: data.keyTokens, weights: heads, on, token, onpick: pick });
-    if (this.main.lastChild === this.grid.el) this.main.firstChild.replaceWith(lines);
-    else replace(this.main, [lines, this.grid.el]);
+    if (this.linesOf !== source) { // the head view is made once for the data's tokens, then redrawn
+      this.linesOf = source;
+      this.headLines = headView({ t: this.t, tokens: data.tokens, keyTokens: data.keyTokens, onpick: pick });
+    }
+    const lines = big ? h('p', { class: 'note' }, this.t('tooManyLines', { n: data.tokens.length })) : this.headLines.el;
+    if (!big) this.headLines.update({ weights: heads, on, token, root: this.shadowRoot });
+    if (this.main.firstChild !== lines || this.main.lastChild !== this.grid.el) replace(this.main, [lines, this.grid.el]);
     this.announce(this.t('summary', { name: demo ? this.t('demoName') : this.say(data.name), layer: l + 1, on: on.filter(Boolean).length, heads: heads.length,
       lines: token >= 0 ? this.t('summaryLines', { token: data.tokens[token] }) : '' }));
   }

@@ -2,6 +2,8 @@
 // text nodes (textContent), never markup, whatever a JSON file holds.
 import { h, s } from './dom.js';
 import { paintMatrix } from './scale.canvas.js';
+import { cssRgb } from './colors.js';
+import { paintLines } from './drawing.js';
 
 export const ROW = 18;
 export const MAX_LINE_TOKENS = 120;
@@ -20,41 +22,56 @@ function label(t, attrs) {
 export const headColor = (hd) => `var(--attention-head-${hd + 1}, hsl(${(hd * 67) % 360} 55% 45%))`;
 
 /**
- * BertViz-style head view (`t`: the figure's translator): queries on the left, keys on the right, a line
- * per weight (>= 0.01) in the head's colour. `token` >= 0 shows only that
- * query's lines. onpick(i) when a query token is clicked or chosen by key.
+ * BertViz-style head view (`t`: the figure's translator): queries on the
+ * left, keys on the right, made once for a pair of token lists;
+ * update({weights, on, token, root}) draws a line per weight (>= 0.01) in
+ * the head's colour, or with `token` >= 0 only that query's lines. The
+ * lines are painted on a canvas under the tokens: a change of heads or of
+ * the query redraws a few hundred of them, which as SVG elements the
+ * browser would rebuild, restyle and lay out. onpick(i) when a query token
+ * is clicked or chosen by key.
  */
-export function headView({ t: tr, tokens, keyTokens, weights, on, token, onpick }) {
+export function headView({ t: tr, tokens, keyTokens, onpick }) {
   const n = Math.max(tokens.length, keyTokens.length);
   const height = n * ROW + 8;
   const xl = widest(tokens);
   const xr = xl + GAP;
   const width = xr + widest(keyTokens);
-  const kids = [];
-  weights.forEach((W, hd) => {
-    if (!on[hd]) return;
-    for (let i = 0; i < W.rows; i++) {
-      if (token >= 0 && i !== token) continue;
-      for (let j = 0; j < W.cols; j++) {
-        const w = W.data[i * W.cols + j];
-        if (w < 0.01) continue;
-        kids.push(s('line', { x1: xl + 4, y1: (i + 0.5) * ROW + 4, x2: xr - 4, y2: (j + 0.5) * ROW + 4,
-          style: `stroke:${headColor(hd)};stroke-opacity:${(0.1 + 0.9 * w).toFixed(3)};stroke-width:${(0.5 + 2.5 * w).toFixed(2)}` }));
-      }
-    }
-  });
-  tokens.forEach((t, i) => {
-    const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: `q${i === token ? ' sel' : ''}`, tabindex: 0, role: 'button', 'data-key': `q-${i}` });
+  let token = -1;
+  const queries = tokens.map((t, i) => {
+    const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: 'q', tabindex: 0, role: 'button', 'data-key': `q-${i}` });
     q.setAttribute('aria-label', tr('queryLabel', { n: i + 1, token: t }));
     q.addEventListener('click', () => onpick(i === token ? -1 : i));
     q.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onpick(i === token ? -1 : i); }
     });
-    kids.push(q);
+    return q;
   });
-  keyTokens.forEach((t, j) => kids.push(label(t, { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' })));
-  return s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group',
-    'aria-label': tr('linesLabel') }, kids);
+  const keys = keyTokens.map((t, j) => label(t, { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' }));
+  const svg = s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group', 'aria-label': tr('linesLabel') }, [...queries, ...keys]);
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  const el = h('div', { class: 'head-lines' }, [canvas, svg]);
+
+  function update({ weights, on, token: picked, root }) {
+    token = picked;
+    queries.forEach((q, i) => q.classList.toggle('sel', i === token));
+    const items = [];
+    weights.forEach((W, hd) => {
+      if (!on[hd]) return;
+      const [r, g, b] = cssRgb(root, headColor(hd));
+      for (let i = 0; i < W.rows; i++) {
+        if (token >= 0 && i !== token) continue;
+        for (let j = 0; j < W.cols; j++) {
+          const w = W.data[i * W.cols + j];
+          if (w < 0.01) continue;
+          items.push({ kind: 'line', x1: xl + 4, y1: (i + 0.5) * ROW + 4, x2: xr - 4, y2: (j + 0.5) * ROW + 4,
+            stroke: `rgb(${r}, ${g}, ${b})`, lineWidth: 0.5 + 2.5 * w, opacity: 0.1 + 0.9 * w });
+        }
+      }
+    });
+    paintLines(canvas, items, width, height);
+  }
+  return { el, update };
 }
 
 /**
