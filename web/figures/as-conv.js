@@ -8,7 +8,7 @@ import { h, s, replace, setText } from './dom.js';
 import { choice, slider } from './controls.js';
 import { matrixView } from './matrix.view.js';
 import { cssColor } from './scale.js';
-import { cssRgb, labelColor } from './colors.js';
+import { cssRgb, labelColor, rgbText } from './colors.js';
 import { paintLines } from './drawing.js';
 import { rich } from './rich.js';
 import strings from './as-conv.strings.js';
@@ -46,9 +46,6 @@ class AsConv extends FigureElement {
   };
 
   static css = `
-  .drawing { position: relative; width: fit-content; max-width: 100%; }
-  .drawing canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
-  .drawing svg { position: relative; }
   .diagram text { font-size: 10px; text-anchor: middle; dominant-baseline: central; }
   .diagram .box { stroke: var(--attention-border); }
   .diagram .lab { fill: var(--attention-muted); text-anchor: start; font-size: 11px; }
@@ -85,7 +82,7 @@ class AsConv extends FigureElement {
       h('div', { class: 'controls' }, [this.signalChoice.el, this.kChoice.el]),
       h('div', { class: 'controls' }, [this.tSlider.el]),
       h('div', { class: 'controls' }, [this.taps]),
-      h('div', { class: 'drawing' }, [this.lines, this.diagram]),
+      h('div', { class: 'layered' }, [this.lines, this.diagram]),
       h('div', { class: 'mats' }, [this.views.Y.el, this.views.direct.el]),
       this.check,
       h('details', {}, [h('summary', {}, this.t('headWeights')), this.headsEl]),
@@ -182,10 +179,10 @@ class AsConv extends FigureElement {
     };
     const root = this.shadowRoot;
     paintLines(this.lines, m.weights.flatMap((Wh, r) => {
-      const [red, green, blue] = cssRgb(root, headColor(r));
+      const stroke = rgbText(cssRgb(root, headColor(r)));
       return lines.flatMap((at, k) => {
         const w = Wh.data[k];
-        return w < 0.01 ? [] : [{ kind: 'line', ...at, stroke: `rgb(${red}, ${green}, ${blue})`, opacity: Math.min(1, 0.15 + w), lineWidth: 0.4 + 2.6 * w }];
+        return w < 0.01 ? [] : [{ kind: 'line', ...at, stroke, opacity: Math.min(1, 0.15 + w), lineWidth: 0.4 + 2.6 * w }];
       });
     }), W, H);
     const paint = ({ rect, text }, v, pad) => {

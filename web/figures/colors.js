@@ -56,6 +56,9 @@ export function cssRgb(root, css) {
   return resolved.get(key);
 }
 
+/** [r, g, b] as CSS text, for a canvas's fillStyle or strokeStyle. */
+export const rgbText = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
+
 /** [r, g, b] of the scale's colour for value v at full scale max, in `root`'s theme. */
 export const scaleRgb = (root, v, max = 1) => rgbColor(v, max, theme(root));
 

@@ -41,9 +41,6 @@ class Heatmap extends FigureElement {
   .heads { display: flex; flex-wrap: wrap; gap: 4px 14px; }
   .heads .switch i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; }
   .main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin-top: 8px; }
-  .head-lines { position: relative; width: fit-content; max-width: 100%; }
-  .head-lines canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
-  .head-lines svg { position: relative; } /* the tokens, above their lines */
   .headview text { font-size: 12px; dominant-baseline: central; }
   .headview text.q { cursor: pointer; }
   .headview text.sel { font-weight: 700; fill: var(--attention-accent); }

@@ -2,7 +2,7 @@
 // text nodes (textContent), never markup, whatever a JSON file holds.
 import { h, s } from './dom.js';
 import { paintMatrix } from './scale.canvas.js';
-import { cssRgb } from './colors.js';
+import { cssRgb, rgbText } from './colors.js';
 import { paintLines } from './drawing.js';
 
 export const ROW = 18;
@@ -50,7 +50,7 @@ export function headView({ t: tr, tokens, keyTokens, onpick }) {
   const keys = keyTokens.map((t, j) => label(t, { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' }));
   const svg = s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group', 'aria-label': tr('linesLabel') }, [...queries, ...keys]);
   const canvas = h('canvas', { 'aria-hidden': 'true' });
-  const el = h('div', { class: 'head-lines' }, [canvas, svg]);
+  const el = h('div', { class: 'layered' }, [canvas, svg]);
 
   function update({ weights, on, token: picked, root }) {
     token = picked;
@@ -58,14 +58,14 @@ export function headView({ t: tr, tokens, keyTokens, onpick }) {
     const items = [];
     weights.forEach((W, hd) => {
       if (!on[hd]) return;
-      const [r, g, b] = cssRgb(root, headColor(hd));
+      const stroke = rgbText(cssRgb(root, headColor(hd)));
       for (let i = 0; i < W.rows; i++) {
         if (token >= 0 && i !== token) continue;
         for (let j = 0; j < W.cols; j++) {
           const w = W.data[i * W.cols + j];
           if (w < 0.01) continue;
           items.push({ kind: 'line', x1: xl + 4, y1: (i + 0.5) * ROW + 4, x2: xr - 4, y2: (j + 0.5) * ROW + 4,
-            stroke: `rgb(${r}, ${g}, ${b})`, lineWidth: 0.5 + 2.5 * w, opacity: 0.1 + 0.9 * w });
+            stroke, lineWidth: 0.5 + 2.5 * w, opacity: 0.1 + 0.9 * w });
         }
       }
     });

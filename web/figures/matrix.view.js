@@ -14,7 +14,7 @@
 // accessible name (role img), as before: its squares were never read out.
 import { h, s } from './dom.js';
 import { labelFor, maxAbs } from './scale.js';
-import { scaleRgb } from './colors.js';
+import { rgbText, scaleRgb } from './colors.js';
 import { num, roundShares } from './format.js';
 import { centredText, lineBox } from './drawing.js';
 
@@ -25,8 +25,6 @@ function asRows(M) {
   if (Array.isArray(M)) return M.map((r) => Array.from(r));
   return Array.from({ length: M.rows }, (_, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols)));
 }
-
-const rgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
 
 /**
  * Paint `cells` ({i, j, fill, label, ink}; label and ink may be null) onto
@@ -80,7 +78,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
   const canvas = h('canvas', { 'aria-hidden': 'true' });
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
-  const el = h('figure', { class: 'mat' }, [h('div', { class: 'grid' }, [canvas, svg]), cap]);
+  const el = h('figure', { class: 'mat' }, [h('div', { class: 'layered' }, [canvas, svg]), cap]);
   let rows = [];
   let active = null; // [i, j]
   let shape = '';
@@ -207,7 +205,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
       return row.map((v, j) => {
         const fill = scaleRgb(root, v, max);
-        return { i, j, fill: rgb(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
+        return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
     paintCells(canvas, cells, { n, m, cell, font });

@@ -75,9 +75,9 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat { display: inline-flex; flex-direction: column; align-items: center; gap: 3px; margin: 0; vertical-align: top; }
 .mat .cap { font-size: 0.85em; color: var(--attention-muted); font-variant-numeric: tabular-nums; text-align: center; min-height: 1.3em; }
 .mat .cap .name { color: var(--attention-fg); font-weight: 600; }
-.mat .grid { position: relative; max-width: 100%; }
-.mat .grid canvas { position: absolute; pointer-events: none; }
-.mat .grid svg { position: relative; } /* above the canvas */
+.layered { position: relative; width: fit-content; max-width: 100%; } /* a canvas under an SVG of the same drawing */
+.layered > canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
+.layered > svg { position: relative; } /* above the canvas */
 .mat path.seams { fill: none; stroke: var(--attention-bg); stroke-width: 1; }
 .mat rect.hit { fill: transparent; }
 .mat svg.pick rect.hit { cursor: pointer; }
