@@ -67,7 +67,6 @@ const SHARED_ALLOWED = new Set([
   '(prefers-color-scheme: dark)',
   'error example-error', // class names
   'attention-katex-css',
-  'en-fr-short', // cross.model.js: a value of the pair attribute
 ]);
 function prose(source) {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
@@ -75,7 +74,7 @@ function prose(source) {
   const found = [];
   for (const m of code.matchAll(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g)) {
     const text = m[0].slice(1, -1).replace(/\$\{[^}]*\}/g, ' ');
-    if (/[{};]\s*$|^\s*[.:#@]|--attention|px|rgb\(/.test(text) || /^attention-[a-z-]+$/.test(text) || SHARED_ALLOWED.has(text)) continue;
+    if (/[{};]\s*$|^\s*[.:#@]|--attention|px|rgb\(/.test(text) || /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text) /* a tag, a name, a value */ || SHARED_ALLOWED.has(text)) continue;
     if (/[A-Za-z]{2,}(?:[ ,'\u2019-]+[A-Za-z]{2,}){2,}/.test(text)) found.push(text);
   }
   return found;
