@@ -7,6 +7,7 @@
 #   build/attention.wasm        the same C, scalar (no -msimd128, so no auto-vectorizer)
 #   build/native/               the same C natively, for sanitizer tests and fuzzing
 #   dist/                       the figures bundle for embedding (when web/figures exists)
+#   web/embed/{hugo/data,jekyll/_data}/attention_figures.json  the figures the blog snippets accept
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
@@ -88,4 +89,6 @@ fi
 # build (cheap; file times after a git checkout or merge say nothing).
 node scripts/article-text.mjs
 if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
+# The figures the Hugo shortcode and the Jekyll include accept, from the registry.
+node scripts/blog-data.mjs
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'
