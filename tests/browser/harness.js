@@ -24,9 +24,9 @@ export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 
-/** Start server (and browser); returns {origin, open(path, opts), close()}. */
-export async function start({ csp = false } = {}) {
-  const server = await serve({ port: 0, csp });
+/** Start server (of the repository, or of `root`) and browser; returns {origin, open(path, opts), close()}. */
+export async function start({ csp = false, root } = {}) {
+  const server = await serve({ port: 0, csp, root });
   const origin = `http://127.0.0.1:${server.address().port}`;
   // launch() gives every run a fresh temporary profile of its own.
   const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
