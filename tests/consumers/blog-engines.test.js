@@ -1,18 +1,19 @@
 // blog-engines.test.js: issue 27, findings 6 and 7. The Hugo theme component
-// and the Jekyll include as a blogger installs them (web/embed/README.md):
-// the package from `npm pack` in a fresh folder, a Hugo site whose baseURL
+// and the Jekyll include installed and used exactly as web/embed/README.md's
+// "Hugo" and "Jekyll" sections say (their config line, copy commands and
+// example page), from `npm pack` in a fresh folder: a Hugo site whose baseURL
 // has a path and a Jekyll site with a baseurl, built by Debian's hugo and
 // jekyll (offline), served by scripts/serve.mjs, opened in Chromium.
-//   - every registered figure builds; an unknown one (or JSON that is not)
-//     stops the build, naming it and the page;
-//   - a soft dictionary draws the page's own example (data-example), a tiny
-//     GPT its own title (data-strings), a causal mask its own tokens with
-//     attributes the old include dropped (preset, lang), at desktop width and
-//     at 360 px, with no console error and no failed request.
+//   - every registered figure builds; an unknown one (or, in Hugo, JSON that
+//     is not) stops the build, naming it and the page;
+//   - the example page's soft dictionary draws its own keys (data-example),
+//     its tiny GPT its own title (data-strings), its causal mask its own tokens
+//     with preset and lang (attributes the old include dropped), at desktop
+//     width and at 360 px, with no console error and no failed request.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -20,12 +21,19 @@ import { FIGURES } from '../../web/figures/registry.js';
 import { start, ready, SCREENSHOTS } from '../browser/harness.js';
 import { install } from './install.js';
 
-// The page's own example, title and tokens: none of them is the figures' own.
-const DICTIONARY = { keys: [[-0.5, 0.5], [0.5, 0.5], [0, -0.5]], values: [[0.9, 0.1, 0.1], [0.1, 0.7, 0.2], [0.1, 0.3, 0.9]],
-  labels: ['rose', 'leaf', 'lake'] };
-const TITLE = 'My own tiny GPT';
-const TOKENS = ['<s>', 'I', 'think', 'therefore', 'I', 'am'];
-const json = (value) => JSON.stringify(value);
+const DOCS = readFileSync(new URL('../../web/embed/README.md', import.meta.url), 'utf8');
+/** The ```lang block of the README's `## heading` section. */
+function docs(heading, lang) {
+  const section = DOCS.split(/^## /m).find((s) => s.startsWith(`${heading}\n`)) ?? '';
+  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
+  assert.ok(block, `web/embed/README.md's "${heading}" section has no ${lang} block`);
+  return block;
+}
+
+// What the README's example pages give their figures; none of it is the figures' own.
+const LABELS = ['rose', 'leaf', 'lake'];
+const TITLE = 'A GPT trained as you read';
+const TOKEN = 'therefore';
 
 const LAYOUT = (content) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,63 +41,33 @@ const LAYOUT = (content) => `<!doctype html>
 <body><main>${content}</main></body></html>
 `;
 
-// Each engine: its site's files, the paths of the pages once built, and how it builds.
+// Each engine: its site's files (after the README's install), the module's
+// address, and how it builds.
 const ENGINES = {
   hugo: {
     base: '/blog',
+    module: '/blog/attention/attention-figures.js',
     site: (origin) => ({
-      'hugo.toml': `baseURL = "${origin}/blog/"
-title = "A blog"
-disableKinds = ["home", "taxonomy", "term", "RSS", "sitemap"]
-theme = ["../node_modules/attention-wasm/web/embed/hugo"]
-`,
+      'hugo.toml': `baseURL = "${origin}/blog/"\ntitle = "A blog"\ndisableKinds = ["home", "taxonomy", "term", "RSS", "sitemap"]\n${docs('Hugo', 'toml')}`,
       'layouts/_default/single.html': LAYOUT('{{ .Content }}'),
-      'content/figures.md': `---
-title: Figures
----
-A dictionary of my own:
-
-{{< attention figure="soft-dictionary" temperature="0.3" example=\`${json(DICTIONARY)}\` />}}
-
-{{< attention figure="tiny-gpt" steps="200" strings=\`{"title": "${TITLE}"}\` >}}A tiny GPT.{{< /attention >}}
-
-{{< attention figure="causal-mask" preset="window" lang="zh-CN" >}}
-<script type="application/json" data-example>${json(TOKENS)}</script>
-<p>Masks over my own sentence.</p>
-{{< /attention >}}
-`,
+      'content/figures.md': `---\ntitle: Figures\n---\n${docs('Hugo', 'markdown')}`,
       'content/every-figure.md': `---\ntitle: Every figure\n---\n${FIGURES.map((f) => `{{< attention figure="${f.name}" />}}`).join('\n\n')}\n`,
     }),
-    pages: { figures: 'figures/', every: 'every-figure/' },
     unknown: ['content/unknown.md', '---\ntitle: Unknown\n---\n{{< attention figure="tiny-gpts" />}}\n'],
     badJson: ['content/bad.md', '---\ntitle: Bad\n---\n{{< attention figure="soft-dictionary" example=`{"keys": [[0, 1],]}` />}}\n'],
     build: (dir, out) => spawnSync('hugo', ['--source', dir, '--destination', out, '--cacheDir', join(dir, '.cache')], { encoding: 'utf8', timeout: 120_000 }),
   },
   jekyll: {
     base: '/notes',
-    // the install the README gives: the include and its data file, and dist/ under assets/attention/
-    copy: { 'web/embed/jekyll/_includes': '_includes', 'web/embed/jekyll/_data': '_data', dist: 'assets/attention' },
+    module: '/notes/assets/attention/attention-figures.js',
+    // the README's commands after its `npm install` (done from the tarball here)
+    setup: docs('Jekyll', 'sh').split('\n').filter((line) => line && !line.startsWith('npm install')).join('\n'),
     site: () => ({
       '_config.yml': 'title: A blog\nbaseurl: /notes\n',
       '_layouts/default.html': LAYOUT('{{ content }}'),
-      'figures.md': `---
-layout: default
-permalink: /figures/
----
-A dictionary of my own:
-
-{% capture dictionary %}
-${json(DICTIONARY)}
-{% endcapture %}
-{% include attention-figure.html figure="soft-dictionary" temperature="0.3" example=dictionary %}
-
-{% include attention-figure.html figure="tiny-gpt" steps="200" strings='{"title": "${TITLE}"}' fallback="A tiny GPT." %}
-
-{% include attention-figure.html figure="causal-mask" preset="window" lang="zh-CN" example='${json(TOKENS)}' %}
-`,
+      'figures.md': `---\nlayout: default\npermalink: /figures/\n---\n${docs('Jekyll', 'liquid')}`,
       'every-figure.md': `---\nlayout: default\npermalink: /every-figure/\n---\n${FIGURES.map((f) => `{% include attention-figure.html figure="${f.name}" %}`).join('\n\n')}\n`,
     }),
-    pages: { figures: 'figures/', every: 'every-figure/' },
     unknown: ['unknown.md', '---\nlayout: default\n---\n{% include attention-figure.html figure="tiny-gpts" %}\n'],
     build: (dir, out) => spawnSync('jekyll', ['build', '--source', dir, '--destination', out], { encoding: 'utf8', timeout: 120_000 }),
   },
@@ -123,8 +101,8 @@ function site(name) {
   if (sites[name]) return sites[name];
   const engine = ENGINES[name];
   const dir = join(tmp, name);
-  const pkg = install(tmp, dir);
-  for (const [from, to] of Object.entries(engine.copy ?? {})) cpSync(join(pkg, from), join(dir, to), { recursive: true });
+  install(tmp, dir);
+  if (engine.setup) execFileSync('bash', ['-euc', engine.setup], { cwd: dir });
   write(dir, engine.site(server.origin));
   return (sites[name] = dir);
 }
@@ -157,13 +135,12 @@ const shown = (el) => el.evaluate((e) => ({
 }));
 
 for (const name of Object.keys(ENGINES)) {
-  const { base, pages } = ENGINES[name];
+  const { base, module } = ENGINES[name];
   describe(name, () => {
     test(`every registered figure builds, its module under the base path ${base}/`, () => {
-      const html = readFileSync(join(built(name), pages.every, 'index.html'), 'utf8');
+      const html = readFileSync(join(built(name), 'every-figure/index.html'), 'utf8');
       for (const { tag } of FIGURES) assert.match(html, new RegExp(`<${tag}[ >]`), `${tag} is not on the page`);
       const sources = new Set([...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]));
-      const module = name === 'hugo' ? `${base}/attention/attention-figures.js` : `${base}/assets/attention/attention-figures.js`;
       assert.deepEqual([...sources], [module]);
     });
 
@@ -185,11 +162,11 @@ for (const name of Object.keys(ENGINES)) {
     for (const width of [1100, 360]) {
       test(`the page's own example, words and attributes reach the figures (${width} px)`, async () => {
         built(name);
-        const { page, problems, context } = await server.open(`${base}/${pages.figures}`, { width, height: 800 });
+        const { page, problems, context } = await server.open(`${base}/figures/`, { width, height: 800 });
         try {
           const dictionary = await shown(await ready(page, 'attention-soft-dictionary'));
           assert.deepEqual(dictionary.errors, [], 'the example was rejected');
-          for (const label of DICTIONARY.labels) assert.ok(dictionary.text.includes(label), `the dictionary does not show "${label}"`);
+          for (const label of LABELS) assert.ok(dictionary.text.includes(label), `the dictionary does not show "${label}"`);
           assert.ok(!dictionary.text.includes('cherry'), 'the dictionary shows its own entries');
 
           const gpt = await shown(await ready(page, 'attention-tiny-gpt'));
@@ -201,7 +178,7 @@ for (const name of Object.keys(ENGINES)) {
           assert.equal(mask.preset, 'window');
           assert.equal(mask.lang, 'zh-CN');
           assert.ok(mask.text.includes('掩码'), 'the causal mask is not in Chinese');
-          assert.ok(mask.text.includes('therefore'), 'the causal mask does not show the page\'s tokens');
+          assert.ok(mask.text.includes(TOKEN), 'the causal mask does not show the page\'s tokens');
 
           for (const { width: w } of [dictionary, gpt, mask]) assert.ok(w <= width, `a figure is ${w} px wide`);
           await page.screenshot({ path: `${SCREENSHOTS}consumer-${name}${width < 500 ? '-phone' : ''}.png`, fullPage: true });
