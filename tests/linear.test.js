@@ -17,7 +17,7 @@ import {
 
 // attn_random_features(m = 5, d = 3, seed = 1), as every build gives it:
 // float32 values to 9 digits, which name each float exactly
-// (tests/native/test_kernels.c holds the same numbers as hex floats).
+// (tests/native/test_linear.c holds the same numbers as hex floats).
 const FEATURES_5x3_SEED_1 = [
   0.753253222, 2.78142285, 0.800616086, -0.962685883, 0.0287379175,
   0.805896819, -0.628094196, 0.390068561, -0.764200985, 0.102258749,

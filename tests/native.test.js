@@ -3,8 +3,10 @@
 //
 //   node --test tests/native.test.js
 //
-// (a) Compiles tests/native/test_kernels.c with every src/*.c and runs it:
-//     fails if a case fails, a sanitizer fires, or memory leaks.
+// (a) Compiles every src/*.c and tests/native/harness.c
+//     once, links one program per test file (tests/native/test_<area>.c, one
+//     area of src/ each) and runs them, two at a time: fails if a case
+//     fails, a sanitizer fires, or memory leaks.
 // (b) Builds tests/fuzz/fuzz_<fn>.c with clang -fsanitize=fuzzer,address,
 //     undefined and runs each against a temporary copy of its corpus
 //     (tests/fuzz/corpus/<fn>/, so the repository is not modified) for
@@ -92,26 +94,42 @@ function buildDir(name) {
   };
 }
 
-test('native C kernel tests under ASan and UBSan', { timeout: 300_000 }, async (t) => {
+const nativeDir = join(root, 'tests/native');
+const TEST_FILES = readdirSync(nativeDir).filter((f) => /^test_\w+\.c$/.test(f)).sort();
+
+test('native C tests under ASan and UBSan, one program per area of src/', { timeout: 600_000 }, async (t) => {
   const cc = process.env.CC || ['cc', 'gcc', 'clang'].find(works);
   assert.ok(cc, 'no C compiler found (tried cc, gcc, clang); install one: apt-get install -y gcc');
   const build = buildDir('native');
   try {
-    const exe = join(build.dir, 'test_kernels');
     const flags = ['-std=c11', '-Wall', '-Wextra', '-Werror', '-fsanitize=address,undefined',
       '-fno-sanitize-recover=all', '-g', '-O1', `-I${srcDir}`];
-    const cc1 = await run(cc, [...flags, join(root, 'tests/native/test_kernels.c'), ...cSources(), '-lm', '-o', exe]);
-    assert.equal(cc1.code, 0, `compiling the native tests failed:\n${cc1.cmd}\n${tail(cc1.stderr)}`);
-
-    const r = await run(exe, [], { env: SAN_ENV, timeoutMs: 240_000 });
-    const failures = r.stdout.split('\n').filter((l) => l.startsWith('FAIL')).slice(0, 40).join('\n');
-    const summary = r.stdout.trim().split('\n').at(-1) ?? '';
-    t.diagnostic(`${cc}: ${summary} (${(r.ms / 1000).toFixed(1)} s)`);
-    for (const note of r.stdout.split('\n').filter((l) => l.startsWith('note '))) t.diagnostic(note);
-    assert.ok(!r.timedOut, 'test_kernels timed out');
-    assert.ok(!SANITIZER_REPORT.test(r.stderr), `a sanitizer fired:\n${tail(r.stderr, 80)}`);
-    assert.match(summary, /^\d+ passed, 0 failed$/, `native tests failed:\n${failures}\n${tail(r.stderr, 40)}`);
-    assert.equal(r.code, 0, `test_kernels exited with ${r.code ?? r.signal}\n${tail(r.stdout)}\n${tail(r.stderr)}`);
+    // The kernels and the harness once, then one link per test file.
+    const objects = await pool([...cSources(), join(nativeDir, 'harness.c')], 2, async (file) => {
+      const obj = join(build.dir, `${basename(file, '.c')}.o`);
+      const r = await run(cc, [...flags, '-c', file, '-o', obj]);
+      assert.equal(r.code, 0, `compiling ${file} failed:\n${r.cmd}\n${tail(r.stderr)}`);
+      return obj;
+    });
+    const results = await pool(TEST_FILES, 2, async (file) => {
+      const exe = join(build.dir, basename(file, '.c'));
+      const cc1 = await run(cc, [...flags, join(nativeDir, file), ...objects, '-lm', '-o', exe]);
+      if (cc1.code !== 0) return { file, cc1 };
+      return { file, cc1, r: await run(exe, [], { env: SAN_ENV, timeoutMs: 300_000 }) };
+    });
+    for (const { file, cc1, r } of results) {
+      await t.test(file, (st) => {
+        assert.equal(cc1.code, 0, `compiling ${file} failed:\n${cc1.cmd}\n${tail(cc1.stderr)}`);
+        const failures = r.stdout.split('\n').filter((l) => l.startsWith('FAIL')).slice(0, 40).join('\n');
+        const summary = r.stdout.trim().split('\n').at(-1) ?? '';
+        st.diagnostic(`${cc}: ${summary} (${(r.ms / 1000).toFixed(1)} s)`);
+        for (const note of r.stdout.split('\n').filter((l) => l.startsWith('note '))) st.diagnostic(note);
+        assert.ok(!r.timedOut, `${file} timed out`);
+        assert.ok(!SANITIZER_REPORT.test(r.stderr), `a sanitizer fired:\n${tail(r.stderr, 80)}`);
+        assert.match(summary, /^\d+ passed, 0 failed$/, `${file} failed:\n${failures}\n${tail(r.stderr, 40)}`);
+        assert.equal(r.code, 0, `${file} exited with ${r.code ?? r.signal}\n${tail(r.stdout)}\n${tail(r.stderr)}`);
+      });
+    }
   } finally {
     build.done();
   }

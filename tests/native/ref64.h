@@ -1,6 +1,6 @@
 /* ref64.h: the float64 reference of the kernels in src/attention.h, with an
  * error bound beside every value. Shared by the native tests
- * (tests/native/test_kernels.c) and the libFuzzer harnesses
+ * (tests/native/test_*.c) and the libFuzzer harnesses
  * (tests/fuzz/fuzz_common.h); each decides how to compare (the tests allow
  * 2 * bound + floor, the fuzzers 4 * bound, only where well conditioned).
  *

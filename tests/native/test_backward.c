@@ -1,0 +1,317 @@
+/* test_backward.c: src/backward.c: the gradients of the softmax and of
+ * attention (stored weights and fused), and the strided views the
+ * multi-head backward and the trainer use. */
+#include "harness.h"
+
+/* ==== gradients ========================================================== */
+
+/* Y = softmax(X / T) of random rows with about a fifth of X at -INFINITY
+ * (Y = 0 there) and one whole row blocked; then dX from a random dY, out of
+ * place, in place over dY, in place over Y. */
+static void softmax_backward_case(rng_t *r, int rows, int cols, float T, int inplace) {
+  static const char *HOW[] = {"out of place", "dX = dY", "dX = Y"};
+  begin("attn_softmax_backward rows=%d cols=%d T=%g %s", rows, cols, (double)T, HOW[inplace]);
+  const size_t n = (size_t)rows * cols;
+  float *X = fbuf(n), *Y = fbuf(n), *dY = fbuf(n), *dX = fbuf(n);
+  fill(r, X, n, 3.0f), fill(r, dY, n, 1.0f), poison(dX, n);
+  for (size_t i = 0; i < n; i++)
+    if (rng_unit(r) < 0.2) X[i] = -INFINITY;
+  if (rows > 1)
+    for (int j = 0; j < cols; j++) X[(size_t)(rows / 2) * cols + j] = -INFINITY;
+  expect_status(attn_softmax_rows(Y, X, rows, cols, T), ATTN_OK, "attn_softmax_rows");
+  double *want = dbuf(n), *err = dbuf(n);
+  for (int i = 0; i < rows; i++)
+    ref_softmax_backward_row(want + (size_t)i * cols, err + (size_t)i * cols,
+                             Y + (size_t)i * cols, dY + (size_t)i * cols, cols, T);
+  float *Y0 = clone_bytes(Y, n * 4), *dY0 = clone_bytes(dY, n * 4);
+  float *got = inplace == 1 ? dY : inplace == 2 ? Y : dX;
+  expect_status(attn_softmax_backward(got, Y, dY, rows, cols, T), ATTN_OK,
+                "attn_softmax_backward");
+  compare("dX", got, want, err, n, (size_t)cols, 0);
+  for (size_t i = 0; i < n; i++)
+    if (Y0[i] == 0.0f)
+      CHECK(got[i] == 0.0f && !signbit(got[i]), "blocked dX[%zu][%zu] = %g, want +0",
+            i / cols, i % cols, (double)got[i]);
+  /* each row of dX sums to 0: sum_j y_j (dy_j - D) = D - D */
+  for (int i = 0; i < rows; i++) {
+    double sum = 0, tol = 0;
+    for (int j = 0; j < cols; j++) {
+      const size_t at = (size_t)i * cols + j;
+      sum += got[at];
+      tol += 2 * err[at] + (cols + 1) * REF_U * fabs(got[at]);
+    }
+    CHECK(fabs(sum) <= tol, "row %d of dX sums to %.3g (tol %.3g)", i, sum, tol);
+  }
+  if (inplace != 2) check_unchanged("Y", Y, Y0, n * 4);
+  if (inplace != 1) check_unchanged("dY", dY, dY0, n * 4);
+  free(X), free(Y), free(dY), free(dX), free(want), free(err), free(Y0), free(dY0);
+  end();
+}
+
+typedef struct {
+  int n_q, n_k, d_k, d_v, mode;
+  float scale, q_scale;
+  int loose; /* ill-conditioned: exact zeros and finiteness only */
+} grad_case_t;
+
+static grad_case_t gplain(int n_q, int n_k, int d_k, int d_v, int mode) {
+  grad_case_t c = {n_q, n_k, d_k, d_v, mode, 1.0f / sqrtf((float)d_k), 1, 0};
+  return c;
+}
+
+/* The forward both ways (weights; fused with the log-sum-exp), then the
+ * backward from each, against ref_attention_backward. */
+static void attention_backward_case(rng_t *r, grad_case_t c) {
+  begin("attn_attention_backward n_q=%d n_k=%d d_k=%d d_v=%d scale=%g masks=%s |QK|=%g",
+        c.n_q, c.n_k, c.d_k, c.d_v, (double)c.scale, MK_NAMES[c.mode], (double)c.q_scale);
+  const int n_q = c.n_q, n_k = c.n_k, d_k = c.d_k, d_v = c.d_v;
+  const size_t nq_dk = (size_t)n_q * d_k, nk_dk = (size_t)n_k * d_k,
+               nk_dv = (size_t)n_k * d_v, nq_dv = (size_t)n_q * d_v,
+               nq_nk = (size_t)n_q * n_k;
+  float *Q = fbuf(nq_dk), *K = fbuf(nk_dk), *V = fbuf(nk_dv), *dO = fbuf(nq_dv);
+  fill(r, Q, nq_dk, c.q_scale), fill(r, K, nk_dk, c.q_scale), fill(r, V, nk_dv, 1);
+  fill(r, dO, nq_dv, 1);
+  float *add;
+  uint8_t *pad;
+  attn_masks mk_store;
+  const attn_masks *mk = make_masks(&mk_store, &add, &pad, r, c.mode, n_q, n_k);
+  float *copies[4] = {clone_bytes(Q, nq_dk * 4), clone_bytes(K, nk_dk * 4),
+                      clone_bytes(V, nk_dv * 4), clone_bytes(dO, nq_dv * 4)};
+
+  float *out_w = fbuf(nq_dv), *W = fbuf(nq_nk), *out_f = fbuf(nq_dv), *lse = fbuf((size_t)n_q);
+  poison(lse, (size_t)n_q);
+  void *ws_f = wsbuf(attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0));
+  expect_status(attn_attention(out_w, W, Q, K, V, n_q, n_k, d_k, d_v, c.scale, mk, NULL),
+                ATTN_OK, "attn_attention with weights");
+  expect_status(attn_attention_lse(out_f, lse, Q, K, V, n_q, n_k, d_k, d_v, c.scale, mk, ws_f),
+                ATTN_OK, "attn_attention_lse");
+
+  double *Qd = ref_to_double(Q, nq_dk), *Kd = ref_to_double(K, nk_dk),
+         *Vd = ref_to_double(V, nk_dv), *dOd = ref_to_double(dO, nq_dv);
+  const ref_attn_args args = {Qd, Kd, Vd, NULL, NULL, NULL, (size_t)d_k, (size_t)d_k,
+                              (size_t)d_v, n_q, n_k, d_k, d_v, c.scale, 0, mk};
+  /* lse against log sum exp of the reference scores: their error (largest
+   * visible es), the normaliser's (3 n + 4) u + 2 E_EXP, and 3 u |lse| of its
+   * own roundings (ref64.h, gradients) */
+  {
+    double *s = dbuf((size_t)n_k), *es = dbuf((size_t)n_k);
+    for (int i = 0; i < n_q; i++) {
+      ref_score_row(s, es, i, &args);
+      double m = -INFINITY, e = 0;
+      int vis = 0;
+      for (int j = 0; j < n_k; j++)
+        if (s[j] != -INFINITY) vis++, m = fmax(m, s[j]), e = fmax(e, es[j]);
+      if (!vis) {
+        CHECK(lse[i] == -INFINITY, "fully masked row %d: lse %g, want -inf", i, (double)lse[i]);
+        continue;
+      }
+      double l = 0;
+      for (int j = 0; j < n_k; j++) l += s[j] == -INFINITY ? 0 : exp(s[j] - m);
+      const double want = m + log(l);
+      const double tol = 2 * (e + (3.0 * vis + 4) * REF_U + 2 * REF_E_EXP + 3 * REF_U * fabs(want)) +
+                         REF_FLOOR;
+      CHECK(!c.loose || isfinite(lse[i]), "lse[%d] = %g", i, (double)lse[i]);
+      if (!c.loose)
+        CHECK(fabs(lse[i] - want) <= tol, "lse[%d] = %.9g, want %.9g (tol %.3g)", i,
+              (double)lse[i], want, tol);
+    }
+    free(s), free(es);
+  }
+
+  const size_t ws_bytes = attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v);
+  void *ws = wsbuf(ws_bytes); /* exactly what it asks for (ASan) */
+  float *dQ = fbuf(nq_dk), *dK = fbuf(nk_dk), *dV = fbuf(nk_dv);
+  double *gQ = dbuf(nq_dk), *eQ = dbuf(nq_dk), *gK = dbuf(nk_dk), *eK = dbuf(nk_dk),
+         *gV = dbuf(nk_dv), *eV = dbuf(nk_dv);
+  for (int fused = 0; fused < 2; fused++) {
+    const char *path = fused ? "fused" : "weights";
+    poison(dQ, nq_dk), poison(dK, nk_dk), poison(dV, nk_dv);
+    const int st = attn_attention_backward(dQ, dK, dV, Q, K, V, fused ? out_f : out_w, dO,
+                                           fused ? NULL : W, fused ? lse : NULL, n_q, n_k,
+                                           d_k, d_v, c.scale, mk, ws);
+    expect_status(st, ATTN_OK, fused ? "attn_attention_backward (fused)"
+                                     : "attn_attention_backward (weights)");
+    if (st != ATTN_OK) continue;
+    char what[3][48];
+    snprintf(what[0], 48, "dQ (%s)", path), snprintf(what[1], 48, "dK (%s)", path);
+    snprintf(what[2], 48, "dV (%s)", path);
+    check_finite(what[0], dQ, nq_dk), check_finite(what[1], dK, nk_dk);
+    check_finite(what[2], dV, nk_dv);
+    /* exact zeros: a fully masked query row, a key no query sees */
+    for (int i = 0; i < n_q; i++) {
+      int seen = 0;
+      for (int j = 0; j < n_k; j++) seen |= ref_visible(mk, i, j, n_k);
+      for (int p = 0; p < d_k && !seen; p++)
+        CHECK(dQ[(size_t)i * d_k + p] == 0.0f, "fully masked row %d: %s[%d] = %g", i,
+              what[0], p, (double)dQ[(size_t)i * d_k + p]);
+    }
+    for (int j = 0; j < n_k; j++) {
+      int seen = 0;
+      for (int i = 0; i < n_q; i++) seen |= ref_visible(mk, i, j, n_k);
+      for (int p = 0; p < d_k && !seen; p++)
+        CHECK(dK[(size_t)j * d_k + p] == 0.0f, "hidden key %d: %s[%d] = %g", j, what[1], p,
+              (double)dK[(size_t)j * d_k + p]);
+      for (int p = 0; p < d_v && !seen; p++)
+        CHECK(dV[(size_t)j * d_v + p] == 0.0f, "hidden key %d: %s[%d] = %g", j, what[2], p,
+              (double)dV[(size_t)j * d_v + p]);
+    }
+    if (c.loose) continue;
+    ref_attention_backward(gQ, eQ, (size_t)d_k, gK, eK, (size_t)d_k, gV, eV, (size_t)d_v, dOd,
+                           NULL, (size_t)d_v, fused, &args);
+    compare(what[0], dQ, gQ, eQ, nq_dk, (size_t)d_k, 0);
+    compare(what[1], dK, gK, eK, nk_dk, (size_t)d_k, 0);
+    compare(what[2], dV, gV, eV, nk_dv, (size_t)d_v, 0);
+  }
+  check_unchanged("Q", Q, copies[0], nq_dk * 4), check_unchanged("K", K, copies[1], nk_dk * 4);
+  check_unchanged("V", V, copies[2], nk_dv * 4), check_unchanged("dO", dO, copies[3], nq_dv * 4);
+
+  for (int t = 0; t < 4; t++) free(copies[t]);
+  free(Q), free(K), free(V), free(dO), free(add), free(pad), free(out_w), free(W), free(out_f);
+  free(lse), free(ws_f), free(ws), free(dQ), free(dK), free(dV), free(Qd), free(Kd), free(Vd);
+  free(dOd), free(gQ), free(eQ), free(gK), free(eK), free(gV), free(eV);
+  end();
+}
+
+/* Heads as column blocks (the trainer's use): the strided backward of one
+ * head writes exactly its columns, bit for bit what the contiguous call
+ * gives, and leaves every other column alone. */
+static void strided_backward_case(rng_t *r, int n_q, int n_k, int dh, int heads, int fused) {
+  begin("attn__attention_backward_strided n_q=%d n_k=%d %d heads of %d, %s", n_q, n_k,
+        heads, dh, fused ? "fused" : "weights");
+  const int d = heads * dh;
+  const size_t nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d;
+  float *Q = fbuf(nq_d), *K = fbuf(nk_d), *V = fbuf(nk_d), *Z = fbuf(nq_d), *dZ = fbuf(nq_d);
+  float *dQ = fbuf(nq_d), *dK = fbuf(nk_d), *dV = fbuf(nk_d);
+  fill(r, Q, nq_d, 1), fill(r, K, nk_d, 1), fill(r, V, nk_d, 1), fill(r, dZ, nq_d, 1);
+  for (size_t i = 0; i < nq_d; i++) dQ[i] = 12345.0f;
+  for (size_t i = 0; i < nk_d; i++) dK[i] = dV[i] = 12345.0f;
+  const attn_masks mk = {.causal = 1};
+  const float scale = 1.0f / sqrtf((float)dh);
+  float *W = fbuf((size_t)n_q * n_k), *lse = fbuf((size_t)n_q);
+  const size_t ws_f = attn_attention_workspace_size(n_q, n_k, dh, dh, 0),
+               ws_b = attn_attention_backward_workspace_size(n_q, n_k, dh, dh);
+  void *ws = wsbuf(ws_f > ws_b ? ws_f : ws_b);
+  /* contiguous copies of head 1 (or 0) for the plain call */
+  const int h = heads > 1 ? 1 : 0;
+  const size_t col = (size_t)h * dh;
+  float *q = fbuf((size_t)n_q * dh), *k = fbuf((size_t)n_k * dh), *v = fbuf((size_t)n_k * dh),
+        *z = fbuf((size_t)n_q * dh), *dz = fbuf((size_t)n_q * dh), *gq = fbuf((size_t)n_q * dh),
+        *gk = fbuf((size_t)n_k * dh), *gv = fbuf((size_t)n_k * dh);
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < dh; c++)
+      q[i * dh + c] = Q[(size_t)i * d + col + c], dz[i * dh + c] = dZ[(size_t)i * d + col + c];
+  for (int j = 0; j < n_k; j++)
+    for (int c = 0; c < dh; c++)
+      k[j * dh + c] = K[(size_t)j * d + col + c], v[j * dh + c] = V[(size_t)j * d + col + c];
+  int st = fused ? attn__attention_lse_strided(Z + col, (size_t)d, lse, Q + col, (size_t)d,
+                                               K + col, (size_t)d, V + col, (size_t)d, n_q,
+                                               n_k, dh, dh, scale, &mk, ws)
+                 : attn__attention_strided(Z + col, (size_t)d, W, Q + col, (size_t)d, K + col,
+                                           (size_t)d, V + col, (size_t)d, n_q, n_k, dh, dh,
+                                           scale, &mk, ws);
+  expect_status(st, ATTN_OK, "forward (strided)");
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < dh; c++) z[i * dh + c] = Z[(size_t)i * d + col + c];
+  st = attn__attention_backward_strided(
+      dQ + col, (size_t)d, dK + col, (size_t)d, dV + col, (size_t)d, Q + col, (size_t)d,
+      K + col, (size_t)d, V + col, (size_t)d, Z + col, (size_t)d, dZ + col, (size_t)d,
+      fused ? NULL : W, fused ? lse : NULL, n_q, n_k, dh, dh, scale, &mk, ws);
+  expect_status(st, ATTN_OK, "attn__attention_backward_strided");
+  expect_status(attn_attention_backward(gq, gk, gv, q, k, v, z, dz, fused ? NULL : W,
+                                        fused ? lse : NULL, n_q, n_k, dh, dh, scale, &mk, ws),
+                ATTN_OK, "attn_attention_backward");
+  for (int i = 0; i < n_q; i++)
+    for (int c = 0; c < d; c++) {
+      const float g = dQ[(size_t)i * d + c];
+      if (c >= (int)col && c < (int)col + dh)
+        CHECK(g == gq[i * dh + c - col], "dQ[%d][%d] = %.9g, contiguous %.9g", i, c,
+              (double)g, (double)gq[i * dh + c - col]);
+      else
+        CHECK(g == 12345.0f, "dQ[%d][%d] outside the head was written", i, c);
+    }
+  for (int j = 0; j < n_k; j++)
+    for (int c = 0; c < d; c++) {
+      const float a = dK[(size_t)j * d + c], b = dV[(size_t)j * d + c];
+      if (c >= (int)col && c < (int)col + dh) {
+        CHECK(a == gk[j * dh + c - col], "dK[%d][%d] = %.9g, contiguous %.9g", j, c,
+              (double)a, (double)gk[j * dh + c - col]);
+        CHECK(b == gv[j * dh + c - col], "dV[%d][%d] = %.9g, contiguous %.9g", j, c,
+              (double)b, (double)gv[j * dh + c - col]);
+      } else {
+        CHECK(a == 12345.0f && b == 12345.0f, "dK/dV[%d][%d] outside the head was written", j, c);
+      }
+    }
+  free(Q), free(K), free(V), free(Z), free(dZ), free(dQ), free(dK), free(dV), free(W);
+  free(lse), free(ws), free(q), free(k), free(v), free(z), free(dz), free(gq), free(gk), free(gv);
+  end();
+}
+
+static void test_softmax_backward(void) {
+  rng_t r = rng_for("softmax_backward");
+  const int rows[] = {1, 2, 3, 5, 17};
+  const float temps[] = {1.0f, 0.3f, 7.0f};
+  int k = 0;
+  for (int a = 0; a < 5; a++)
+    for (int b = 0; b < N_SIZES; b++, k++)
+      softmax_backward_case(&r, rows[a], SIZES[b], temps[k % 3], k % 3 == 0 ? (k / 3) % 3 : 0);
+}
+
+static void test_attention_backward(void) {
+  rng_t r = rng_for("attention_backward");
+  /* (n_q, n_k) pairs of the sweep, every mask; d_k and d_v rotate */
+  for (int a = 0; a < N_SIZES; a += 2)
+    for (int b = 1; b < N_SIZES; b += 2)
+      for (int mode = 0; mode < MK_MODES; mode++) {
+        grad_case_t c = gplain(SIZES[a], SIZES[b], SIZES[(a + b + mode) % 14],
+                               SIZES[(2 * a + b + 3 * mode) % 12], mode);
+        if (mode == MK_EMPTY) c.scale = 0.7f;
+        attention_backward_case(&r, c);
+      }
+  /* several key tiles and query blocks (128 each): causal skips, partial tiles */
+  const int big[][2] = {{129, 300}, {300, 129}, {257, 257}, {3, 1000}, {600, 40}};
+  for (int i = 0; i < 5; i++)
+    for (int mode = 0; mode < MK_MODES; mode++)
+      attention_backward_case(&r, gplain(big[i][0], big[i][1], 8 + i, 5 + 2 * i, mode));
+  /* wide heads: past a GEMM panel and a packed block */
+  attention_backward_case(&r, gplain(9, 17, 513, 7, MK_ALL));
+  attention_backward_case(&r, gplain(9, 17, 16, 520, MK_CAUSAL));
+  /* large logits (scores up to ~25 and ~250), a custom scale, a tiny one */
+  for (int mode = 0; mode < MK_MODES; mode++) {
+    grad_case_t c = gplain(17, 33, 8, 8, mode);
+    c.q_scale = 3.0f;
+    attention_backward_case(&r, c);
+    c.q_scale = 10.0f;
+    attention_backward_case(&r, c);
+    c = gplain(17, 33, 8, 8, mode);
+    c.scale = 2.5f;
+    attention_backward_case(&r, c);
+    c.scale = 1e-6f;
+    attention_backward_case(&r, c);
+    /* inputs at 1e4 (scores ~1e8) and a scale near FLT_MAX: finite, exact zeros */
+    c = gplain(33, 65, 64, 16, mode);
+    c.q_scale = 1e4f, c.loose = 1;
+    attention_backward_case(&r, c);
+    c = gplain(9, 40, 8, 4, mode);
+    c.scale = 1e38f, c.loose = 1;
+    attention_backward_case(&r, c);
+  }
+  for (int fused = 0; fused < 2; fused++) {
+    strided_backward_case(&r, 7, 7, 4, 3, fused);
+    strided_backward_case(&r, 130, 200, 8, 2, fused);
+    strided_backward_case(&r, 5, 9, 3, 1, fused);
+  }
+
+  begin("attn_attention_backward_workspace_size: O(N d) memory, not O(N^2)");
+  {
+    const size_t big_ws = attn_attention_backward_workspace_size(65536, 65536, 64, 64);
+    CHECK(big_ws > 0 && big_ws <= (size_t)65536 * 64 * sizeof(float),
+          "backward workspace for N=65536, d=64 is %zu bytes (> N d floats)", big_ws);
+  }
+  end();
+}
+
+const test_group TEST_GROUPS[] = {
+    {"softmax_backward", test_softmax_backward, 1},
+    {"attention_backward", test_attention_backward, 1},
+};
+const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

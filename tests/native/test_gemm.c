@@ -1,0 +1,93 @@
+/* test_gemm.c: src/gemm.c: attn_matmul, and the internal products the
+ * other kernels build on (attn__gemm_at for weight gradients). */
+#include "harness.h"
+
+/* ==== attn_matmul ======================================================== */
+
+static void matmul_case(rng_t *r, int m, int k, int n, int tb) {
+  begin("attn_matmul m=%d k=%d n=%d transpose_b=%d", m, k, n, tb);
+  float *A = fbuf((size_t)m * k), *B = fbuf((size_t)k * n), *C = fbuf((size_t)m * n);
+  fill(r, A, (size_t)m * k, 1.0f);
+  fill(r, B, (size_t)k * n, 1.0f);
+  poison(C, (size_t)m * n);
+  float *A0 = clone_bytes(A, (size_t)m * k * 4), *B0 = clone_bytes(B, (size_t)k * n * 4);
+  const int st = attn_matmul(C, A, B, m, k, n, tb);
+  expect_status(st, ATTN_OK, "attn_matmul");
+  if (st == ATTN_OK) {
+    double *want = dbuf((size_t)m * n), *err = dbuf((size_t)m * n);
+    ref_matmul(want, err, A, B, m, k, n, tb);
+    compare("C", C, want, err, (size_t)m * n, (size_t)n, 0);
+    free(want);
+    free(err);
+  }
+  check_unchanged("A", A, A0, (size_t)m * k * 4);
+  check_unchanged("B", B, B0, (size_t)k * n * 4);
+  free(A), free(B), free(C), free(A0), free(B0);
+  end();
+}
+
+static void test_matmul(void) {
+  rng_t r = rng_for("matmul");
+  /* every (m, n) of the sweep, k rotating through it, both layouts */
+  for (int a = 0; a < N_SIZES; a++)
+    for (int b = 0; b < N_SIZES; b++)
+      for (int tb = 0; tb < 2; tb++)
+        matmul_case(&r, SIZES[a], SIZES[(a + 2 * b + tb) % N_SIZES], SIZES[b], tb);
+  /* depths across a packed panel boundary (256 at the time of writing) */
+  const int deep[] = {255, 256, 257, 513};
+  for (int i = 0; i < 4; i++)
+    for (int tb = 0; tb < 2; tb++) matmul_case(&r, 5, deep[i], 9, tb);
+  matmul_case(&r, 1, 1000, 1, 1);
+  matmul_case(&r, 200, 3, 300, 0);
+
+  begin("attn_matmul exact small integers (no rounding at all)");
+  {
+    const float A[6] = {1, 2, 3, 4, 5, 6};   /* 2 x 3 */
+    const float B[6] = {7, 8, 9, 10, 11, 12}; /* 3 x 2, or 2 x 3 for B^T */
+    float C[4];
+    expect_status(attn_matmul(C, A, B, 2, 3, 2, 0), ATTN_OK, "attn_matmul");
+    CHECK(C[0] == 58 && C[1] == 64 && C[2] == 139 && C[3] == 154,
+          "A B = [%g %g; %g %g], want [58 64; 139 154]", C[0], C[1], C[2], C[3]);
+    expect_status(attn_matmul(C, A, B, 2, 3, 2, 1), ATTN_OK, "attn_matmul B^T");
+    CHECK(C[0] == 50 && C[1] == 68 && C[2] == 122 && C[3] == 167,
+          "A B^T = [%g %g; %g %g], want [50 68; 122 167]", C[0], C[1], C[2], C[3]);
+  }
+  end();
+}
+
+
+/* attn__gemm_at (internal, for weight gradients): C = A^T B and C += A^T B,
+ * A (k x m) and B (k x n) with row strides past their widths, k past one
+ * packed block (512). */
+static void test_gemm_at(void) {
+  rng_t r = rng_for("gemm_at");
+  const int dims[][3] = {{1, 1, 1}, {2, 3, 5}, {17, 4, 33}, {16, 64, 16}, {65, 511, 9},
+                         {3, 512, 70}, {31, 513, 17}, {9, 1100, 65}, {130, 7, 129}};
+  for (int t = 0; t < 9; t++)
+    for (int acc = 0; acc < 2; acc++) {
+      const int m = dims[t][0], k = dims[t][1], n = dims[t][2];
+      begin("attn__gemm_at m=%d k=%d n=%d accumulate=%d", m, k, n, acc);
+      const size_t lda = (size_t)m + 3, ldb = (size_t)n + 1, ldc = (size_t)n + 2;
+      float *A = fbuf((size_t)k * lda), *B = fbuf((size_t)k * ldb), *C = fbuf((size_t)m * ldc);
+      fill(&r, A, (size_t)k * lda, 1), fill(&r, B, (size_t)k * ldb, 1), fill(&r, C, (size_t)m * ldc, 1);
+      double *Ad = ref_to_double(A, (size_t)k * lda), *Bd = ref_to_double(B, (size_t)k * ldb);
+      double *want = ref_to_double(C, (size_t)m * ldc), *err = dbuf((size_t)m * ldc);
+      float *C0 = clone_bytes(C, (size_t)m * ldc * 4);
+      ref_gemm(want, err, ldc, acc, Ad, NULL, lda, 1, Bd, NULL, ldb, 0, m, k, n, k + acc);
+      attn__gemm_at(C, ldc, A, lda, B, ldb, m, k, n, acc);
+      for (int i = 0; i < m; i++) {
+        compare("C", C + (size_t)i * ldc, want + (size_t)i * ldc, err + (size_t)i * ldc,
+                (size_t)n, (size_t)n, 0);
+        for (size_t c = (size_t)n; c < ldc; c++) /* past n: untouched */
+          CHECK(C[(size_t)i * ldc + c] == C0[(size_t)i * ldc + c], "C[%d][%zu] was written", i, c);
+      }
+      free(A), free(B), free(C), free(C0), free(Ad), free(Bd), free(want), free(err);
+      end();
+    }
+}
+
+const test_group TEST_GROUPS[] = {
+    {"matmul", test_matmul, 1},
+    {"gemm_at", test_gemm_at, 1},
+};
+const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

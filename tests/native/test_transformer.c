@@ -1,0 +1,194 @@
+/* test_transformer.c: the tiny transformer: src/train.c (the trainer),
+ * src/gpt_block.c (LayerNorm, GELU) and src/generate.c (decoding with a KV
+ * cache). Their numbers are checked against a float64 reference and
+ * PyTorch in tests/transformer.test.js, tests/gpt.test.js and
+ * tests/generate.test.js; here: erf's accuracy, the statuses, and training
+ * and decoding on each path under the sanitizers. */
+#include "harness.h"
+
+typedef struct {
+  attn_tf_model m;
+  float *blocks[4];
+} tf_t;
+
+static tf_t tf_new(attn_tf_config c, uint32_t seed) {
+  tf_t t;
+  const size_t n = attn_tf_param_count(&c);
+  for (int i = 0; i < 4; i++) t.blocks[i] = fbuf(n);
+  t.m = (attn_tf_model){c, t.blocks[0], t.blocks[1], t.blocks[2], t.blocks[3],
+                        xmalloc((size_t)c.layers * c.heads), 0};
+  expect_status(attn_tf_init(&t.m, seed), ATTN_OK, "attn_tf_init");
+  return t;
+}
+
+static void tf_free(tf_t *t) {
+  for (int i = 0; i < 4; i++) free(t->blocks[i]);
+  free(t->m.off);
+}
+
+/* B sequences of L tokens: a segment of 3 different tokens, repeated. */
+static void copy_task(rng_t *r, int32_t *tokens, int B, int L, int vocab) {
+  for (int b = 0; b < B; b++) {
+    int seg[3];
+    for (int k = 0; k < 3; k++) {
+      int fresh;
+      do {
+        seg[k] = (int)(rng_unit(r) * vocab);
+        fresh = 1;
+        for (int j = 0; j < k; j++) fresh &= seg[j] != seg[k];
+      } while (!fresh);
+    }
+    for (int t = 0; t < L; t++) tokens[b * L + t] = seg[t % 3];
+  }
+}
+
+static void test_trainer(void) {
+  const attn_tf_config c = {7, 8, 8, 2, 2, 0, 0};
+  enum { B = 8, L = 9 };
+  rng_t r = rng_for("trainer");
+  int32_t tokens[B * L];
+  copy_task(&r, tokens, B, L, c.vocab);
+  const attn_adamw opt = {0.03f, 0.9f, 0.999f, 1e-8f, 0.01f};
+  const size_t ws_bytes = attn_tf_workspace_size(&c, B, L);
+  void *ws = wsbuf(ws_bytes);
+
+  begin("trainer statuses: config, pointers, sizes, tokens, optimizer");
+  attn_tf_config bad = c;
+  /* tok 7x8, pos 8x8, per layer 4 8x8 + 4 x 8, Wu 8x7, bu 7 */
+  CHECK(attn_tf_param_count(&c) == 56 + 64 + 2 * (256 + 32) + 56 + 7, "param_count %zu", attn_tf_param_count(&c));
+  bad.mlp = 2;
+  CHECK(attn_tf_param_count(&bad) == 0, "mlp: 2 has no layout");
+  attn_tf_param info;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_CONFIG, "attn_tf_param_info(mlp 2)");
+  bad = c, bad.layer_norm = -1;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_CONFIG, "attn_tf_param_info(layer_norm -1)");
+  bad = c, bad.heads = 3;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_HEADS, "attn_tf_param_info(heads 3, d 8)");
+  bad = c, bad.vocab = 0;
+  expect_status(attn_tf_param_info(&info, &bad, 0), ATTN_E_SIZE, "attn_tf_param_info(vocab 0)");
+  expect_status(attn_tf_param_info(&info, &c, 20), ATTN_E_SIZE, "attn_tf_param_info(past the end)");
+  expect_status(attn_tf_param_info(NULL, &c, 0), ATTN_E_NULL, "attn_tf_param_info(NULL)");
+  expect_status(attn_tf_init(NULL, 1), ATTN_E_NULL, "attn_tf_init(NULL)");
+  CHECK(attn_tf_workspace_size(&c, B, 1) == 0 && attn_tf_workspace_size(&c, B, c.context + 2) == 0 &&
+        attn_tf_workspace_size(&c, 0, L) == 0, "workspace size for bad sizes");
+  tf_t t = tf_new(c, 5);
+  float loss;
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, NULL, tokens, B, L, ws), ATTN_E_NULL, "forward(NULL model)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, NULL, B, L, ws), ATTN_E_NULL, "forward(NULL tokens)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, B, L, NULL), ATTN_E_WORKSPACE, "forward(NULL workspace)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, 0, L, ws), ATTN_E_SIZE, "forward(batch 0)");
+  expect_status(attn_tf_forward(&loss, NULL, NULL, NULL, &t.m, tokens, 1, c.context + 2, ws), ATTN_E_SIZE, "forward(too long)");
+  int32_t wrong[L];
+  memcpy(wrong, tokens, sizeof wrong);
+  wrong[4] = c.vocab;
+  expect_status(attn_tf_gradients(&loss, &t.m, wrong, 1, L, ws), ATTN_E_TOKEN, "gradients(token = vocab)");
+  wrong[4] = -1;
+  expect_status(attn_tf_train_step(&loss, &t.m, wrong, 1, L, &opt, ws), ATTN_E_TOKEN, "train_step(token -1)");
+  const attn_adamw bad_opts[] = {{0, .9f, .999f, 1e-8f, 0}, {NAN, .9f, .999f, 1e-8f, 0}, {1e-3f, 1, .999f, 1e-8f, 0},
+                                 {1e-3f, .9f, -1, 1e-8f, 0}, {1e-3f, .9f, .999f, -1, 0}, {1e-3f, .9f, .999f, 1e-8f, INFINITY}};
+  for (size_t k = 0; k < sizeof bad_opts / sizeof *bad_opts; k++)
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &bad_opts[k], ws), ATTN_E_OPTIM, "train_step(bad optimizer)");
+  expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, NULL, ws), ATTN_E_NULL, "train_step(NULL optimizer)");
+  CHECK(t.m.step == 0, "failed steps were counted (%d)", t.m.step);
+  end();
+
+  begin("trainer: 150 AdamW steps on a copy task (period 3) halve the loss; the step's loss is forward's");
+  float first = NAN, last = NAN;
+  for (int step = 0; step < 150; step++) {
+    copy_task(&r, tokens, B, L, c.vocab);
+    float before;
+    expect_status(attn_tf_forward(&before, NULL, NULL, NULL, &t.m, tokens, B, L, ws), ATTN_OK, "forward");
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &opt, ws), ATTN_OK, "train_step");
+    CHECK(loss == before, "step %d: the step's loss %.9g, forward's %.9g", step, (double)loss, (double)before);
+    if (step == 0) first = loss;
+    last = loss;
+  }
+  CHECK(t.m.step == 150, "step count %d", t.m.step);
+  check_finite("parameters", t.m.params, attn_tf_param_count(&c));
+  CHECK(last < 0.5f * first, "loss %.4f -> %.4f", (double)first, (double)last);
+  tf_free(&t);
+  free(ws);
+  end();
+}
+
+
+static void test_gpt(void) {
+  begin("erf within 4.2e-7 of libm's double erf on [-6, 6]; GELU(x) = x Phi(x)");
+  double worst = 0;
+  for (double x = -6; x <= 6; x += 1e-3) {
+    const float xf = (float)x;
+    worst = fmax(worst, fabs((double)attn__erff(xf) - erf((double)xf)));
+  }
+  CHECK(worst <= 4.2e-7, "erf off by %g", worst);
+  enum { NG = 37 }; /* not a multiple of 4: the tail too */
+  float x[NG], y[NG], dy[NG], dx[NG];
+  for (int i = 0; i < NG; i++) x[i] = -6.0f + 12.0f * i / (NG - 1), dy[i] = 1.0f;
+  attn__gelu_forward(y, x, NG);
+  attn__gelu_backward(dx, x, dy, NG);
+  for (int i = 0; i < NG; i++) {
+    const double xd = x[i], phi = 0.5 * (1 + erf(xd / sqrt(2.0)));
+    const double want = xd * phi, dwant = phi + xd * exp(-0.5 * xd * xd) / sqrt(2 * M_PI);
+    CHECK(fabs(y[i] - want) <= 1e-6 * (1 + fabs(xd)), "GELU(%g) = %g, want %g", xd, (double)y[i], want);
+    CHECK(fabs(dx[i] - dwant) <= 2e-6, "GELU'(%g) = %g, want %g", xd, (double)dx[i], dwant);
+  }
+  end();
+
+  const attn_tf_config c = {7, 8, 8, 2, 2, 1, 1};
+  enum { B = 8, L = 9 };
+  rng_t r = rng_for("gpt");
+  int32_t tokens[B * L];
+  const attn_adamw opt = {0.01f, 0.9f, 0.999f, 1e-8f, 0.01f};
+  const size_t ws_bytes = attn_tf_workspace_size(&c, B, L);
+  void *ws = wsbuf(ws_bytes);
+  begin("GPT block: layout; 150 AdamW steps on a copy task halve the loss");
+  /* per layer: ln1 2x8, 4 8x8 + 4x8, ln2 2x8, W1 8x32, b1 32, W2 32x8, b2 8; lnf 2x8 */
+  const size_t layer = 16 + 256 + 32 + 16 + 256 + 32 + 256 + 8;
+  CHECK(attn_tf_param_count(&c) == 56 + 64 + 2 * layer + 16 + 56 + 7, "param_count %zu", attn_tf_param_count(&c));
+  tf_t t = tf_new(c, 5);
+  float loss = NAN, first = NAN;
+  for (int step = 0; step < 150; step++) {
+    copy_task(&r, tokens, B, L, c.vocab);
+    expect_status(attn_tf_train_step(&loss, &t.m, tokens, B, L, &opt, ws), ATTN_OK, "train_step");
+    if (step == 0) first = loss;
+  }
+  check_finite("parameters", t.m.params, attn_tf_param_count(&c));
+  CHECK(loss < 0.5f * first, "loss %.4f -> %.4f", (double)first, (double)loss);
+  end();
+
+  begin("decode: statuses; its logits at every position equal the forward pass's");
+  const size_t cache_bytes = attn_tf_cache_size(&c, 2), dws_bytes = attn_tf_decode_workspace_size(&c, 2);
+  CHECK(cache_bytes == 2 * 2 * 2 * 8 * 8 * sizeof(float), "cache %zu bytes", cache_bytes);
+  CHECK(attn_tf_cache_size(&c, 0) == 0 && attn_tf_decode_workspace_size(&c, 0) == 0, "sizes for n = 0");
+  float *cache = fbuf(cache_bytes / sizeof(float)), *dlogits = fbuf(2 * c.vocab);
+  float *logits = fbuf((size_t)B * (L - 1) * c.vocab);
+  void *dws = wsbuf(dws_bytes);
+  int32_t pair[2] = {0, 1};
+  expect_status(attn_tf_decode(dlogits, cache, NULL, pair, 2, 0, dws), ATTN_E_NULL, "decode(NULL model)");
+  expect_status(attn_tf_decode(NULL, cache, &t.m, pair, 2, 0, dws), ATTN_E_NULL, "decode(NULL logits)");
+  expect_status(attn_tf_decode(dlogits, cache, &t.m, pair, 2, 0, NULL), ATTN_E_WORKSPACE, "decode(NULL workspace)");
+  expect_status(attn_tf_decode(dlogits, cache, &t.m, pair, 2, c.context, dws), ATTN_E_SIZE, "decode(position = context)");
+  expect_status(attn_tf_decode(dlogits, cache, &t.m, pair, 0, 0, dws), ATTN_E_SIZE, "decode(n 0)");
+  pair[1] = c.vocab;
+  expect_status(attn_tf_decode(dlogits, cache, &t.m, pair, 2, 0, dws), ATTN_E_TOKEN, "decode(token = vocab)");
+  t.m.off[1 * c.heads + 1] = 1; /* a head off: the cached path must skip it too */
+  expect_status(attn_tf_forward(NULL, NULL, logits, NULL, &t.m, tokens, B, L, ws), ATTN_OK, "forward");
+  for (int p = 0; p < L - 1; p++) {
+    pair[0] = tokens[p], pair[1] = tokens[L + p]; /* sequences 0 and 1 */
+    expect_status(attn_tf_decode(dlogits, cache, &t.m, pair, 2, p, dws), ATTN_OK, "decode");
+    for (int s = 0; s < 2; s++)
+      for (int v = 0; v < c.vocab; v++) {
+        const float want = logits[((size_t)s * (L - 1) + p) * c.vocab + v], got = dlogits[s * c.vocab + v];
+        CHECK(fabsf(got - want) <= 1e-4f * (1 + fabsf(want)), "sequence %d position %d logit %d: %g, forward %g", s, p, v, (double)got, (double)want);
+      }
+  }
+  free(cache), free(dlogits), free(logits), free(dws);
+  tf_free(&t);
+  free(ws);
+  end();
+}
+
+const test_group TEST_GROUPS[] = {
+    {"trainer", test_trainer, 1},
+    {"gpt", test_gpt, 1},
+};
+const int N_TEST_GROUPS = N_OF(TEST_GROUPS);
