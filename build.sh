@@ -5,7 +5,6 @@
 #                               compiled by Debian's clang-19 and linked by wasm-ld-19 against
 #                               Emscripten's sysroot (emcc 3.1.6 emits a pre-standard opcode)
 #   build/attention.wasm        the same C, scalar (no -msimd128, so no auto-vectorizer)
-#   build/native/               the same C natively, for sanitizer tests and fuzzing
 #   dist/                       the figures bundle for embedding (when web/figures exists)
 #   web/embed/{hugo/data,jekyll/_data}/attention_figures.json  the figures the blog snippets accept
 # Missing tools are installed with apt-get when run as root; otherwise the
@@ -44,16 +43,25 @@ fi
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 CFLAGS=(-std=c11 -O3 -Wall -Wextra -Werror)
-SOURCES=(src/core.c src/check.c src/gemm.c src/softmax.c src/mask.c src/attention.c src/mha.c src/posenc.c
-  src/backward.c src/mha_backward.c src/linear.c src/train.c src/gpt_block.c src/generate.c)
-EXPORTS=$(paste -sd, src/exports.txt)
-EMFLAGS=(--no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
-  -sINITIAL_MEMORY=4MB -sTOTAL_STACK=256KB -sFILESYSTEM=0
+# The one source list and the one export list (both in two parts: see them).
+mapfile -t SOURCES < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's|^|src/|' src/sources.txt)
+mapfile -t EXPORT_NAMES < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' src/exports.txt)
+EXPORTS=$(IFS=,; echo "${EXPORT_NAMES[*]}")
+# The memory cap is written once, in web/api/check.js (the JS checks sizes
+# against it before calling in); both linkers take it from there.
+MAX_MEMORY=$(node --input-type=module -e "import { MAX_MEMORY } from './web/api/check.js'; console.log(MAX_MEMORY)")
+INITIAL_MEMORY=$((4 * 1024 * 1024))
+STACK=$((256 * 1024))
+EMFLAGS=(--no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=$MAX_MEMORY
+  -sINITIAL_MEMORY=$INITIAL_MEMORY -sTOTAL_STACK=$STACK -sFILESYSTEM=0
   "-sEXPORTED_FUNCTIONS=[$EXPORTS]")
 
-mkdir -p build/native
-# Rebuild only when a source is newer than the output.
-stale() { [ ! -f "$1" ] || [ -n "$(find src -newer "$1" -print -quit)" ] || [ build.sh -nt "$1" ]; }
+mkdir -p build
+# Rebuild only when a source (or what sets the cap) is newer than the output.
+stale() {
+  [ ! -f "$1" ] || [ -n "$(find src -newer "$1" -print -quit)" ] || [ build.sh -nt "$1" ] ||
+    [ web/api/check.js -nt "$1" ]
+}
 
 if stale build/attention.simd.wasm; then
   emcc "${CFLAGS[@]}" -msimd128 "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.simd.wasm
@@ -72,18 +80,11 @@ if stale build/attention.relaxed.wasm; then
   done
   wasm-ld-19 -o build/attention.relaxed.wasm build/relaxed/*.o -L"$LIB" "$LIB/crt1_reactor.o" \
     -lstandalonewasm-memgrow -lstubs -lnoexit -lc -lemmalloc -lcompiler_rt \
-    --import-undefined --strip-debug $(sed 's/^_/--export=/' src/exports.txt) --export=_initialize \
-    -z stack-size=262144 --initial-memory=4194304 --max-memory=2147483648 --entry=_initialize
+    --import-undefined --strip-debug "${EXPORT_NAMES[@]/#_/--export=}" --export=_initialize \
+    -z stack-size=$STACK --initial-memory=$INITIAL_MEMORY --max-memory=$MAX_MEMORY --entry=_initialize
 fi
 if stale build/attention.wasm; then
   emcc "${CFLAGS[@]}" "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.wasm
-fi
-if stale build/native/libattention.a; then
-  rm -f build/native/*.o build/native/libattention.a
-  for s in "${SOURCES[@]}"; do
-    cc "${CFLAGS[@]}" -c "$s" -o "build/native/$(basename "${s%.c}").o"
-  done
-  ar rcs build/native/libattention.a build/native/*.o
 fi
 # The text <attention-tiny-gpt> learns from, made from the article every
 # build (cheap; file times after a git checkout or merge say nothing).

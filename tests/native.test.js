@@ -3,7 +3,7 @@
 //
 //   node --test tests/native.test.js
 //
-// (a) Compiles every src/*.c and tests/native/harness.c
+// (a) Compiles the sources of src/sources.txt and tests/native/harness.c
 //     once, links one program per test file (tests/native/test_<area>.c, one
 //     area of src/ each) and runs them, two at a time: fails if a case
 //     fails, a sanitizer fires, or memory leaks.
@@ -18,7 +18,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, copyFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, copyFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,9 +36,16 @@ const SAN_ENV = {
 };
 const SANITIZER_REPORT = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: UndefinedBehaviorSanitizer/;
 
+/** A list file of src/ (sources.txt, exports.txt): its names, without comments and blank lines. */
+function listFile(name) {
+  return readFileSync(join(srcDir, name), 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+}
+
+/** The C sources: the one list build.sh reads too (and every .c file of src/ is on it). */
 function cSources() {
-  const files = existsSync(srcDir) ? readdirSync(srcDir).filter((f) => f.endsWith('.c')).sort() : [];
-  assert.ok(files.length > 0, `no C sources in ${srcDir}`);
+  const files = listFile('sources.txt');
+  const present = readdirSync(srcDir).filter((f) => f.endsWith('.c'));
+  assert.deepEqual([...files].sort(), present.sort(), 'src/sources.txt lists every .c file of src/, once');
   return files.map((f) => join(srcDir, f));
 }
 

@@ -2,8 +2,13 @@
 // touched. Every error names the argument and what was expected: TypeError
 // for the wrong kind of thing, RangeError for the wrong size or value.
 
-// Memory is capped at 2 GiB (build.sh: -sMAXIMUM_MEMORY); keep a margin.
-export const MEMORY_LIMIT = 2 ** 31 - 2 ** 24;
+// The wasm builds' memory cap, written only here: build.sh links every build
+// with it. What one call may ask for keeps a margin below it (the module's
+// own data and stack).
+export const MAX_MEMORY = 2 ** 31;
+export const MEMORY_LIMIT = MAX_MEMORY - 2 ** 24;
+/** The cap in words, for messages. */
+export const CAP = `${MAX_MEMORY / 2 ** 30} GiB`;
 
 export const FUSED_HINT = ' (for attention over long sequences, pass weights: false to use the fused path)';
 
@@ -122,6 +127,6 @@ export const toFloat32 = (x) => Math.min(Math.max(Math.fround(x), 1.4e-45), 3.40
 
 export function checkBytes(bytes, what, hint = '') {
   if (bytes > MEMORY_LIMIT) {
-    throw new RangeError(`${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB of wasm memory; the limit is 2 GiB${hint}`);
+    throw new RangeError(`${what} needs ${(bytes / 2 ** 30).toFixed(1)} GiB of wasm memory; the limit is ${CAP}${hint}`);
   }
 }

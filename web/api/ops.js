@@ -1,7 +1,7 @@
 // ops.js: the single-matrix operations and scaled dot-product attention.
 // Each takes the Kernels of one build first (see kernels.js).
 import {
-  FUSED_HINT, MEMORY_LIMIT, checkBytes, checkSize, expectShape, position, toFlag, toFloat32,
+  CAP, FUSED_HINT, MEMORY_LIMIT, checkBytes, checkSize, expectShape, position, toFlag, toFloat32,
   toMatrix, toOptions, toPositive,
 } from './check.js';
 import { putMasks, toMasks } from './masks.js';
@@ -11,7 +11,7 @@ export function matrix(rows, cols, data) {
   checkSize(rows, 'rows');
   checkSize(cols, 'cols');
   if (rows * cols > MEMORY_LIMIT / 4) {
-    throw new RangeError(`rows*cols = ${rows}*${cols} values would not fit in wasm memory (2 GiB)`);
+    throw new RangeError(`rows*cols = ${rows}*${cols} values would not fit in wasm memory (${CAP})`);
   }
   if (data === undefined) return { rows, cols, data: new Float32Array(rows * cols) };
   const values = toMatrix({ rows, cols, data }, 'matrix').data;
