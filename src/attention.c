@@ -163,73 +163,67 @@ static void attention_fused(float *out, size_t ldo, float *lse,
   }
 }
 
-static int check_sizes(int n_q, int n_k, int d_k, int d_v, int want_weights) {
-  if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0) return ATTN_E_SIZE;
-  if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
-      !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4))
-    return ATTN_E_SIZE;
-  if (want_weights ? !attn__fits((uint64_t)n_q * n_k, 4)
-                   : !attn__fits(fused_workspace_floats(n_q, d_k, d_v), 4))
-    return ATTN_E_SIZE;
-  return ATTN_OK;
-}
-
 size_t attn_attention_workspace_size(int n_q, int n_k, int d_k, int d_v,
                                      int want_weights) {
-  if (check_sizes(n_q, n_k, d_k, d_v, want_weights) != ATTN_OK) return 0;
-  return want_weights ? 0 : sizeof(float) * fused_workspace_floats(n_q, d_k, d_v);
+  if (attn__check_attention_sizes(n_q, n_k, d_k, d_v, want_weights) != ATTN_OK) return 0;
+  if (want_weights) return 0; /* the weights buffer holds the scores */
+  const uint64_t floats = fused_workspace_floats(n_q, d_k, d_v);
+  return attn__fits(floats, sizeof(float)) ? sizeof(float) * (size_t)floats : 0;
 }
 
-int attn__attention_strided(float *out, size_t ldo, float *weights,
-                            const float *Q, size_t ldq, const float *K,
-                            size_t ldk, const float *V, size_t ldv, int n_q,
-                            int n_k, int d_k, int d_v, float scale,
-                            const attn_masks *masks, void *workspace) {
-  if (!out || !Q || !K || !V) return ATTN_E_NULL;
-  const int status = check_sizes(n_q, n_k, d_k, d_v, weights != NULL);
-  if (status != ATTN_OK) return status;
-  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
-  const int mask_status = attn__check_masks(masks, n_q, n_k);
-  if (mask_status != ATTN_OK) return mask_status;
-  if (weights) {
+void attn__attention_strided(float *out, size_t ldo, float *weights,
+                             const float *Q, size_t ldq, const float *K,
+                             size_t ldk, const float *V, size_t ldv, int n_q,
+                             int n_k, int d_k, int d_v, float scale,
+                             const attn_masks *masks, void *workspace) {
+  if (weights)
     attention_with_weights(out, ldo, weights, Q, ldq, K, ldk, V, ldv, n_q, n_k,
                            d_k, d_v, scale, masks);
-    return ATTN_OK;
-  }
-  if (!workspace) return ATTN_E_WORKSPACE;
-  attention_fused(out, ldo, NULL, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
-                  scale, masks, workspace);
-  return ATTN_OK;
+  else
+    attention_fused(out, ldo, NULL, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
+                    scale, masks, workspace);
 }
 
-int attn__attention_lse_strided(float *out, size_t ldo, float *lse,
-                                const float *Q, size_t ldq, const float *K,
-                                size_t ldk, const float *V, size_t ldv,
-                                int n_q, int n_k, int d_k, int d_v,
-                                float scale, const attn_masks *masks,
-                                void *workspace) {
-  if (!out || !lse || !Q || !K || !V) return ATTN_E_NULL;
-  const int status = check_sizes(n_q, n_k, d_k, d_v, 0);
-  if (status != ATTN_OK) return status;
-  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
-  if (!workspace) return ATTN_E_WORKSPACE;
+void attn__attention_lse_strided(float *out, size_t ldo, float *lse,
+                                 const float *Q, size_t ldq, const float *K,
+                                 size_t ldk, const float *V, size_t ldv,
+                                 int n_q, int n_k, int d_k, int d_v,
+                                 float scale, const attn_masks *masks,
+                                 void *workspace) {
   attention_fused(out, ldo, lse, Q, ldq, K, ldk, V, ldv, n_q, n_k, d_k, d_v,
                   scale, masks, workspace);
-  return ATTN_OK;
+}
+
+/* The checks of both entries after their NULL pointers: the attention's
+ * sizes, scale and masks, then the fused path's workspace. */
+static int check(int n_q, int n_k, int d_k, int d_v, int want_weights, float scale,
+                 const attn_masks *masks, const void *workspace) {
+  const int status = attn__check_attention(n_q, n_k, d_k, d_v, want_weights, scale, masks);
+  if (status != ATTN_OK || want_weights) return status;
+  if (attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0) == 0) return ATTN_E_SIZE;
+  return workspace ? ATTN_OK : ATTN_E_WORKSPACE;
 }
 
 int attn_attention_lse(float *out, float *lse, const float *Q, const float *K,
                        const float *V, int n_q, int n_k, int d_k, int d_v,
                        float scale, const attn_masks *masks, void *workspace) {
-  return attn__attention_lse_strided(out, (size_t)d_v, lse, Q, (size_t)d_k, K,
-                                     (size_t)d_k, V, (size_t)d_v, n_q, n_k,
-                                     d_k, d_v, scale, masks, workspace);
+  if (!out || !lse || !Q || !K || !V) return ATTN_E_NULL;
+  const int status = check(n_q, n_k, d_k, d_v, 0, scale, masks, workspace);
+  if (status != ATTN_OK) return status;
+  attn__attention_lse_strided(out, (size_t)d_v, lse, Q, (size_t)d_k, K,
+                              (size_t)d_k, V, (size_t)d_v, n_q, n_k,
+                              d_k, d_v, scale, masks, workspace);
+  return ATTN_OK;
 }
 
 int attn_attention(float *out, float *weights, const float *Q, const float *K,
                    const float *V, int n_q, int n_k, int d_k, int d_v,
                    float scale, const attn_masks *masks, void *workspace) {
-  return attn__attention_strided(out, (size_t)d_v, weights, Q, (size_t)d_k, K,
-                                 (size_t)d_k, V, (size_t)d_v, n_q, n_k, d_k,
-                                 d_v, scale, masks, workspace);
+  if (!out || !Q || !K || !V) return ATTN_E_NULL;
+  const int status = check(n_q, n_k, d_k, d_v, weights != NULL, scale, masks, workspace);
+  if (status != ATTN_OK) return status;
+  attn__attention_strided(out, (size_t)d_v, weights, Q, (size_t)d_k, K,
+                          (size_t)d_k, V, (size_t)d_v, n_q, n_k, d_k,
+                          d_v, scale, masks, workspace);
+  return ATTN_OK;
 }

@@ -7,7 +7,11 @@
  *     attn_alloc/attn_free, which exist so that the JavaScript side can
  *     borrow wasm memory and the tests can count it.
  *   - Return value: ATTN_OK (0) or a negative attn_status naming what was
- *     wrong. No function aborts, prints or exits.
+ *     wrong; each function's comment lists the statuses it can return
+ *     ("Statuses:"). Arguments are checked before any buffer is touched, in
+ *     this order: NULL pointers, sizes (and heads), scale or temperature,
+ *     masks, workspace; a call with several faults reports the first. No
+ *     function aborts, prints or exits, and a rejected call writes nothing.
  *   - Output buffers must not alias input buffers (except attn_softmax_rows,
  *     which may work in place).
  */
@@ -28,8 +32,11 @@ typedef enum attn_status {
   ATTN_E_HEADS = -3,     /* heads <= 0 or heads does not divide d_model */
   ATTN_E_TEMP = -4,      /* temperature or scale is not finite and > 0 */
   ATTN_E_WORKSPACE = -5, /* workspace is NULL but the call needs one */
-  ATTN_E_MASK = -6,      /* window < 0, or global positions not ascending,
-                            repeated or out of range */
+  ATTN_E_MASK = -6,      /* a malformed mask (attn_masks): causal,
+                            has_window or a key padding byte not 0 or 1,
+                            NaN or +INFINITY in the additive mask, window
+                            < 0, global positions not ascending, repeated
+                            or out of range */
   ATTN_E_TOKEN = -7,     /* a token id is < 0 or >= vocab */
   ATTN_E_CONFIG = -8,    /* a model flag (mlp, layer_norm) is not 0 or 1 */
   ATTN_E_OPTIM = -9,     /* an optimizer setting out of range (lr <= 0, beta >= 1, ...) */
@@ -57,14 +64,16 @@ size_t attn_first_nonfinite(const float *x, size_t n, int allow_minus_inf);
 /* ---- building blocks ---------------------------------------------- */
 
 /* C (m x n) = A (m x k) * B, where B is k x n, or, with transpose_b,
- * B is n x k and the product uses B^T. */
+ * B is n x k and the product uses B^T.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE. */
 int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,
                 int transpose_b);
 
 /* out (rows x cols) = row-wise softmax(in / temperature), numerically
  * stable (the row maximum is subtracted first). -INFINITY entries get
  * weight 0; a row that is entirely -INFINITY becomes all zeros (not NaN).
- * out may equal in. */
+ * out may equal in.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP. */
 int attn_softmax_rows(float *out, const float *in, int rows, int cols,
                       float temperature);
 
@@ -72,19 +81,22 @@ int attn_softmax_rows(float *out, const float *in, int rows, int cols,
  * gradient of a loss with respect to Y, dX (rows x cols) =
  * Y * (dY - rowsum(Y * dY)) / T (divided, so any valid T works). Y (rows
  * x cols) is the forward's output;
- * an entry with Y <= 0 (blocked) gets exactly 0. dX may equal Y or dY. */
+ * an entry with Y <= 0 (blocked) gets exactly 0. dX may equal Y or dY.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP. */
 int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
                           int cols, float temperature);
 
 /* out (n x d): sinusoidal positional encoding of "Attention Is All You
- * Need": out[p][2i] = sin(p / 10000^(2i/d)), out[p][2i+1] = cos(same). */
+ * Need": out[p][2i] = sin(p / 10000^(2i/d)), out[p][2i+1] = cos(same).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE. */
 int attn_positional_encoding(float *out, int n, int d);
 
 /* ---- scaled dot-product attention ---------------------------------- */
 
 /* Masks shared by attention and multi-head attention. All optional; a key
  * is visible to a query only when every rule given allows it. A zeroed
- * struct masks nothing.
+ * struct masks nothing. Every call that takes masks checks all of them
+ * first (ATTN_E_MASK, attn_status_name says what is allowed).
  *
  * The sliding window (Longformer's local attention) with global positions:
  * with has_window, query i sees key j when |i - j| <= window, or when i or j
@@ -96,14 +108,16 @@ int attn_positional_encoding(float *out, int n, int d);
 typedef struct attn_masks {
   const float *add;           /* (n_q x n_k) added to the scaled scores;
                                  -INFINITY blocks a key; NULL = none */
-  const uint8_t *key_padding; /* (n_k) 1 = padding, ignored; NULL = none */
-  int causal;                 /* 1: query i sees keys j <= i only */
-  int has_window;             /* 1: the window below applies */
+  const uint8_t *key_padding; /* (n_k) 1 = padding, ignored; 0 = kept;
+                                 NULL = none */
+  int causal;                 /* 1: query i sees keys j <= i only; 0: not */
+  int has_window;             /* 1: the window below applies; 0: window,
+                                 global and n_global are not read */
   int window;                 /* >= 0: keys at most this far from i */
   const int32_t *global;      /* (n_global) global positions, ascending and
-                                 distinct, each < max(n_q, n_k); only read
-                                 with has_window; NULL when n_global = 0 */
-  int n_global;
+                                 distinct, each < max(n_q, n_k); may be NULL
+                                 when n_global = 0 */
+  int n_global;               /* >= 0 */
 } attn_masks;
 
 /* Bytes of workspace attn_attention needs (0 when weights are requested:
@@ -123,7 +137,9 @@ size_t attn_attention_workspace_size(int n_q, int n_k, int d_k, int d_v,
  *   workspace attn_attention_workspace_size(...) bytes, 16-byte aligned,
  *            may be NULL when that size is 0
  * A query row whose every key is masked gets zero weights and a zero
- * output row. */
+ * output row.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP, ATTN_E_MASK,
+ * ATTN_E_WORKSPACE. */
 int attn_attention(float *out, float *weights, const float *Q, const float *K,
                    const float *V, int n_q, int n_k, int d_k, int d_v,
                    float scale, const attn_masks *masks, void *workspace);
@@ -131,7 +147,9 @@ int attn_attention(float *out, float *weights, const float *Q, const float *K,
 /* The fused path of attn_attention (no weights) that also saves what its
  * backward needs: lse (n_q), each query row's log-sum-exp
  * log sum_j exp(scale q_i.k_j + mask_ij) over its visible keys, -INFINITY for
- * a fully masked row. Workspace: attn_attention_workspace_size(..., 0). */
+ * a fully masked row. Workspace: attn_attention_workspace_size(..., 0).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP, ATTN_E_MASK,
+ * ATTN_E_WORKSPACE. */
 int attn_attention_lse(float *out, float *lse, const float *Q, const float *K,
                        const float *V, int n_q, int n_k, int d_k, int d_v,
                        float scale, const attn_masks *masks, void *workspace);
@@ -155,7 +173,9 @@ size_t attn_attention_backward_workspace_size(int n_q, int n_k, int d_k,
  *            aligned
  * The additive mask is a constant (no gradient). A masked key passes no
  * gradient; a fully masked query row gets a zero dQ row. Memory beyond the
- * arguments is the workspace: O(n_q + tiles), never n_q x n_k. */
+ * arguments is the workspace: O(n_q + tiles), never n_q x n_k.
+ * Statuses: ATTN_E_NULL (also for weights and lse both NULL), ATTN_E_SIZE,
+ * ATTN_E_TEMP, ATTN_E_MASK, ATTN_E_WORKSPACE. */
 int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
                             const float *K, const float *V, const float *out,
                             const float *dout, const float *weights,
@@ -181,7 +201,10 @@ size_t attn_mha_workspace_size(int n_q, int n_k, int d_model, int heads,
  *   weights (heads x n_q x n_k) or NULL
  *   Z       (n_q x d) the concatenated per-head outputs, or NULL
  *   Xq (n_q x d), Xkv (n_k x d): pass the same pointer for self-attention
- *   workspace attn_mha_workspace_size(...) bytes, 16-byte aligned */
+ *   workspace attn_mha_workspace_size(...) bytes, 16-byte aligned
+ * The masks are checked once, for every head.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_MASK,
+ * ATTN_E_WORKSPACE. */
 int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
              const float *Xkv, int n_q, int n_k, int d_model, int heads,
              const attn_mha_params *params, const attn_masks *masks,
@@ -210,7 +233,10 @@ size_t attn_mha_backward_workspace_size(int n_q, int n_k, int d_model,
  *   use_weights     1: each head's backward reads its stored weights (n_q x
  *                   n_k in the workspace); 0: the fused path (log-sum-exp)
  *   workspace       attn_mha_backward_workspace_size(...) bytes, 16-byte
- *                   aligned */
+ *                   aligned
+ * Every argument is checked as attn_mha checks it, before anything runs.
+ * Statuses: ATTN_E_NULL (also for dXkv NULL outside self-attention),
+ * ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_MASK, ATTN_E_WORKSPACE. */
 int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *grads,
                       const float *Xq, const float *Xkv, const float *dY,
                       int n_q, int n_k, int d_model, int heads,
@@ -225,7 +251,8 @@ int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *grads,
  * (Performer's "positive orthogonal random features"). The numbers are
  * splitmix64 from state = seed, uniforms in (-1, 1) from its top 53 bits,
  * normals by Marsaglia's polar method with a series logarithm, Gram-Schmidt
- * in double: only integer ops and correctly rounded float ops, no libm. */
+ * in double: only integer ops and correctly rounded float ops, no libm.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE. */
 int attn_random_features(float *omega, int m, int d, uint32_t seed);
 
 /* Bytes of workspace attn_linear_attention needs: about m (3 d_k + d_v + 200)
@@ -260,8 +287,10 @@ size_t attn_linear_attention_workspace_size(int n_q, int n_k, int d_k, int d_v, 
  * below ~1e37.
  *   Q (n_q x d_k), K (n_k x d_k), V (n_k x d_v), omega (m x d_k)
  *   scale  > 0 and finite (usually 1/sqrt(d_k))
- *   causal 1: query i sees keys j <= i
- *   workspace attn_linear_attention_workspace_size(...) bytes, 16-byte aligned */
+ *   causal 1: query i sees keys j <= i; 0: every key
+ *   workspace attn_linear_attention_workspace_size(...) bytes, 16-byte aligned
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP, ATTN_E_MASK (causal not
+ * 0 or 1), ATTN_E_WORKSPACE. */
 int attn_linear_attention(float *out, const float *Q, const float *K, const float *V,
                           const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
                           float scale, int causal, void *workspace);
@@ -322,13 +351,15 @@ size_t attn_tf_param_count(const attn_tf_config *cfg);
 /* info = the index-th tensor of the block (0, 1, ... in block order: tok,
  * pos, then of each layer [ln1.g ln1.b] Wq Wk Wv Wo bq bk bv bo [ln2.g ln2.b]
  * [W1 b1 W2 b2], then [lnf.g lnf.b] Wu bu; the bracketed ones only with
- * layer_norm, with layer_norm and mlp, with mlp); ATTN_E_SIZE past the last. */
+ * layer_norm, with layer_norm and mlp, with mlp); ATTN_E_SIZE past the last.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_CONFIG. */
 int attn_tf_param_info(attn_tf_param *info, const attn_tf_config *cfg, int index);
 
 /* Sets model->params from seed (uniform: embeddings of standard deviation
  * 1, Wq..Wo and W1 1/sqrt(d_model), W2 1/sqrt(4 d_model), Wu 0.02, biases
  * 0; LayerNorm gains 1, biases 0), zeros grads, m, v and off,
- * and step = 0. The same seed gives the same parameters in every build. */
+ * and step = 0. The same seed gives the same parameters in every build.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_CONFIG. */
 int attn_tf_init(attn_tf_model *model, uint32_t seed);
 
 /* Bytes of workspace for `batch` sequences of n_tokens tokens (16-byte
@@ -340,17 +371,24 @@ size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens
  *   losses   (batch x T) each prediction's loss, or NULL
  *   logits   (batch x T x vocab), or NULL
  *   weights  (layers x batch x heads x T x T) attention weights, or NULL
- * ATTN_E_TOKEN when a token is outside 0 .. vocab - 1. */
+ * ATTN_E_TOKEN when a token is outside 0 .. vocab - 1.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_CONFIG,
+ * ATTN_E_TOKEN, ATTN_E_WORKSPACE. */
 int attn_tf_forward(float *loss, float *losses, float *logits, float *weights,
                     const attn_tf_model *model, const int32_t *tokens, int batch,
                     int n_tokens, void *workspace);
 
-/* model->grads = d (mean loss) / d params, and loss (or NULL) the mean loss. */
+/* model->grads = d (mean loss) / d params, and loss (or NULL) the mean loss.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_CONFIG,
+ * ATTN_E_TOKEN, ATTN_E_WORKSPACE. */
 int attn_tf_gradients(float *loss, attn_tf_model *model, const int32_t *tokens,
                       int batch, int n_tokens, void *workspace);
 
 /* One training step: attn_tf_gradients, then one AdamW step on every
- * parameter (model->step counts it). loss is the mean loss before the update. */
+ * parameter (model->step counts it). loss is the mean loss before the update.
+ * A rejected call changes nothing (model->step included).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE (also when model->step is INT32_MAX),
+ * ATTN_E_HEADS, ATTN_E_CONFIG, ATTN_E_TOKEN, ATTN_E_WORKSPACE, ATTN_E_OPTIM. */
 int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
                        int batch, int n_tokens, const attn_adamw *opt,
                        void *workspace);
@@ -372,7 +410,9 @@ size_t attn_tf_decode_workspace_size(const attn_tf_config *cfg, int n);
  *   cache      attn_tf_cache_size(cfg, n) bytes
  *   workspace  attn_tf_decode_workspace_size(cfg, n) bytes, 16-byte aligned
  * ATTN_E_SIZE for position outside 0 .. context - 1, ATTN_E_TOKEN for a
- * token outside 0 .. vocab - 1. */
+ * token outside 0 .. vocab - 1.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS, ATTN_E_CONFIG,
+ * ATTN_E_TOKEN, ATTN_E_WORKSPACE. */
 int attn_tf_decode(float *logits, float *cache, const attn_tf_model *model,
                    const int32_t *tokens, int n, int position, void *workspace);
 

@@ -66,9 +66,10 @@ ATTN_NOINLINE float attn__dot(const float *a, const float *b, int n) {
 ATTN_SMALL int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
                           int cols, float temperature) {
   if (!dX || !Y || !dY) return ATTN_E_NULL;
-  if (rows <= 0 || cols <= 0 || !attn__fits((uint64_t)rows * cols, 4))
-    return ATTN_E_SIZE;
-  if (!(temperature > 0.0f) || isinf(temperature)) return ATTN_E_TEMP;
+  const int dims[1][2] = {{rows, cols}};
+  int status = attn__check_matrices(1, dims);
+  if (status == ATTN_OK) status = attn__check_scale(temperature);
+  if (status != ATTN_OK) return status;
   /* In the forward pass this was y = softmax(x / T), so
    * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. A division, not a multiply by
    * 1/T: that overflows for T < 2^-128 and loses bits for T > 2^126. */
@@ -121,19 +122,11 @@ ATTN_SMALL static scratch carve(float *ws, int n_q, int n_k, int d_k, int d_v) {
   return w;
 }
 
-ATTN_SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v) {
-  if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0) return ATTN_E_SIZE;
-  if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
-      !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
-      !attn__fits(backward_floats(n_q, n_k, d_k, d_v), 4))
-    return ATTN_E_SIZE;
-  return ATTN_OK;
-}
-
 size_t attn_attention_backward_workspace_size(int n_q, int n_k, int d_k,
                                               int d_v) {
-  if (check_sizes(n_q, n_k, d_k, d_v) != ATTN_OK) return 0;
-  return sizeof(float) * backward_floats(n_q, n_k, d_k, d_v);
+  if (attn__check_attention_sizes(n_q, n_k, d_k, d_v, 0) != ATTN_OK) return 0;
+  const uint64_t floats = backward_floats(n_q, n_k, d_k, d_v);
+  return attn__fits(floats, sizeof(float)) ? sizeof(float) * (size_t)floats : 0;
 }
 
 /* rows x cols of a strided matrix set to 0. */
@@ -165,19 +158,12 @@ ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int 
   }
 }
 
-ATTN_SMALL int attn__attention_backward_strided(
+ATTN_SMALL void attn__attention_backward_strided(
     float *dQ, size_t lddq, float *dK, size_t lddk, float *dV, size_t lddv,
     const float *Q, size_t ldq, const float *K, size_t ldk, const float *V,
     size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,
     const float *weights, const float *lse, int n_q, int n_k, int d_k, int d_v,
     float scale, const attn_masks *mk, void *workspace) {
-  if (!dQ || !dK || !dV || !Q || !K || !V || !out || !dout || (!weights && !lse))
-    return ATTN_E_NULL;
-  const int status = check_sizes(n_q, n_k, d_k, d_v);
-  if (status != ATTN_OK) return status;
-  if (weights && !attn__fits((uint64_t)n_q * n_k, 4)) return ATTN_E_SIZE;
-  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
-  if (!workspace) return ATTN_E_WORKSPACE;
   const scratch w = carve(workspace, n_q, n_k, d_k, d_v);
   const int ldt = (int)tile_cols(n_k);
 
@@ -219,7 +205,6 @@ ATTN_SMALL int attn__attention_backward_strided(
       attn__gemm_packed(dQ + (size_t)i0 * lddq, lddq, w.G, ldt, w.Kn, bq, bk, d_k, 1);
     }
   }
-  return ATTN_OK;
 }
 
 int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
@@ -228,8 +213,15 @@ int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
                             const float *lse, int n_q, int n_k, int d_k, int d_v,
                             float scale, const attn_masks *masks,
                             void *workspace) {
-  return attn__attention_backward_strided(
+  if (!dQ || !dK || !dV || !Q || !K || !V || !out || !dout || (!weights && !lse))
+    return ATTN_E_NULL;
+  const int status = attn__check_attention(n_q, n_k, d_k, d_v, weights != NULL, scale, masks);
+  if (status != ATTN_OK) return status;
+  if (attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v) == 0) return ATTN_E_SIZE;
+  if (!workspace) return ATTN_E_WORKSPACE;
+  attn__attention_backward_strided(
       dQ, (size_t)d_k, dK, (size_t)d_k, dV, (size_t)d_v, Q, (size_t)d_k, K,
       (size_t)d_k, V, (size_t)d_v, out, (size_t)d_v, dout, (size_t)d_v, weights,
       lse, n_q, n_k, d_k, d_v, scale, masks, workspace);
+  return ATTN_OK;
 }

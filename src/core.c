@@ -12,7 +12,9 @@ const char *attn_status_name(int status) {
     case ATTN_E_HEADS: return "heads must be positive and divide d_model";
     case ATTN_E_TEMP: return "temperature/scale must be finite and > 0";
     case ATTN_E_WORKSPACE: return "workspace required";
-    case ATTN_E_MASK: return "window must be >= 0 and global positions ascending, distinct and in range";
+    case ATTN_E_MASK:
+      return "malformed mask: causal, has_window and key padding take 0 or 1, the additive mask "
+             "no NaN or +inf, window >= 0, global positions ascending, distinct and in range";
     case ATTN_E_TOKEN: return "token id out of range";
     case ATTN_E_CONFIG: return "model option must be 0 or 1 (mlp, layer_norm)";
     case ATTN_E_OPTIM: return "optimizer setting out of range";
@@ -25,12 +27,6 @@ static int simd_on = ATTN_HAVE_SIMD;
 void attn__set_simd(int on) { simd_on = on && ATTN_HAVE_SIMD; }
 int attn__use_simd(void) { return simd_on; }
 int attn_simd_enabled(void) { return simd_on; }
-
-int attn__fits(uint64_t n, size_t elem) {
-  /* Stay below half the address space: offsets are also used as int loops
-   * bounds in places and wasm32 memory tops out at 4 GiB anyway. */
-  return n <= (uint64_t)(SIZE_MAX / 2) / elem && n <= (uint64_t)INT32_MAX * 8;
-}
 
 /* Every block carries its size in a 16-byte header so attn_free can count it
  * and the payload stays 16-byte aligned. */

@@ -252,10 +252,9 @@ void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
 int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,
                 int transpose_b) {
   if (!C || !A || !B) return ATTN_E_NULL;
-  if (m <= 0 || k <= 0 || n <= 0) return ATTN_E_SIZE;
-  if (!attn__fits((uint64_t)m * n, 4) || !attn__fits((uint64_t)m * k, 4) ||
-      !attn__fits((uint64_t)k * n, 4))
-    return ATTN_E_SIZE;
+  const int dims[3][2] = {{m, n}, {m, k}, {k, n}}; /* C, A, B */
+  const int status = attn__check_matrices(3, dims);
+  if (status != ATTN_OK) return status;
   attn__gemm(C, (size_t)n, A, (size_t)k, B, transpose_b ? (size_t)k : (size_t)n,
              m, k, n, transpose_b, 0);
   return ATTN_OK;

@@ -86,7 +86,8 @@ static decode_ws carve(float *base, const attn_tf_config *cfg, int n) {
 size_t attn_tf_cache_size(const attn_tf_config *cfg, int n) {
   attn_tf_param first;
   if (n <= 0 || attn_tf_param_info(&first, cfg, 0) != ATTN_OK) return 0;
-  const uint64_t floats = (uint64_t)n * cfg->layers * 2 * cfg->context * cfg->d_model;
+  const uint64_t floats = attn__mul(attn__mul((uint64_t)n * cfg->layers, 2 * (uint64_t)cfg->context),
+                                    (uint64_t)cfg->d_model);
   if (!attn__fits(floats, 4)) return 0;
   return (size_t)(floats ? floats : 1) * sizeof(float);
 }

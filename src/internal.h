@@ -30,8 +30,42 @@
 void attn__set_simd(int on);
 int attn__use_simd(void);
 
-/* 1 when n elements of `elem` bytes can be addressed in this build. */
+/* ---- the checker (check.c): what every exported entry calls first ---- */
+
+/* 1 when n elements of `elem` bytes can be addressed in this build: the one
+ * overflow rule behind every size check. */
 int attn__fits(uint64_t n, size_t elem);
+
+/* a * b, or UINT64_MAX when that overflows (so it never fits): for counts
+ * of three or more factors. */
+uint64_t attn__mul(uint64_t a, uint64_t b);
+
+/* ATTN_E_SIZE unless every matrix dims[i] = {rows, cols} of the list has
+ * rows > 0, cols > 0 and rows x cols floats addressable; else ATTN_OK. */
+int attn__check_matrices(int count, const int dims[][2]);
+
+/* ATTN_E_TEMP unless scale (or a temperature) is > 0 and finite. */
+int attn__check_scale(float scale);
+
+/* ATTN_OK for NULL or well-formed masks of an (n_q x n_k) attention (sizes
+ * already checked): causal and has_window 0 or 1, key padding bytes 0 or 1,
+ * an additive mask without NaN or +INFINITY; with has_window, window >= 0
+ * and global positions ascending, distinct and below max(n_q, n_k).
+ * ATTN_E_MASK otherwise; ATTN_E_NULL for global NULL with n_global > 0;
+ * ATTN_E_SIZE for an additive mask too large to exist. */
+int attn__check_masks(const attn_masks *mk, int n_q, int n_k);
+
+/* The sizes of scaled dot-product attention: Q (n_q x d_k), K (n_k x d_k),
+ * V (n_k x d_v), out (n_q x d_v), and with want_weights the weights (n_q x
+ * n_k). ATTN_OK or ATTN_E_SIZE. */
+int attn__check_attention_sizes(int n_q, int n_k, int d_k, int d_v, int want_weights);
+
+/* Those sizes, then the scale, then the masks: the checks every attention
+ * entry (forward, log-sum-exp, backward; each head of multi-head attention)
+ * shares. */
+int attn__check_attention(int n_q, int n_k, int d_k, int d_v, int want_weights, float scale,
+                          const attn_masks *mk);
+
 
 /* C (m x n, row stride ldc) = A (m x k, lda) * B, or += with accumulate.
  * B is (k x n, ldb), or with trans_b (n x k, ldb) and the product uses B^T.
@@ -91,10 +125,6 @@ void attn__scale_row(float *x, int n, float s);
 float attn__expf(float x);
 float attn__exp2f(float x);
 
-/* ATTN_OK, or the status of a window or global list that attn_masks does
- * not allow (ATTN_E_MASK; ATTN_E_NULL for a missing list). NULL is fine. */
-int attn__check_masks(const attn_masks *mk, int n_q, int n_k);
-
 /* 1 when the structural masks (causal, the window with its global
  * positions) hide every key j0 .. j1-1 from every query i0 .. i1-1, so that
  * a tile of scores need not be computed at all. O(log n_global). */
@@ -107,24 +137,27 @@ void attn__mask_row(float *row, int n, int i, int j0, int n_k,
                     const attn_masks *mk, float add_scale);
 
 /* Scaled dot-product attention on strided views (rows of Q, K, V and out
- * are `ld*` floats apart), so that heads can be columns of one matrix. */
-int attn__attention_strided(float *out, size_t ldo, float *weights,
-                            const float *Q, size_t ldq, const float *K,
-                            size_t ldk, const float *V, size_t ldv, int n_q,
-                            int n_k, int d_k, int d_v, float scale,
-                            const attn_masks *masks, void *workspace);
+ * are `ld*` floats apart), so that heads can be columns of one matrix.
+ * Arguments checked by the caller (attn__check_attention); the fused path
+ * (weights NULL) needs the workspace attn_attention_workspace_size asks for.
+ * These kernels have no status: every way to fail is the entry's to find. */
+void attn__attention_strided(float *out, size_t ldo, float *weights,
+                             const float *Q, size_t ldq, const float *K,
+                             size_t ldk, const float *V, size_t ldv, int n_q,
+                             int n_k, int d_k, int d_v, float scale,
+                             const attn_masks *masks, void *workspace);
 
 /* The fused path of attn__attention_strided that also writes each query
  * row's log-sum-exp, lse (n_q, contiguous): log sum_j exp(s_ij) over the
  * scaled, masked scores, -INFINITY for a fully masked row. What the fused
  * backward needs to recompute the weights. Workspace as for the fused
  * forward: attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0). */
-int attn__attention_lse_strided(float *out, size_t ldo, float *lse,
-                                const float *Q, size_t ldq, const float *K,
-                                size_t ldk, const float *V, size_t ldv,
-                                int n_q, int n_k, int d_k, int d_v,
-                                float scale, const attn_masks *masks,
-                                void *workspace);
+void attn__attention_lse_strided(float *out, size_t ldo, float *lse,
+                                 const float *Q, size_t ldq, const float *K,
+                                 size_t ldk, const float *V, size_t ldv,
+                                 int n_q, int n_k, int d_k, int d_v,
+                                 float scale, const attn_masks *masks,
+                                 void *workspace);
 
 /* attn_attention_backward on strided views, for heads that are column
  * blocks of wider matrices (multi-head attention, the trainer): rows of each
@@ -139,7 +172,7 @@ int attn__attention_lse_strided(float *out, size_t ldo, float *lse,
  *   lse (n_q, contiguous) from attn__attention_lse_strided (fused path)
  *   workspace attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v)
  *            bytes, 16-byte aligned (the same for both paths) */
-int attn__attention_backward_strided(
+void attn__attention_backward_strided(
     float *dQ, size_t lddq, float *dK, size_t lddk, float *dV, size_t lddv,
     const float *Q, size_t ldq, const float *K, size_t ldk, const float *V,
     size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,

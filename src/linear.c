@@ -94,7 +94,9 @@ SMALL static double dot64(const float *x, const float *y, int n) {
 
 SMALL int attn_random_features(float *omega, int m, int d, uint32_t seed) {
   if (!omega) return ATTN_E_NULL;
-  if (m <= 0 || d <= 0 || !attn__fits((uint64_t)m * d, 4)) return ATTN_E_SIZE;
+  const int dims[1][2] = {{m, d}};
+  const int status = attn__check_matrices(1, dims);
+  if (status != ATTN_OK) return status;
   uint64_t state = seed;
   /* Blocks of d rows: Gaussian rows made orthonormal to the block's earlier
    * rows (Gram-Schmidt, dot products in double), each then given
@@ -279,15 +281,15 @@ SMALL static void chunk_rows(const lin_scratch *w, float *o, const float *Vc, in
   attn__gemm(den, 1, A, (size_t)bc, w->ones, 1, rows, bc, 1, 0, 1);
 }
 
+/* Q, K, V, out and omega as matrices, and the workspace; then m * d_v,
+ * m * CH and m * (d_k + 1) floats are indexed with int. */
 SMALL static int check_sizes(int n_q, int n_k, int d_k, int d_v, int m) {
-  if (n_q <= 0 || n_k <= 0 || d_k <= 0 || d_v <= 0 || m <= 0) return ATTN_E_SIZE;
-  if (!attn__fits((uint64_t)n_q * d_k, 4) || !attn__fits((uint64_t)n_k * d_k, 4) ||
-      !attn__fits((uint64_t)n_k * d_v, 4) || !attn__fits((uint64_t)n_q * d_v, 4) ||
-      !attn__fits(lin_workspace_floats(d_k, d_v, m), 4))
-    return ATTN_E_SIZE;
-  /* m * d_v, m * CH and m * (d_k + 1) floats are indexed with int. */
-  const int wide = d_k + 1 > d_v ? (d_k + 1 > CH ? d_k + 1 : CH) : (d_v > CH ? d_v : CH);
-  if ((uint64_t)m * wide > INT32_MAX) return ATTN_E_SIZE;
+  const int dims[5][2] = {{n_q, d_k}, {n_k, d_k}, {n_k, d_v}, {n_q, d_v}, {m, d_k}};
+  const int status = attn__check_matrices(5, dims);
+  if (status != ATTN_OK) return status;
+  if (!attn__fits(lin_workspace_floats(d_k, d_v, m), 4)) return ATTN_E_SIZE;
+  const int64_t d1 = (int64_t)d_k + 1, wide = d1 > d_v ? (d1 > CH ? d1 : CH) : (d_v > CH ? d_v : CH);
+  if ((uint64_t)m * (uint64_t)wide > INT32_MAX) return ATTN_E_SIZE;
   return ATTN_OK;
 }
 
@@ -300,9 +302,10 @@ SMALL int attn_linear_attention(float *out, const float *Q, const float *K, cons
                                 const float *omega, int n_q, int n_k, int d_k, int d_v, int m,
                                 float scale, int causal, void *workspace) {
   if (!out || !Q || !K || !V || !omega) return ATTN_E_NULL;
-  const int status = check_sizes(n_q, n_k, d_k, d_v, m);
+  int status = check_sizes(n_q, n_k, d_k, d_v, m);
+  if (status == ATTN_OK) status = attn__check_scale(scale);
   if (status != ATTN_OK) return status;
-  if (!(scale > 0.0f) || isinf(scale)) return ATTN_E_TEMP;
+  if (causal != 0 && causal != 1) return ATTN_E_MASK;
   if (!workspace) return ATTN_E_WORKSPACE;
   const lin_scratch w = lin_carve(workspace, d_k, d_v, m);
   /* sqrt(s) on both sides: phi(sqrt(s) q) . phi(sqrt(s) k) estimates

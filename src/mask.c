@@ -6,23 +6,12 @@
  * tiles can be skipped without looking at them (attn__tile_hidden). Data
  * rules (the additive mask, key padding) are applied to each score row
  * (attn__mask_row), which also applies the structural ones to the tiles that
- * are only partly hidden.
+ * are only partly hidden. The masks are checked before any of this runs
+ * (check.c, attn__check_masks): here global positions are sorted and in range.
  */
 #include <math.h>
 
 #include "internal.h"
-
-ATTN_SMALL ATTN_NOINLINE int attn__check_masks(const attn_masks *mk, int n_q, int n_k) {
-  if (!mk || !mk->has_window) return ATTN_OK;
-  if (mk->window < 0 || mk->n_global < 0) return ATTN_E_MASK;
-  if (mk->n_global > 0 && !mk->global) return ATTN_E_NULL;
-  const int n = n_q > n_k ? n_q : n_k;
-  for (int g = 0; g < mk->n_global; g++) {
-    const int32_t p = mk->global[g];
-    if (p < 0 || p >= n || (g > 0 && p <= mk->global[g - 1])) return ATTN_E_MASK;
-  }
-  return ATTN_OK;
-}
 
 /* Index of the first global position >= x (n_global when none is): a
  * binary search, so a tile test costs O(log n_global). */

@@ -24,26 +24,26 @@ void attn__project(float *Y, const float *X, const float *W, const float *b,
   add_bias(Y, b, n, d);
 }
 
-static int check(int n_q, int n_k, int d, int heads, int want_weights) {
-  if (n_q <= 0 || n_k <= 0 || d <= 0) return ATTN_E_SIZE;
+/* The sizes of a multi-head call: Xq (n_q x d), Xkv (n_k x d), the weights
+ * (d x d), heads dividing d, the weights of every head (heads x n_q x n_k)
+ * when wanted, and the workspace (Q, K, V, Z, then one head's attention). */
+static int check_sizes(int n_q, int n_k, int d, int heads, int want_weights) {
+  const int dims[3][2] = {{n_q, d}, {n_k, d}, {d, d}};
+  const int status = attn__check_matrices(3, dims);
+  if (status != ATTN_OK) return status;
   if (heads <= 0 || d % heads != 0) return ATTN_E_HEADS;
-  if (!attn__fits((uint64_t)n_q * d, 4) || !attn__fits((uint64_t)n_k * d, 4) ||
-      !attn__fits((uint64_t)d * d, 4))
+  if (want_weights && !attn__fits(attn__mul((uint64_t)heads * n_q, (uint64_t)n_k), 4))
     return ATTN_E_SIZE;
-  if (want_weights && !attn__fits((uint64_t)heads * n_q * n_k, 4))
-    return ATTN_E_SIZE;
-  /* The workspace (Q, K, V, Z, then the attention's) must be addressable. */
   const uint64_t attention_ws =
       attn_attention_workspace_size(n_q, n_k, d / heads, d / heads, want_weights);
   if (!want_weights && attention_ws == 0) return ATTN_E_SIZE;
-  if (!attn__fits(2 * ((uint64_t)n_q + n_k) * d + attention_ws / 4, 4))
-    return ATTN_E_SIZE;
+  if (!attn__fits(2 * ((uint64_t)n_q + n_k) * d + attention_ws / 4, 4)) return ATTN_E_SIZE;
   return ATTN_OK;
 }
 
 size_t attn_mha_workspace_size(int n_q, int n_k, int d_model, int heads,
                                int want_weights) {
-  if (check(n_q, n_k, d_model, heads, want_weights) != ATTN_OK) return 0;
+  if (check_sizes(n_q, n_k, d_model, heads, want_weights) != ATTN_OK) return 0;
   const int dh = d_model / heads;
   /* Q and Z: n_q x d; K and V: n_k x d; then the attention's own scratch. */
   return sizeof(float) * 2 * ((size_t)n_q + n_k) * d_model +
@@ -57,11 +57,14 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
   if (!Y || !Xq || !Xkv || !params || !params->Wq || !params->Wk ||
       !params->Wv || !params->Wo)
     return ATTN_E_NULL;
-  int status = check(n_q, n_k, d_model, heads, weights != NULL);
-  if (status == ATTN_OK) status = attn__check_masks(masks, n_q, n_k);
+  int status = check_sizes(n_q, n_k, d_model, heads, weights != NULL);
+  if (status != ATTN_OK) return status;
+  const int d = d_model, dh = d / heads;
+  const float scale = 1.0f / sqrtf((float)dh);
+  /* every head runs the same attention: its checks once, for all of them */
+  status = attn__check_attention(n_q, n_k, dh, dh, weights != NULL, scale, masks);
   if (status != ATTN_OK) return status;
   if (!workspace) return ATTN_E_WORKSPACE;
-  const int d = d_model, dh = d / heads;
   float *Q = workspace;                  /* (n_q x d) */
   float *K = Q + (size_t)n_q * d;        /* (n_k x d) */
   float *V = K + (size_t)n_k * d;        /* (n_k x d) */
@@ -71,7 +74,6 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
   attn__project(Q, Xq, params->Wq, params->bq, n_q, d);
   attn__project(K, Xkv, params->Wk, params->bk, n_k, d);
   attn__project(V, Xkv, params->Wv, params->bv, n_k, d);
-  const float scale = 1.0f / sqrtf((float)dh);
   for (int h = 0; h < heads; h++) {
     const size_t col = (size_t)h * dh;
     float *w = weights ? weights + (size_t)h * n_q * n_k : NULL;

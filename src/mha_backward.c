@@ -32,13 +32,15 @@ static uint64_t saved_floats(int n_q, int n_k, int use_weights) {
   return round4(use_weights ? (uint64_t)n_q * n_k : (uint64_t)n_q);
 }
 
-ATTN_SMALL static int check(int n_q, int n_k, int d, int heads, int use_weights) {
-  if (n_q <= 0 || n_k <= 0 || d <= 0) return ATTN_E_SIZE;
+/* The sizes of a multi-head backward call: as the forward's (Xq, Xkv, the
+ * weights, heads dividing d, one head's weights with use_weights), and the
+ * workspace. */
+ATTN_SMALL static int check_sizes(int n_q, int n_k, int d, int heads, int use_weights) {
+  const int dims[3][2] = {{n_q, d}, {n_k, d}, {d, d}};
+  const int status = attn__check_matrices(3, dims);
+  if (status != ATTN_OK) return status;
   if (heads <= 0 || d % heads != 0) return ATTN_E_HEADS;
-  if (!attn__fits((uint64_t)n_q * d, 4) || !attn__fits((uint64_t)n_k * d, 4) ||
-      !attn__fits((uint64_t)d * d, 4) ||
-      (use_weights && !attn__fits((uint64_t)n_q * n_k, 4)))
-    return ATTN_E_SIZE;
+  if (use_weights && !attn__fits((uint64_t)n_q * n_k, 4)) return ATTN_E_SIZE;
   const uint64_t head = head_scratch_floats(n_q, n_k, d / heads, use_weights);
   if (head == 0) return ATTN_E_SIZE;
   /* Q, Z, dZ, dQ (n_q x d); K, V, dK, dV (n_k x d); then one head's. */
@@ -49,7 +51,7 @@ ATTN_SMALL static int check(int n_q, int n_k, int d, int heads, int use_weights)
 
 ATTN_SMALL size_t attn_mha_backward_workspace_size(int n_q, int n_k, int d_model,
                                         int heads, int use_weights) {
-  if (check(n_q, n_k, d_model, heads, use_weights) != ATTN_OK) return 0;
+  if (check_sizes(n_q, n_k, d_model, heads, use_weights) != ATTN_OK) return 0;
   return sizeof(float) *
          (round4(4 * ((uint64_t)n_q + n_k) * d_model) +
           saved_floats(n_q, n_k, use_weights) +
@@ -74,10 +76,15 @@ ATTN_SMALL int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *
     return ATTN_E_NULL;
   /* Without dXkv both gradients go to dXq: only right for self-attention. */
   if (!dXkv && (Xkv != Xq || n_k != n_q)) return ATTN_E_NULL;
-  const int status = check(n_q, n_k, d_model, heads, use_weights);
+  int status = check_sizes(n_q, n_k, d_model, heads, use_weights);
+  if (status != ATTN_OK) return status;
+  const int d = d_model, dh = d / heads;
+  const float scale = 1.0f / sqrtf((float)dh);
+  /* every head's forward and backward run the same attention: its checks
+   * once, for all of them (the forward's, exactly as attn_mha makes them) */
+  status = attn__check_attention(n_q, n_k, dh, dh, use_weights, scale, masks);
   if (status != ATTN_OK) return status;
   if (!workspace) return ATTN_E_WORKSPACE;
-  const int d = d_model, dh = d / heads;
   const size_t nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d;
   float *Q = workspace, *Z = Q + nq_d, *dZ = Z + nq_d, *dQ = dZ + nq_d; /* n_q x d */
   float *K = dQ + nq_d, *V = K + nk_d, *dK = V + nk_d, *dV = dK + nk_d; /* n_k x d */
@@ -88,7 +95,6 @@ ATTN_SMALL int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *
   attn__project(K, Xkv, params->Wk, params->bk, n_k, d);
   attn__project(V, Xkv, params->Wv, params->bv, n_k, d);
   attn__gemm(dZ, (size_t)d, dY, (size_t)d, params->Wo, (size_t)d, n_q, d, d, 1, 0);
-  const float scale = 1.0f / sqrtf((float)dh);
   for (int h = 0; h < heads; h++) {
     const size_t col = (size_t)h * dh;
     if (use_weights)

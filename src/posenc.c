@@ -38,7 +38,9 @@ static double sine(double x) {
 
 int attn_positional_encoding(float *out, int n, int d) {
   if (!out) return ATTN_E_NULL;
-  if (n <= 0 || d <= 0 || !attn__fits((uint64_t)n * d, 4)) return ATTN_E_SIZE;
+  const int dims[1][2] = {{n, d}};
+  const int status = attn__check_matrices(1, dims);
+  if (status != ATTN_OK) return status;
   for (int c = 0; c < d; c++) {
     const double freq = exp_nonpositive(-LN_10000 * (double)(c - c % 2) / d);
     const double phase = c % 2 ? PI / 2 : 0.0; /* cos x = sin(x + pi/2) */

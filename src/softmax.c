@@ -195,9 +195,10 @@ void attn__scale_row(float *x, int n, float s) {
 int attn_softmax_rows(float *out, const float *in, int rows, int cols,
                       float temperature) {
   if (!out || !in) return ATTN_E_NULL;
-  if (rows <= 0 || cols <= 0 || !attn__fits((uint64_t)rows * cols, 4))
-    return ATTN_E_SIZE;
-  if (!(temperature > 0.0f) || isinf(temperature)) return ATTN_E_TEMP;
+  const int dims[1][2] = {{rows, cols}};
+  int status = attn__check_matrices(1, dims);
+  if (status == ATTN_OK) status = attn__check_scale(temperature);
+  if (status != ATTN_OK) return status;
   for (int r = 0; r < rows; r++) {
     const float *x = in + (size_t)r * cols;
     float *y = out + (size_t)r * cols;

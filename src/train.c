@@ -411,11 +411,19 @@ size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens
   const int T = n_tokens - 1;
   const uint64_t L = (uint64_t)cfg->layers, BT = (uint64_t)batch * T;
   /* What carve() asks for, in floats, bounded before it is computed (the
-   * GPT block adds at most 12 L + 10 of B T C and 4 L + 2 of B T). */
-  const uint64_t floats = (17 * L + 16) * BT * cfg->d_model + L * BT * cfg->heads * T +
-                          (BT + 1) * cfg->vocab + (4 * L + 2) * BT;
-  if (!attn__fits(floats + 64, 4) || !attn__fits(BT * (uint64_t)n_tokens, 4))
-    return 0;
+   * GPT block adds at most 12 L + 10 of B T C and 4 L + 2 of B T); and the
+   * tokens, B (T + 1). Each term on its own first: their products can
+   * overflow 64 bits. */
+  const uint64_t terms[5] = {attn__mul(17 * L + 16, attn__mul(BT, (uint64_t)cfg->d_model)),
+                             attn__mul(attn__mul(L, BT), (uint64_t)cfg->heads * T),
+                             attn__mul(BT + 1, (uint64_t)cfg->vocab), attn__mul(4 * L + 2, BT),
+                             attn__mul(BT, (uint64_t)n_tokens)};
+  uint64_t floats = 64;
+  for (int i = 0; i < 5; i++) {
+    if (!attn__fits(terms[i], 4)) return 0;
+    floats += terms[i];
+  }
+  if (!attn__fits(floats, 4)) return 0;
   acts_t a;
   return carve(&a, NULL, cfg, batch, T);
 }

@@ -7,7 +7,11 @@
 //     once, links one program per test file (tests/native/test_<area>.c, one
 //     area of src/ each) and runs them, two at a time: fails if a case
 //     fails, a sanitizer fires, or memory leaks.
-// (b) Builds tests/fuzz/fuzz_<fn>.c with clang -fsanitize=fuzzer,address,
+// (b) The C contract: every function declared in src/attention.h is
+//     exported (src/exports.txt) and called with bad arguments by the
+//     contract test (test_contract.c), which returns exactly the statuses
+//     attention.h lists for it ("Statuses:"), each of them at least once.
+// (c) Builds tests/fuzz/fuzz_<fn>.c with clang -fsanitize=fuzzer,address,
 //     undefined and runs each against a temporary copy of its corpus
 //     (tests/fuzz/corpus/<fn>/, so the repository is not modified) for
 //     FUZZ_SECONDS seconds (default 6; 11 harnesses, two at a time). A crash
@@ -103,6 +107,7 @@ function buildDir(name) {
 
 const nativeDir = join(root, 'tests/native');
 const TEST_FILES = readdirSync(nativeDir).filter((f) => /^test_\w+\.c$/.test(f)).sort();
+let contractOutput = null; // test_contract's stdout, for (b)
 
 test('native C tests under ASan and UBSan, one program per area of src/', { timeout: 600_000 }, async (t) => {
   const cc = process.env.CC || ['cc', 'gcc', 'clang'].find(works);
@@ -135,11 +140,60 @@ test('native C tests under ASan and UBSan, one program per area of src/', { time
         assert.ok(!SANITIZER_REPORT.test(r.stderr), `a sanitizer fired:\n${tail(r.stderr, 80)}`);
         assert.match(summary, /^\d+ passed, 0 failed$/, `${file} failed:\n${failures}\n${tail(r.stderr, 40)}`);
         assert.equal(r.code, 0, `${file} exited with ${r.code ?? r.signal}\n${tail(r.stdout)}\n${tail(r.stderr)}`);
+        if (file === 'test_contract.c') contractOutput = r.stdout;
       });
     }
   } finally {
     build.done();
   }
+});
+
+/**
+ * The functions attention.h declares, each with the statuses its comment
+ * lists ("Statuses: ATTN_E_..."; null when it has no such line), and the
+ * value of every status.
+ */
+function headerContract() {
+  const header = readFileSync(join(srcDir, 'attention.h'), 'utf8');
+  const codes = Object.fromEntries([...header.matchAll(/\b(ATTN_E_\w+) = (-\d+)/g)].map((m) => [m[1], Number(m[2])]));
+  const functions = new Map();
+  let from = 0;
+  for (const m of header.matchAll(/^[a-z][\w ]*?\**\s*\b(attn_\w+)\(/gm)) {
+    // the comment right above the declaration, if any
+    const before = header.slice(from, m.index);
+    const comment = /\/\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/.exec(before)?.[1] ?? '';
+    const listed = /Statuses:([\s\S]*)$/.exec(comment)?.[1];
+    functions.set(m[1], listed === undefined ? null : new Set([...listed.matchAll(/ATTN_E_\w+/g)].map((c) => codes[c[0]])));
+    from = header.indexOf(';', m.index) + 1;
+  }
+  return functions;
+}
+
+test('the C contract: every declared function exported, covered, returning exactly its listed statuses', (t) => {
+  const declared = headerContract();
+  const exported = listFile('exports.txt').map((name) => name.replace(/^_/, ''));
+  assert.deepEqual([...declared.keys()].sort(), [...exported].sort(), 'attention.h declares what src/exports.txt exports');
+  assert.ok(contractOutput, 'test_contract.c did not run (see the native tests above)');
+  const lines = contractOutput.split('\n');
+  const covered = new Set(lines.filter((l) => l.startsWith('covers ')).map((l) => l.slice(7)));
+  const returned = new Map();
+  for (const l of lines.filter((x) => x.startsWith('returns '))) {
+    const [, fn, code] = l.split(' ');
+    if (!returned.has(fn)) returned.set(fn, new Set());
+    returned.get(fn).add(Number(code));
+  }
+  for (const [fn, listed] of declared) {
+    assert.ok(covered.has(fn), `test_contract.c has no row for ${fn}`);
+    const got = [...(returned.get(fn) ?? [])].sort();
+    if (listed === null) {
+      assert.deepEqual(got, [], `${fn} returns statuses (${got}) but attention.h lists none for it`);
+      continue;
+    }
+    assert.deepEqual(got, [...listed].sort(), `${fn}: the statuses its rows expect, against attention.h's "Statuses:"`);
+  }
+  const pairs = [...returned.values()].reduce((n, codes) => n + codes.size, 0);
+  t.diagnostic(`${declared.size} functions, ${[...declared.values()].filter(Boolean).length} with statuses `
+    + `(${pairs} function-status pairs), ${lines.filter((l) => l.startsWith('returns ')).length} rows expecting a status`);
 });
 
 /** clang that can link libFuzzer, or null. */

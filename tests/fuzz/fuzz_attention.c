@@ -6,8 +6,9 @@
  *   [0] flags: bits 0-2 which pointer is NULL (1 out, 2 Q, 3 K, 4 V, else
  *       none), bit 3 workspace NULL, bit 4 weights wanted, bit 5 extreme data
  *       (+-FLT_MAX, +-1e30, inf, NaN)
- *   [1] masks: bit 0 causal, bit 1 key padding, bit 2 additive, bit 3 none,
- *       bit 5 sliding window with global positions (fz_window)
+ *   [1] masks (fuzz_common.h's fz_masks): bit 0 causal, bit 1 key padding,
+ *       bit 2 additive, bit 3 none, bit 5 sliding window with global
+ *       positions, bit 6 a malformed value
  *   [2..5] n_q, n_k, d_k, d_v    [6] scale
  *   then Q, K, V, key padding, additive mask data
  * Build: clang -fsanitize=fuzzer,address,undefined -Isrc
@@ -65,12 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                nq_nk = (size_t)n_q * n_k;
   float *Q = fz_floats(nq_dk), *K = fz_floats(nk_dk), *V = fz_floats(nk_dv);
   fz_fill(&f, Q, nq_dk, extreme), fz_fill(&f, K, nk_dk, extreme), fz_fill(&f, V, nk_dv, extreme);
-  float *add;
-  uint8_t *pad;
-  attn_masks mk_store;
-  const attn_masks *mk = fz_masks(&f, &mk_store, &add, &pad, mflags, n_q, n_k, extreme);
-  int32_t *global = NULL;
-  if ((mflags & 32) && mk) fz_window(&f, &mk_store, &global, &e, n_q, n_k);
+  fz_masks_t masks;
+  const attn_masks *mk = fz_masks(&f, &masks, mflags, n_q, n_k, extreme, &e);
+  const float *add = masks.add;
   float *Q0 = fz_floats(nq_dk), *K0 = fz_floats(nk_dk), *V0 = fz_floats(nk_dv);
   memcpy(Q0, Q, nq_dk * 4), memcpy(K0, K, nk_dk * 4), memcpy(V0, V, nk_dv * 4);
 
@@ -148,7 +146,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   attn__set_simd(1);
 
-  free(Q), free(K), free(V), free(Q0), free(K0), free(V0), free(add), free(pad), free(global);
+  free(Q), free(K), free(V), free(Q0), free(K0), free(V0);
+  fz_free_masks(&masks);
   free(ws), free(out), free(W), free(want), free(eo), free(ww), free(ew);
   free(Qd), free(Kd), free(Vd), free(cond), free(vis);
   return 0;

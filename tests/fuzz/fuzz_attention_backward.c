@@ -7,9 +7,11 @@
  *       6 V, 7 out, 8 dout, 9 weights and lse both, else none), bit 4
  *       workspace NULL, bit 5 fused (lse) rather than stored weights, bit 6
  *       extreme data (+-FLT_MAX, +-1e30, inf, NaN)
- *   [1] masks: bits 0-3 as fuzz_common.h's fz_masks
+ *   [1] masks (fuzz_common.h's fz_masks): bit 0 causal, bit 1 key padding,
+ *       bit 2 additive, bit 3 none, bit 5 sliding window with global
+ *       positions, bit 6 a malformed value
  *   [2..5] n_q, n_k, d_k, d_v    [6] scale
- *   then Q, K, V, dout, key padding, additive mask
+ *   then Q, K, V, dout, key padding, additive mask, window
  * The forward (attn_attention with weights, or attn_attention_lse) runs
  * first on the same path. Checked: the statuses; no allocation; inputs
  * unchanged; with finite inputs, a fully masked query row has lse = -inf
@@ -131,10 +133,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   float *Q = fz_floats(nq_dk), *K = fz_floats(nk_dk), *V = fz_floats(nk_dv), *dO = fz_floats(nq_dv);
   fz_fill(&f, Q, nq_dk, extreme), fz_fill(&f, K, nk_dk, extreme), fz_fill(&f, V, nk_dv, extreme);
   fz_fill(&f, dO, nq_dv, extreme);
-  float *add;
-  uint8_t *pad;
-  attn_masks mk_store;
-  const attn_masks *mk = fz_masks(&f, &mk_store, &add, &pad, mflags, n_q, n_k, extreme);
+  /* The masks' faults are the forward's too: m_e holds them alone. */
+  fz_expect m_e = {0};
+  fz_masks_t masks;
+  const attn_masks *mk = fz_masks(&f, &masks, mflags, n_q, n_k, extreme, &m_e);
+  const float *add = masks.add;
+  e.set |= m_e.set;
   const float *inputs[4] = {Q, K, V, dO};
   const size_t counts[4] = {nq_dk, nk_dk, nk_dv, nq_dv};
   float *copies[4];
@@ -178,8 +182,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fz_scale_ok(scale)) {
       FZ_CALL(st, fused ? attn_attention_lse(out, lse, Q, K, V, n_q, n_k, d_k, d_v, scale, mk, wsf)
                         : attn_attention(out, W, Q, K, V, n_q, n_k, d_k, d_v, scale, mk, NULL));
-      FZ_CHECK(st == ATTN_OK, "the forward returned %d", st);
-    } else {
+      fz_check_status(&m_e, st, fused ? "the forward (attn_attention_lse)" : "the forward");
+    }
+    if (st != ATTN_OK || !fz_scale_ok(scale)) { /* rejected: what the backward is given */
       fz_poison(out, nq_dv), fz_poison(lse, (size_t)n_q);
       if (W) fz_poison(W, nq_nk);
     }
@@ -227,7 +232,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   attn__set_simd(1);
 
   for (int t = 0; t < 4; t++) free(copies[t]);
-  free(Q), free(K), free(V), free(dO), free(add), free(pad), free(wsf), free(ws), free(out), free(W);
+  fz_free_masks(&masks);
+  free(Q), free(K), free(V), free(dO), free(wsf), free(ws), free(out), free(W);
   free(lse), free(dQ), free(dK), free(dV), free(gQ), free(eQ), free(gK), free(eK), free(gV), free(eV);
   free(Qd), free(Kd), free(Vd), free(dOd), free(o), free(eo), free(w), free(ew), free(cond);
   return 0;

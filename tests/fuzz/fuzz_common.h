@@ -313,49 +313,32 @@ static inline void fz_check_weight_rows(const float *W, int n_q, int n_k,
   }
 }
 
-/* Masks from the bytes: flags bit 0 causal, bit 1 padding, bit 2 additive;
- * bit 3 "no struct at all". The buffers are exact-size; free them after. */
-static inline const attn_masks *fz_masks(fz_t *f, attn_masks *mk, float **add,
-                                         uint8_t **pad, uint8_t flags, int n_q,
-                                         int n_k, int extreme) {
-  *add = NULL, *pad = NULL;
-  memset(mk, 0, sizeof *mk);
-  if (flags & 8) return NULL;
-  mk->causal = flags & 1;
-  if (flags & 2) {
-    *pad = malloc((size_t)n_k);
-    if (!*pad) abort();
-    for (int j = 0; j < n_k; j++) (*pad)[j] = (fz_u8(f) & 3) == 0;
-    mk->key_padding = *pad;
-  }
-  if (flags & 4) {
-    const size_t count = (size_t)n_q * n_k;
-    *add = fz_floats(count);
-    for (size_t i = 0; i < count; i++) {
-      const uint8_t b = fz_u8(f);
-      (*add)[i] = b < 64 ? -INFINITY : b < 128 ? 0.0f : fz_float(f, extreme);
-    }
-    mk->add = *add;
-  }
-  return mk;
-}
+/* ---- masks ------------------------------------------------------------------ */
 
-/* A sliding window with global positions on top of fz_masks's masks (mask
- * flags bit 5; needs a struct, so not with bit 3). Bytes: the window (mostly
- * 0..15, sometimes a tile edge, INT_MAX, or a negative fault), the number of
- * global positions (0..7), then each position (mostly in range and
- * ascending; sometimes repeated, descending or out of range: faults). Faults
- * add ATTN_E_MASK to `e`. *global is exact-size; free it after. */
-static inline void fz_window(fz_t *f, attn_masks *mk, int32_t **global, fz_expect *e,
-                             int n_q, int n_k) {
+/* The masks of one call and the exact-size buffers they point into. */
+typedef struct {
+  attn_masks mk;
+  float *add;      /* (n_q x n_k) or NULL */
+  uint8_t *pad;    /* (n_k) or NULL */
+  int32_t *global; /* (count) or NULL */
+} fz_masks_t;
+
+/* A sliding window with global positions (mask flags bit 5). Bytes: the
+ * window (mostly 0..15, sometimes a tile edge, INT_MAX, or a negative
+ * fault), then a count byte (count = its low 3 bits; with bit 7 and a count,
+ * the list is NULL: ATTN_E_NULL; with bit 6 alone, n_global is negative:
+ * ATTN_E_MASK), then each position (mostly in range and ascending;
+ * sometimes repeated, descending or out of range: ATTN_E_MASK). */
+static inline void fz_window(fz_t *f, fz_masks_t *m, fz_expect *e, int n_q, int n_k) {
   static const int widths[8] = {127, 128, 129, 1000, INT_MAX, -1, INT_MIN, -128};
   const uint8_t wb = fz_u8(f);
-  mk->has_window = 1;
-  mk->window = wb < 224 ? wb % 16 : widths[wb % 8];
-  if (mk->window < 0) fz_may(e, ATTN_E_MASK);
-  const int count = fz_u8(f) % 8, n = n_q > n_k ? n_q : n_k;
-  *global = count ? malloc(sizeof(int32_t) * (size_t)count) : NULL;
-  if (count && !*global) abort();
+  m->mk.has_window = 1;
+  m->mk.window = wb < 224 ? wb % 16 : widths[wb % 8];
+  if (m->mk.window < 0) fz_may(e, ATTN_E_MASK);
+  const uint8_t cb = fz_u8(f);
+  const int count = cb % 8, n = n_q > n_k ? n_q : n_k;
+  m->global = count ? malloc(sizeof(int32_t) * (size_t)count) : NULL;
+  if (count && !m->global) abort();
   int64_t prev = -1;
   for (int g = 0; g < count; g++) {
     const uint8_t b = fz_u8(f);
@@ -365,11 +348,66 @@ static inline void fz_window(fz_t *f, attn_masks *mk, int32_t **global, fz_expec
     else if (b < 235) p = prev - 1;                        /* descending */
     else p = b < 245 ? n : -1;                             /* out of range */
     if (p < 0 || p >= n || p <= prev) fz_may(e, ATTN_E_MASK);
-    (*global)[g] = (int32_t)(p > INT32_MAX ? INT32_MAX : p);
+    m->global[g] = (int32_t)(p > INT32_MAX ? INT32_MAX : p);
     prev = p;
   }
-  mk->global = *global;
-  mk->n_global = count;
+  m->mk.global = m->global;
+  m->mk.n_global = count;
+  if ((cb & 0x80) && count) { /* the positions are there, the pointer is not */
+    m->mk.global = NULL;
+    fz_may(e, ATTN_E_NULL);
+  } else if ((cb & 0xC0) == 0x40) {
+    m->mk.n_global = -1 - count;
+    fz_may(e, ATTN_E_MASK);
+  }
+}
+
+/* Masks from the bytes, for every entry that takes them. Flags: bit 0
+ * causal, bit 1 key padding, bit 2 additive, bit 3 no struct at all, bit 5
+ * a sliding window with global positions (fz_window), bit 6 one malformed
+ * value (a byte: causal 2 or -1, has_window 2, or a key padding byte 2).
+ * Every fault adds its status to e, and so does an additive mask with NaN
+ * or +INFINITY in it (extreme data draws them). Bytes: key padding,
+ * additive mask, window, malformed value. Free with fz_free_masks. */
+static inline const attn_masks *fz_masks(fz_t *f, fz_masks_t *m, uint8_t flags, int n_q,
+                                         int n_k, int extreme, fz_expect *e) {
+  memset(m, 0, sizeof *m);
+  if (flags & 8) return NULL;
+  m->mk.causal = flags & 1;
+  if (flags & 2) {
+    m->pad = malloc((size_t)n_k);
+    if (!m->pad) abort();
+    for (int j = 0; j < n_k; j++) m->pad[j] = (fz_u8(f) & 3) == 0;
+    m->mk.key_padding = m->pad;
+  }
+  if (flags & 4) {
+    const size_t count = (size_t)n_q * n_k;
+    m->add = fz_floats(count);
+    for (size_t i = 0; i < count; i++) {
+      const uint8_t b = fz_u8(f);
+      m->add[i] = b < 64 ? -INFINITY : b < 128 ? 0.0f : fz_float(f, extreme);
+      if (isnan(m->add[i]) || m->add[i] == INFINITY) fz_may(e, ATTN_E_MASK);
+    }
+    m->mk.add = m->add;
+  }
+  if (flags & 32) fz_window(f, m, e, n_q, n_k);
+  if (flags & 64) {
+    const uint8_t b = fz_u8(f);
+    switch (b % 4) {
+      case 0: m->mk.causal = 2; break;
+      case 1: m->mk.causal = -1; break;
+      case 2: m->mk.has_window = 2; break;
+      default:
+        if (m->pad) m->pad[b / 4 % n_k] = 2;
+        else m->mk.causal = 2;
+    }
+    fz_may(e, ATTN_E_MASK);
+  }
+  return &m->mk;
+}
+
+static inline void fz_free_masks(fz_masks_t *m) {
+  free(m->add), free(m->pad), free(m->global);
 }
 
 #endif

@@ -6,7 +6,8 @@
  *   [0] flags: bits 0-2 which pointer is NULL (1 out, 2 Q, 3 K, 4 V,
  *       5 omega, else none), bit 3 workspace NULL, bit 4 causal, bit 5
  *       extreme data (+-FLT_MAX, +-1e30, inf, NaN), bit 6 features from the
- *       bytes instead of attn_random_features
+ *       bytes instead of attn_random_features, bit 7 causal 2 (malformed:
+ *       ATTN_E_MASK)
  *   [1..5] n_q, n_k, d_k, d_v, m    [6] scale    [7..8] seed (16 bits)
  *   then Q, K, V (and the features with bit 6)
  * Checks: the status; inputs untouched; no malloc; the same features for
@@ -44,11 +45,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             m = fz_size(&f);
   const float scale = fz_scale(&f, d_k);
   const uint32_t seed = (uint32_t)fz_u8(&f) << 8 | fz_u8(&f);
-  const int null = flags & 7, ws_null = flags & 8, causal = (flags >> 4) & 1,
+  /* bit 7: causal 2, a flag that is neither 0 nor 1 */
+  const int null = flags & 7, ws_null = flags & 8, causal = (flags & 128) ? 2 : (flags >> 4) & 1,
             extreme = (flags & 32) != 0, given = (flags & 64) != 0;
 
   fz_expect e = {0};
   if (null >= 1 && null <= 5) fz_may(&e, ATTN_E_NULL);
+  if (causal > 1) fz_may(&e, ATTN_E_MASK);
   if (!fz_scale_ok(scale)) fz_may(&e, ATTN_E_TEMP);
   const int sizes[5] = {n_q, n_k, d_k, d_v, m};
   const double largest = fmax(fmax(fz_bytes(n_q, d_k, 1), fz_bytes(n_k, d_k, 1)),

@@ -6,9 +6,10 @@
  *   [0] flags: bits 0-3 which pointer is NULL (1 Y, 2 Xq, 3 Xkv, 4 params,
  *       5 Wq, 6 Wk, 7 Wv, 8 Wo, else none), bit 4 workspace NULL, bit 5
  *       weights wanted, bit 6 Z wanted, bit 7 extreme data
- *   [1] masks: bits 0-3 as fuzz_common.h's fz_masks; bit 4 self-attention
- *       (one X passed as both Xq and Xkv, n_k = n_q); bit 5 sliding window
- *       with global positions (fz_window)
+ *   [1] masks: bits 0-3, 5 and 6 as fuzz_common.h's fz_masks (causal, key
+ *       padding, additive, none, window with global positions, a malformed
+ *       value); bit 4 self-attention (one X passed as both Xq and Xkv,
+ *       n_k = n_q)
  *   [2] biases: bits 0-3 bq, bk, bv, bo present
  *   [3..5] n_q, n_k, d_model   [6] heads (fz_heads: < 192 a divisor of
  *       d_model, < 240 any 1..48, else a bad value)
@@ -76,12 +77,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bm[i] = (bflags >> i) & 1 ? fz_floats((size_t)d) : NULL;
     if (bm[i]) fz_fill(&f, bm[i], (size_t)d, extreme);
   }
-  float *add;
-  uint8_t *pad;
-  attn_masks mk_store;
-  const attn_masks *mk = fz_masks(&f, &mk_store, &add, &pad, mflags, n_q, n_k, extreme);
-  int32_t *global = NULL;
-  if ((mflags & 32) && mk) fz_window(&f, &mk_store, &global, &e, n_q, n_k);
+  fz_masks_t masks;
+  const attn_masks *mk = fz_masks(&f, &masks, mflags, n_q, n_k, extreme, &e);
+  const float *add = masks.add;
   const attn_mha_params P = {null == 5 ? NULL : Wm[0], null == 6 ? NULL : Wm[1],
                              null == 7 ? NULL : Wm[2], null == 8 ? NULL : Wm[3],
                              bm[0], bm[1], bm[2], bm[3]};
@@ -157,7 +155,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(Xq), free(Xq0), free(Xkv0);
   if (!self) free(Xkv);
   for (int i = 0; i < 4; i++) free(Wm[i]), free(bm[i]);
-  free(add), free(pad), free(ws), free(Y), free(W), free(Z), free(global);
+  fz_free_masks(&masks);
+  free(ws), free(Y), free(W), free(Z);
   free(Yd), free(eY), free(Zd), free(eZ), free(wd), free(ewd), free(row_ok), free(vis);
   return 0;
 }

@@ -7,8 +7,9 @@
  *   [0] flags: bits 0-3 which pointer is NULL (1 dXq, 2 grads, 3 Xq, 4 Xkv,
  *       5 dY, 6 params, 7 Wo, 8 dWq, 9 dWo, else none), bit 4 workspace
  *       NULL, bit 5 use_weights, bit 6 dXkv NULL, bit 7 extreme data
- *   [1] masks: bits 0-3 as fuzz_common.h's fz_masks; bit 4 self-attention
- *       (one X as both Xq and Xkv, n_k = n_q)
+ *   [1] masks: bits 0-3, 5 and 6 as fuzz_common.h's fz_masks (causal, key
+ *       padding, additive, none, window with global positions, a malformed
+ *       value); bit 4 self-attention (one X as both Xq and Xkv, n_k = n_q)
  *   [2] bits 0-3 biases bq, bk, bv, bo present; bits 4-7 their gradients
  *       dbq .. dbo wanted
  *   [3..5] n_q, n_k, d_model   [6] heads (fz_heads)
@@ -84,10 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bm[i] = (bflags >> i) & 1 ? fz_floats((size_t)d) : NULL;
     if (bm[i]) fz_fill(&f, bm[i], (size_t)d, extreme);
   }
-  float *add;
-  uint8_t *pad;
-  attn_masks mk_store;
-  const attn_masks *mk = fz_masks(&f, &mk_store, &add, &pad, mflags, n_q, n_k, extreme);
+  fz_masks_t masks;
+  const attn_masks *mk = fz_masks(&f, &masks, mflags, n_q, n_k, extreme, &e);
+  const float *add = masks.add;
   const attn_mha_params P = {Wm[0], Wm[1], Wm[2], null == 7 ? NULL : Wm[3],
                              bm[0], bm[1], bm[2], bm[3]};
   float *Xq0 = fz_floats(nq_d), *Xkv0 = fz_floats(nk_d), *dY0 = fz_floats(nq_d);
@@ -171,6 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!self) free(Xkv);
   for (int i = 0; i < 4; i++) free(Wm[i]), free(bm[i]), free(gW[i]), free(gb[i]);
   for (int t = 0; t < 10; t++) free(want[t]), free(err[t]);
-  free(add), free(pad), free(ws);
+  fz_free_masks(&masks);
+  free(ws);
   return 0;
 }

@@ -64,7 +64,8 @@ const seeds = {
   },
   attention: {
     // [flags: null(3) | ws_null<<3 | weights<<4 | extreme<<5,
-    //  masks: causal | padding<<1 | additive<<2 | none<<3 | window<<5, n_q, n_k, d_k, d_v, scale, data]
+    //  masks: causal | padding<<1 | additive<<2 | none<<3 | window<<5 | malformed<<6,
+    //  n_q, n_k, d_k, d_v, scale, data]
     'weights-no-masks': [16, 8, size(3), size(5), size(4), size(2), SCALE.sqrt, ...floats([1, -1, 0.5, 2, 0, 1])],
     'fused-all-masks-129-keys': [0, 7, size(9), size(129), size(8), size(5), SCALE.sqrt],
     'weights-causal-padding': [16, 3, size(7), size(7), size(4), size(4), SCALE.half],
@@ -82,6 +83,16 @@ const seeds = {
       ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 2, 2, 1, 210],
     'window-negative': [0, 32, size(4), size(4), size(1), size(1), SCALE.one,
       ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 229, 0],
+    // count byte 0x82: two positions, the pointer NULL (ATTN_E_NULL)
+    'window-global-null': [0, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 1, 0x82, 0, 1],
+    // masks bit 6: one malformed value (the byte after the window: 0 causal 2, 2 has_window 2)
+    'malformed-causal-2': [16, 64 | 1, size(3), size(3), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 1, 2, 3, 1, 2, 3]), 0],
+    'malformed-has-window-2': [0, 64 | 32, size(3), size(3), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 1, 2, 3, 1, 2, 3]), 1, 0, 2],
+    'additive-nan': [16 | 32, 4, size(2), size(2), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 1, 2, 1, 2]), 200, 216, 0, 0, 0],
   },
   first_nonfinite: {
     // [flags: allow_minus_inf | null<<1, n (2 bytes, little endian), elements:
@@ -100,6 +111,7 @@ const seeds = {
     'more-queries-causal': [16, size(33), size(9), size(3), size(2), size(4), SCALE.one, 1, 0],
     'given-features': [64, size(3), size(4), size(2), size(2), size(3), SCALE.one, 0, 0,
       ...floats([1, -1, 0.5, 2, 0, 1, 0, -2, 1, 0.5, 3, 1, -1, 2, 0, 1, 1, -1, 0.5, 2, 1, 0.25])],
+    'causal-2-malformed': [128, size(3), size(4), size(2), size(2), size(3), SCALE.one, 0, 0],
     'extreme-data': [32, size(4), size(8), size(4), size(4), size(16), SCALE.max, 0, 3, 210, 211, 212, 213, 214, 215, 216],
     'no-workspace': [8, size(2), size(3), size(4), size(4), size(4), SCALE.one, 0, 0],
     'null-omega': [5, size(2), size(3), size(4), size(4), size(4), SCALE.one, 0, 0],
@@ -116,7 +128,7 @@ const seeds = {
   },
   mha: {
     // [flags: null(4) | ws_null<<4 | weights<<5 | Z<<6 | extreme<<7,
-    //  masks (bits 0-3) | self<<4 | window<<5, biases bq bk bv bo (bits 0-3),
+    //  masks (bits 0-3) | self<<4 | window<<5 | malformed<<6, biases bq bk bv bo (bits 0-3),
     //  n_q, n_k, d_model, heads (< 192: a divisor of d_model by index)]
     'self-8x8-2heads-causal': [96, 17, 15, size(8), size(8), size(8), 1],
     'cross-3x5-d12-3heads': [32, 8, 0, size(3), size(5), size(12), 2],
@@ -127,6 +139,7 @@ const seeds = {
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-Wo': [8, 8, 0, size(2), size(3), size(4), 0],
     'self-window-globals-d8': [32, 16 | 32 | 1, 0, size(20), size(20), size(8), 1],
+    'cross-window-padding-malformed': [0, 64 | 32 | 2, 0, size(5), size(9), size(4), 1],
   },
   softmax_backward: {
     // [flags: null(2) | in_place<<2 (2 bits) | extreme<<4 | from_softmax<<5, rows, cols, T, Y, dY]
@@ -140,8 +153,18 @@ const seeds = {
   },
   attention_backward: {
     // [flags: null(4) | ws_null<<4 | fused<<5 | extreme<<6,
-    //  masks: causal | padding<<1 | additive<<2 | none<<3, n_q, n_k, d_k, d_v, scale, data]
+    //  masks: causal | padding<<1 | additive<<2 | none<<3 | window<<5 | malformed<<6,
+    //  n_q, n_k, d_k, d_v, scale, data: Q, K, V, dout, padding, additive, window]
     'weights-no-masks': [0, 8, size(3), size(5), size(4), size(2), SCALE.sqrt, ...floats([1, -1, 0.5, 2, 0, 1])],
+    'fused-window-1-globals-0-3': [32, 32, size(5), size(5), size(1), size(1), SCALE.one,
+      ...floats([1, -1, 0.5, 2, 0, 1, 0, -2, 1, 0.5, 3, 1, -1, 2, 0, 1, 0.5, -1, 2, 1]), 1, 2, 0, 2],
+    'weights-window-causal-padding-300': [0, 32 | 3, size(130), size(300), size(8), size(4), SCALE.sqrt],
+    'fused-window-global-null': [32, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 1, 0x82, 0, 1],
+    'fused-window-negative': [32, 32, size(4), size(4), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), 229, 0],
+    'malformed-padding': [32, 64 | 2, size(3), size(3), size(1), size(1), SCALE.one,
+      ...floats([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]), 0, 1, 0, 3],
     'fused-all-masks-129-keys': [32, 7, size(9), size(129), size(8), size(5), SCALE.sqrt],
     'fused-causal-130x257': [32, 1, size(130), size(257), size(4), size(3), SCALE.sqrt],
     'weights-causal-padding': [0, 3, size(7), size(7), size(4), size(4), SCALE.half],
@@ -157,7 +180,7 @@ const seeds = {
   },
   mha_backward: {
     // [flags: null(4) | ws_null<<4 | use_weights<<5 | dXkv_null<<6 | extreme<<7,
-    //  masks (bits 0-3) | self<<4, biases (bits 0-3) | bias gradients (bits 4-7),
+    //  masks (bits 0-3) | self<<4 | window<<5 | malformed<<6, biases (bits 0-3) | bias gradients (bits 4-7),
     //  n_q, n_k, d_model, heads (< 192: a divisor of d_model by index)]
     'self-summed-8x8-2heads-causal': [96, 17, 255, size(8), size(8), size(8), 1],
     'self-apart-fused': [0, 16 | 8, 0xf0, size(9), size(9), size(16), 3],
@@ -167,6 +190,9 @@ const seeds = {
     'bad-heads': [0, 8, 0, size(2), size(3), size(8), 241],
     'no-workspace': [16, 8, 0, size(2), size(3), size(4), 0],
     'null-dWo': [9, 8, 0, size(2), size(3), size(4), 0],
+    'self-window-globals-fused': [0, 16 | 32 | 1, 0xff, size(20), size(20), size(8), 1],
+    'cross-window-additive-weights': [32, 32 | 4, 0x0f, size(6), size(11), size(4), 1],
+    'cross-window-malformed': [32, 64 | 32, 0, size(3), size(5), size(4), 1],
   },
   transformer: {
     // [flags: null(3) | gpt<<3 | bad token<<4 | bad optimizer<<5 | head off<<6 | extreme<<7,

@@ -92,40 +92,6 @@ static void test_linear(void) {
   end();
 
   begin("attn_random_features and attn_linear_attention status codes");
-  {
-    float a[64], b[64], c[64], out[64], W[64];
-    for (int i = 0; i < 64; i++) a[i] = b[i] = c[i] = W[i] = (float)i / 64;
-    void *ws = wsbuf(attn_linear_attention_workspace_size(2, 3, 4, 5, 3));
-#define LIN(o, q, k, v, w, nq, nk, dk, dv, m, s, x) \
-  attn_linear_attention(o, q, k, v, w, nq, nk, dk, dv, m, s, 1, x)
-    expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_OK, "linear(valid)");
-    expect_status(LIN(NULL, a, b, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(out=NULL)");
-    expect_status(LIN(out, NULL, b, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(Q=NULL)");
-    expect_status(LIN(out, a, NULL, c, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(K=NULL)");
-    expect_status(LIN(out, a, b, NULL, W, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(V=NULL)");
-    expect_status(LIN(out, a, b, c, NULL, 2, 3, 4, 5, 3, 0.5f, ws), ATTN_E_NULL, "linear(omega=NULL)");
-    const int bad[] = {0, -1, INT_MIN};
-    for (int i = 0; i < 3; i++) {
-      expect_status(LIN(out, a, b, c, W, bad[i], 3, 4, 5, 3, 0.5f, ws), ATTN_E_SIZE, "linear(n_q<=0)");
-      expect_status(LIN(out, a, b, c, W, 2, bad[i], 4, 5, 3, 0.5f, ws), ATTN_E_SIZE, "linear(n_k<=0)");
-      expect_status(LIN(out, a, b, c, W, 2, 3, bad[i], 5, 3, 0.5f, ws), ATTN_E_SIZE, "linear(d_k<=0)");
-      expect_status(LIN(out, a, b, c, W, 2, 3, 4, bad[i], 3, 0.5f, ws), ATTN_E_SIZE, "linear(d_v<=0)");
-      expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, bad[i], 0.5f, ws), ATTN_E_SIZE, "linear(m<=0)");
-      expect_status(attn_random_features(W, bad[i], 3, 0), ATTN_E_SIZE, "random_features(m<=0)");
-      expect_status(attn_random_features(W, 3, bad[i], 0), ATTN_E_SIZE, "random_features(d<=0)");
-      CHECK(attn_linear_attention_workspace_size(2, 3, 4, 5, bad[i]) == 0, "workspace for m = %d", bad[i]);
-    }
-    expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, INT_MAX, 0.5f, ws), ATTN_E_SIZE, "linear(m=INT_MAX)");
-    expect_status(attn_random_features(W, INT_MAX, INT_MAX, 0), ATTN_E_SIZE, "random_features(INT_MAX)");
-    expect_status(attn_random_features(NULL, 2, 2, 0), ATTN_E_NULL, "random_features(NULL)");
-    const float bad_s[] = {0.0f, -1.0f, NAN, INFINITY};
-    for (int i = 0; i < 4; i++)
-      expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, 3, bad_s[i], ws), ATTN_E_TEMP, "linear(bad scale)");
-    expect_status(LIN(out, a, b, c, W, 2, 3, 4, 5, 3, 0.5f, NULL), ATTN_E_WORKSPACE, "linear(workspace=NULL)");
-#undef LIN
-    free(ws);
-  }
-  end();
 }
 
 const test_group TEST_GROUPS[] = {
