@@ -1,4 +1,5 @@
-/* core.c: status names, the SIMD switch, and counted memory. */
+/* core.c: status names, the SIMD switch, counted memory, and the one random
+ * number generator. */
 #include <stdlib.h>
 
 #include "internal.h"
@@ -27,6 +28,15 @@ static int simd_on = ATTN_HAVE_SIMD;
 void attn__set_simd(int on) { simd_on = on && ATTN_HAVE_SIMD; }
 int attn__use_simd(void) { return simd_on; }
 int attn_simd_enabled(void) { return simd_on; }
+
+/* splitmix64 (Steele, Lea and Flood 2014): 64 bits of state, integer ops
+ * only, so every build draws the same numbers for a seed. */
+ATTN_SMALL ATTN_NOINLINE uint64_t attn__splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
 
 /* Every block carries its size in a 16-byte header so attn_free can count it
  * and the payload stays 16-byte aligned. */

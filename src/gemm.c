@@ -249,6 +249,42 @@ void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
   gemm_blocked(C, ldc, A, lda, B, ldb, m, k, n, 1, 0, accumulate);
 }
 
+/* y (OC) += x (IC) W (IC, OC), a row of W at a time. */
+static void row_times(float *y, const float *x, const float *W, int IC, int OC) {
+  for (int i = 0; i < IC; i++) {
+    const float xi = x[i], *w = W + (size_t)i * OC;
+    int o = 0;
+#if ATTN_HAVE_SIMD
+    if (attn__use_simd()) {
+      const vf4 vx = vf4_splat(xi);
+      for (; o + 4 <= OC; o += 4) vf4_store(y + o, vf4_add(vf4_load(y + o), vf4_mul(vx, vf4_load(w + o))));
+    }
+#endif
+    for (; o < OC; o++) y[o] += xi * w[o];
+  }
+}
+
+/* A few rows (a decoding step's beams, say) go a row at a time: the GEMM
+ * would pack all of W for them, which costs as much as the product. */
+enum { LINEAR_ROWS = 4 };
+
+void attn__linear(float *Y, const float *X, const float *W, const float *b, int n,
+                  int IC, int OC, int accumulate) {
+  if (n <= LINEAR_ROWS) {
+    for (int r = 0; r < n; r++) {
+      float *y = Y + (size_t)r * OC;
+      if (!accumulate)
+        for (int o = 0; o < OC; o++) y[o] = 0.0f;
+      row_times(y, X + (size_t)r * IC, W, IC, OC);
+    }
+  } else {
+    attn__gemm(Y, (size_t)OC, X, (size_t)IC, W, (size_t)OC, n, IC, OC, 0, accumulate);
+  }
+  if (b)
+    for (int r = 0; r < n; r++)
+      for (int o = 0; o < OC; o++) Y[(size_t)r * OC + o] += b[o];
+}
+
 int attn_matmul(float *C, const float *A, const float *B, int m, int k, int n,
                 int transpose_b) {
   if (!C || !A || !B) return ATTN_E_NULL;

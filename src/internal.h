@@ -66,6 +66,10 @@ int attn__check_attention_sizes(int n_q, int n_k, int d_k, int d_v, int want_wei
 int attn__check_attention(int n_q, int n_k, int d_k, int d_v, int want_weights, float scale,
                           const attn_masks *mk);
 
+/* ---- shared pieces (core.c, gemm.c) ---- */
+
+/* splitmix64: the next 64 random bits of *state (every build, same bits). */
+uint64_t attn__splitmix64(uint64_t *state);
 
 /* C (m x n, row stride ldc) = A (m x k, lda) * B, or += with accumulate.
  * B is (k x n, ldb), or with trans_b (n x k, ldb) and the product uses B^T.
@@ -87,10 +91,11 @@ void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
 uint64_t attn__packed_size(int k, int n);
 void attn__pack_b(float *dst, const float *B, size_t ldb, int trans_b, int k,
                   int n);
-/* Y (n x d) = X W + b: W (d x d), b (d) broadcast over rows or NULL; rows
- * of X and Y are d apart. The projections of multi-head attention. */
-void attn__project(float *Y, const float *X, const float *W, const float *b,
-                   int n, int d);
+/* The one linear layer: Y (n x OC) = X (n x IC) W (IC x OC) + b, b (OC)
+ * broadcast over rows or NULL; Y += X W + b with accumulate. Multi-head
+ * attention's projections, the trainer's layers and the decoder's. */
+void attn__linear(float *Y, const float *X, const float *W, const float *b, int n,
+                  int IC, int OC, int accumulate);
 
 /* attn__gemm with B already packed (k x n). */
 void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
@@ -210,5 +215,41 @@ void attn__layernorm_forward(float *out, float *mean, float *rstd,
 void attn__layernorm_backward(float *dx, float *dg, float *db,
                               const float *dout, const float *x, const float *g,
                               const float *mean, const float *rstd, int N, int C);
+
+/* ---- the transformer's parameters (tf_params.c) ---- */
+
+/* One layer's tensors in a block (parameters, gradients or AdamW's moments:
+ * one layout); NULL for those the config leaves out. */
+typedef struct {
+  float *ln1g, *ln1b;       /* (C) each: LN1's gain and bias, with layer_norm */
+  float *Wq, *Wk, *Wv, *Wo; /* (C, C) each */
+  float *bq, *bk, *bv, *bo; /* (C) each */
+  float *ln2g, *ln2b;       /* (C) each: LN2's, with layer_norm and mlp */
+  float *W1, *b1;           /* (C, 4C), (4C): the MLP's first layer, with mlp */
+  float *W2, *b2;           /* (4C, C), (C): its second */
+} attn__tf_layer;
+
+/* Every tensor of a block, pointers into it (llm.c's ParameterTensors). The
+ * layers share one layout, so layer l is layer 0 moved l layer_stride
+ * floats on (attn__tf_layer_at). */
+typedef struct {
+  float *tok, *pos;     /* (V, C), (context, C): token and position embeddings */
+  float *lnfg, *lnfb;   /* (C) each: the final LayerNorm, with layer_norm */
+  float *Wu, *bu;       /* (C, V), (V): the unembedding */
+  attn__tf_layer layer0;
+  size_t layer_stride;  /* floats from one layer's tensors to the next's */
+  size_t count;         /* floats in the block */
+} attn__tf_params;
+
+/* ATTN_OK for a config the model can have (flags 0 or 1, sizes > 0, heads
+ * dividing d_model, four blocks addressable); its status otherwise. */
+int attn__tf_check_config(const attn_tf_config *cfg);
+
+/* Points p at the tensors of `block` for cfg (checked), which holds
+ * p->count floats. */
+void attn__tf_point(attn__tf_params *p, float *block, const attn_tf_config *cfg);
+
+/* Layer l's tensors. */
+attn__tf_layer attn__tf_layer_at(const attn__tf_params *p, int l);
 
 #endif

@@ -36,18 +36,9 @@ enum { CH = 64 }; /* queries and keys per chunk */
 
 /* ---- random features ---------------------------------------------------- */
 
-/* splitmix64 (Steele, Lea and Flood 2014): 64 bits of state, integer ops
- * only, so every build draws the same numbers for a seed. */
-SMALL static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Uniform in (-1, 1), 53 bits. */
+/* Uniform in (-1, 1), 53 bits of splitmix64 (the same in every build). */
 SMALL static double uniform_pm1(uint64_t *state) {
-  return (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+  return (double)(attn__splitmix64(state) >> 11) * 0x1p-52 - 1.0;
 }
 
 /* ln(x) for 0 < x < 1 from +, -, *, / alone (no libm, whose last bits differ

@@ -10,20 +10,6 @@
 
 #include "internal.h"
 
-/* X (n x d) += bias broadcast over rows; no-op for a NULL bias. */
-static void add_bias(float *X, const float *bias, int n, int d) {
-  if (!bias) return;
-  for (int i = 0; i < n; i++)
-    for (int c = 0; c < d; c++) X[(size_t)i * d + c] += bias[c];
-}
-
-/* Y (n x d) = X W + b */
-void attn__project(float *Y, const float *X, const float *W, const float *b,
-                   int n, int d) {
-  attn__gemm(Y, (size_t)d, X, (size_t)d, W, (size_t)d, n, d, d, 0, 0);
-  add_bias(Y, b, n, d);
-}
-
 /* The sizes of a multi-head call: Xq (n_q x d), Xkv (n_k x d), the weights
  * (d x d), heads dividing d, the weights of every head (heads x n_q x n_k)
  * when wanted, and the workspace (Q, K, V, Z, then one head's attention). */
@@ -71,9 +57,9 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
   float *Zws = V + (size_t)n_k * d;      /* (n_q x d) when Z is not wanted */
   float *scratch = Zws + (size_t)n_q * d; /* the attention's workspace */
   if (!Z) Z = Zws;
-  attn__project(Q, Xq, params->Wq, params->bq, n_q, d);
-  attn__project(K, Xkv, params->Wk, params->bk, n_k, d);
-  attn__project(V, Xkv, params->Wv, params->bv, n_k, d);
+  attn__linear(Q, Xq, params->Wq, params->bq, n_q, d, d, 0);
+  attn__linear(K, Xkv, params->Wk, params->bk, n_k, d, d, 0);
+  attn__linear(V, Xkv, params->Wv, params->bv, n_k, d, d, 0);
   for (int h = 0; h < heads; h++) {
     const size_t col = (size_t)h * dh;
     float *w = weights ? weights + (size_t)h * n_q * n_k : NULL;
@@ -81,6 +67,6 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
                             (size_t)d, V + col, (size_t)d, n_q, n_k, dh, dh,
                             scale, masks, scratch);
   }
-  attn__project(Y, Z, params->Wo, params->bo, n_q, d);
+  attn__linear(Y, Z, params->Wo, params->bo, n_q, d, d, 0);
   return ATTN_OK;
 }

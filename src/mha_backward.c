@@ -91,9 +91,9 @@ ATTN_SMALL int attn_mha_backward(float *dXq, float *dXkv, const attn_mha_grads *
   float *saved = (float *)workspace + round4(4 * ((uint64_t)n_q + n_k) * d);
   float *scratch = saved + saved_floats(n_q, n_k, use_weights);
 
-  attn__project(Q, Xq, params->Wq, params->bq, n_q, d);
-  attn__project(K, Xkv, params->Wk, params->bk, n_k, d);
-  attn__project(V, Xkv, params->Wv, params->bv, n_k, d);
+  attn__linear(Q, Xq, params->Wq, params->bq, n_q, d, d, 0);
+  attn__linear(K, Xkv, params->Wk, params->bk, n_k, d, d, 0);
+  attn__linear(V, Xkv, params->Wv, params->bv, n_k, d, d, 0);
   attn__gemm(dZ, (size_t)d, dY, (size_t)d, params->Wo, (size_t)d, n_q, d, d, 1, 0);
   for (int h = 0; h < heads; h++) {
     const size_t col = (size_t)h * dh;

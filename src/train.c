@@ -4,8 +4,9 @@
  * pair, in the order data flows; the forward keeps exactly what the backward
  * needs (the attention weights, Q, K, V, Z, each layer's input); gradients
  * accumulate with += into a block zeroed once per step; parameters,
- * gradients and AdamW's two moments are four blocks of one layout, so the
- * optimizer is one loop over them.
+ * gradients and AdamW's two moments are four blocks of one layout
+ * (tf_params.c: attn__tf_params points into any of them), so the optimizer
+ * is one loop over them.
  *
  * The model (DESIGN.md, "Tiny transformers"):
  *   x_0     = tok[token] + pos[position]                       (B, T, C)
@@ -23,194 +24,6 @@
 #include <string.h>
 
 #include "internal.h"
-
-/* ==== the parameter layout ============================================= */
-
-/* Each tensor's size, as rows x cols of these dimensions. */
-enum dim { ONE, D_MODEL, VOCAB, CONTEXT, HIDDEN };
-
-/* What a tensor needs in the config: bits of these (0: always there). */
-enum { NEEDS_LN = 1, NEEDS_MLP = 2 };
-
-typedef struct {
-  const char *name;
-  unsigned char rows, cols; /* enum dim */
-  unsigned char needs;
-} tensor_t;
-
-/* Block order: HEAD, then LAYER once per layer, then TAIL; the GPT block's
- * tensors (LayerNorm, MLP) only behind their config flags. */
-static const tensor_t HEAD[] = {{"tok", VOCAB, D_MODEL, 0}, {"pos", CONTEXT, D_MODEL, 0}};
-static const tensor_t LAYER[] = {
-    {"ln1.g", ONE, D_MODEL, NEEDS_LN},
-    {"ln1.b", ONE, D_MODEL, NEEDS_LN},
-    {"Wq", D_MODEL, D_MODEL, 0},
-    {"Wk", D_MODEL, D_MODEL, 0},
-    {"Wv", D_MODEL, D_MODEL, 0},
-    {"Wo", D_MODEL, D_MODEL, 0},
-    {"bq", ONE, D_MODEL, 0},
-    {"bk", ONE, D_MODEL, 0},
-    {"bv", ONE, D_MODEL, 0},
-    {"bo", ONE, D_MODEL, 0},
-    {"ln2.g", ONE, D_MODEL, NEEDS_LN | NEEDS_MLP},
-    {"ln2.b", ONE, D_MODEL, NEEDS_LN | NEEDS_MLP},
-    {"W1", D_MODEL, HIDDEN, NEEDS_MLP},
-    {"b1", ONE, HIDDEN, NEEDS_MLP},
-    {"W2", HIDDEN, D_MODEL, NEEDS_MLP},
-    {"b2", ONE, D_MODEL, NEEDS_MLP}};
-static const tensor_t TAIL[] = {{"lnf.g", ONE, D_MODEL, NEEDS_LN},
-                                {"lnf.b", ONE, D_MODEL, NEEDS_LN},
-                                {"Wu", D_MODEL, VOCAB, 0},
-                                {"bu", ONE, VOCAB, 0}};
-enum {
-  N_HEAD = sizeof HEAD / sizeof *HEAD,
-  N_LAYER = sizeof LAYER / sizeof *LAYER,
-  N_TAIL = sizeof TAIL / sizeof *TAIL,
-};
-
-static int dim(const attn_tf_config *cfg, int d) {
-  switch (d) {
-    case D_MODEL: return cfg->d_model;
-    case VOCAB: return cfg->vocab;
-    case CONTEXT: return cfg->context;
-    case HIDDEN: return 4 * cfg->d_model;
-    default: return 1;
-  }
-}
-
-static int check_config(const attn_tf_config *cfg) {
-  if (!cfg) return ATTN_E_NULL;
-  if ((cfg->mlp != 0 && cfg->mlp != 1) || (cfg->layer_norm != 0 && cfg->layer_norm != 1))
-    return ATTN_E_CONFIG;
-  if (cfg->vocab <= 0 || cfg->context <= 0 || cfg->d_model <= 0 || cfg->layers < 0)
-    return ATTN_E_SIZE;
-  if (cfg->heads <= 0 || cfg->d_model % cfg->heads != 0) return ATTN_E_HEADS;
-  /* The largest tensors, and the whole block (below 12 C^2 + 13 C floats per
-   * layer plus the embeddings), must be addressable. */
-  const uint64_t C = (uint64_t)cfg->d_model;
-  const uint64_t total = ((uint64_t)cfg->vocab * 2 + cfg->context + 3) * C +
-                         (uint64_t)cfg->layers * (12 * C * C + 13 * C);
-  if (!attn__fits(4 * C * C, 4) || !attn__fits(total, 4 * 4)) return ATTN_E_SIZE;
-  return ATTN_OK;
-}
-
-/* Fills `out` with tensor `index` of the block; 0 past the last one. */
-static int tensor_at(attn_tf_param *out, const attn_tf_config *cfg, int index) {
-  const int have = (cfg->layer_norm ? NEEDS_LN : 0) | (cfg->mlp ? NEEDS_MLP : 0);
-  size_t offset = 0;
-  int i = 0;
-  for (int part = 0; part < 3; part++) {
-    const tensor_t *list = part == 0 ? HEAD : part == 1 ? LAYER : TAIL;
-    const int n = part == 0 ? N_HEAD : part == 1 ? N_LAYER : N_TAIL;
-    const int repeat = part == 1 ? cfg->layers : 1;
-    for (int l = 0; l < repeat; l++)
-      for (int e = 0; e < n; e++) {
-        if ((list[e].needs & have) != list[e].needs) continue;
-        const int rows = dim(cfg, list[e].rows), cols = dim(cfg, list[e].cols);
-        if (i == index) {
-          *out = (attn_tf_param){list[e].name, part == 1 ? l : -1, rows, cols, offset};
-          return 1;
-        }
-        offset += (size_t)rows * cols;
-        i++;
-      }
-  }
-  out->offset = offset; /* past the end: the block's size */
-  return 0;
-}
-
-size_t attn_tf_param_count(const attn_tf_config *cfg) {
-  if (check_config(cfg) != ATTN_OK) return 0;
-  attn_tf_param end;
-  tensor_at(&end, cfg, -1);
-  return end.offset;
-}
-
-int attn_tf_param_info(attn_tf_param *info, const attn_tf_config *cfg, int index) {
-  if (!info) return ATTN_E_NULL;
-  const int status = check_config(cfg);
-  if (status != ATTN_OK) return status;
-  return index >= 0 && tensor_at(info, cfg, index) ? ATTN_OK : ATTN_E_SIZE;
-}
-
-/* The tensor `name` of `layer` (-1 for the others) inside `block`. */
-static float *find(float *block, const attn_tf_config *cfg, int layer, const char *name) {
-  attn_tf_param t;
-  for (int i = 0; tensor_at(&t, cfg, i); i++)
-    if (t.layer == layer && !strcmp(t.name, name)) return block + t.offset;
-  return NULL; /* a tensor this config leaves out */
-}
-
-/* One layer's tensors in a block (parameters or gradients: same layout);
- * NULL for those the config leaves out. */
-typedef struct {
-  float *Wq, *Wk, *Wv, *Wo; /* (C, C) each */
-  float *bq, *bk, *bv, *bo; /* (C) each */
-  float *ln1g, *ln1b, *ln2g, *ln2b; /* (C) each, with layer_norm */
-  float *W1, *b1, *W2, *b2; /* (C, 4C), (4C), (4C, C), (C), with mlp */
-} layer_t;
-
-static layer_t layer_in(float *block, const attn_tf_config *cfg, int l) {
-  return (layer_t){find(block, cfg, l, "Wq"),    find(block, cfg, l, "Wk"),
-                   find(block, cfg, l, "Wv"),    find(block, cfg, l, "Wo"),
-                   find(block, cfg, l, "bq"),    find(block, cfg, l, "bk"),
-                   find(block, cfg, l, "bv"),    find(block, cfg, l, "bo"),
-                   find(block, cfg, l, "ln1.g"), find(block, cfg, l, "ln1.b"),
-                   find(block, cfg, l, "ln2.g"), find(block, cfg, l, "ln2.b"),
-                   find(block, cfg, l, "W1"),    find(block, cfg, l, "b1"),
-                   find(block, cfg, l, "W2"),    find(block, cfg, l, "b2")};
-}
-
-/* ==== initialisation ==================================================== */
-
-/* splitmix64: a small, well-mixed generator; the same numbers in every build. */
-static uint64_t next_u64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Uniform in [-a, a): 24 random bits, so exact in float. */
-static float uniform(uint64_t *s, float a) {
-  return a * ((float)(next_u64(s) >> 40) * 0x1p-23f - 1.0f);
-}
-
-int attn_tf_init(attn_tf_model *model, uint32_t seed) {
-  if (!model) return ATTN_E_NULL;
-  const attn_tf_config *cfg = &model->cfg;
-  const int status = check_config(cfg);
-  if (status != ATTN_OK) return status;
-  if (!model->params || !model->grads || !model->m || !model->v ||
-      (!model->off && cfg->layers > 0))
-    return ATTN_E_NULL;
-  /* Uniform, so that a standard deviation sigma takes a = sqrt(3) sigma:
-   * embeddings sigma 1; Wq..Wo and W1 sigma 1/sqrt(C), W2 1/sqrt(4C) (a
-   * unit input keeps unit size); Wu sigma 0.02 (the first logits are near
-   * 0, the loss near log V); biases 0; LayerNorm gains 1 and biases 0. */
-  const float root3 = 1.7320508f, C = (float)cfg->d_model;
-  uint64_t s = seed;
-  attn_tf_param t;
-  for (int i = 0; tensor_at(&t, cfg, i); i++) {
-    const char *last = t.name + strlen(t.name) - 1;
-    const int gain = !strncmp(t.name, "ln", 2) && *last == 'g';
-    const float a = t.name[0] == 'b' || !strncmp(t.name, "ln", 2)       ? 0.0f
-                    : !strcmp(t.name, "tok") || !strcmp(t.name, "pos") ? root3
-                    : !strcmp(t.name, "Wu")                            ? 0.02f * root3
-                    : !strcmp(t.name, "W2")                            ? root3 / sqrtf(4 * C)
-                                                                       : root3 / sqrtf(C);
-    float *p = model->params + t.offset;
-    for (size_t k = 0; k < (size_t)t.rows * t.cols; k++)
-      p[k] = a ? uniform(&s, a) : gain ? 1.0f : 0.0f;
-  }
-  const size_t n = t.offset; /* tensor_at left the block size there */
-  memset(model->grads, 0, n * sizeof(float));
-  memset(model->m, 0, n * sizeof(float));
-  memset(model->v, 0, n * sizeof(float));
-  if (cfg->layers > 0) memset(model->off, 0, (size_t)cfg->layers * cfg->heads);
-  model->step = 0;
-  return ATTN_OK;
-}
 
 /* ==== activations ======================================================== */
 
@@ -286,15 +99,6 @@ static void embed_backward(float *dtok, float *dpos, const float *dout,
       const float *d = dout + ((size_t)b * T + t) * C;
       for (int c = 0; c < C; c++) dt[c] += d[c], dp[c] += d[c];
     }
-}
-
-/* out (N, OC) = inp (N, IC) W (IC, OC) + bias (OC); += with accumulate.
- * One GEMM over every token of the batch. */
-static void linear_forward(float *out, const float *inp, const float *W,
-                           const float *bias, int N, int IC, int OC, int accumulate) {
-  attn__gemm(out, (size_t)OC, inp, (size_t)IC, W, (size_t)OC, N, IC, OC, 0, accumulate);
-  for (int i = 0; i < N; i++)
-    for (int o = 0; o < OC; o++) out[(size_t)i * OC + o] += bias[o];
 }
 
 /* In the forward pass: out = inp W + bias, so now
@@ -393,7 +197,7 @@ static double crossentropy(float *losses, float *dlogits, float *row,
 static int check_call(const attn_tf_model *m, const int32_t *tokens, int B,
                       int n_tokens, void *workspace) {
   if (!m) return ATTN_E_NULL;
-  const int status = check_config(&m->cfg);
+  const int status = attn__tf_check_config(&m->cfg);
   if (status != ATTN_OK) return status;
   if (!m->params || !tokens || (!m->off && m->cfg.layers > 0)) return ATTN_E_NULL;
   if (B <= 0 || n_tokens < 2 || n_tokens > m->cfg.context + 1) return ATTN_E_SIZE;
@@ -405,7 +209,7 @@ static int check_call(const attn_tf_model *m, const int32_t *tokens, int B,
 }
 
 size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens) {
-  if (check_config(cfg) != ATTN_OK || batch <= 0 || n_tokens < 2 ||
+  if (attn__tf_check_config(cfg) != ATTN_OK || batch <= 0 || n_tokens < 2 ||
       n_tokens > cfg->context + 1)
     return 0;
   const int T = n_tokens - 1;
@@ -430,7 +234,7 @@ size_t attn_tf_workspace_size(const attn_tf_config *cfg, int batch, int n_tokens
 
 /* The MLP of layer l: x_{l+1} = a_l + GELU(h2 W1 + b1) W2 + b2, h2 = a_l or
  * LN2(a_l). Reads a->xa, writes h2, pre, act and x_{l+1}. */
-static void mlp_forward(acts_t *a, const layer_t *w, const attn_tf_config *cfg, int l,
+static void mlp_forward(acts_t *a, const attn__tf_layer *w, const attn_tf_config *cfg, int l,
                         int N, int C) {
   const size_t BTC = (size_t)N * C;
   const float *xa = a->xa + l * BTC, *h = xa;
@@ -441,18 +245,18 @@ static void mlp_forward(acts_t *a, const layer_t *w, const attn_tf_config *cfg, 
     h = h2;
   }
   float *pre = a->pre + l * 4 * BTC, *act = a->act + l * 4 * BTC;
-  linear_forward(pre, h, w->W1, w->b1, N, C, 4 * C, 0);
+  attn__linear(pre, h, w->W1, w->b1, N, C, 4 * C, 0);
   for (int i = 0; i < N; i++)
     attn__gelu_forward(act + (size_t)i * 4 * C, pre + (size_t)i * 4 * C, 4 * C);
   float *x_next = a->x + (l + 1) * BTC;
   memcpy(x_next, xa, BTC * sizeof(float)); /* the residual */
-  linear_forward(x_next, act, w->W2, w->b2, N, 4 * C, C, 1);
+  attn__linear(x_next, act, w->W2, w->b2, N, 4 * C, C, 1);
 }
 
 /* Its backward: given dx = dLoss/dx_{l+1} in a->dx, adds the MLP's
  * gradients into g and leaves dLoss/da_l in a->dx (the residual's dx plus
  * what came back through the MLP). */
-static void mlp_backward(acts_t *a, const layer_t *w, const layer_t *g,
+static void mlp_backward(acts_t *a, const attn__tf_layer *w, const attn__tf_layer *g,
                          const attn_tf_config *cfg, int l, int N, int C) {
   const size_t BTC = (size_t)N * C;
   const float *xa = a->xa + l * BTC, *pre = a->pre + l * 4 * BTC, *act = a->act + l * 4 * BTC;
@@ -481,10 +285,11 @@ static double forward(acts_t *a, const attn_tf_model *m, const int32_t *tokens,
   const int C = cfg->d_model, NH = cfg->heads, V = cfg->vocab, N = B * T;
   const size_t BTC = (size_t)N * C;
   const int L = cfg->layers;
-  float *P = m->params;
-  embed_forward(a->x, tokens, find(P, cfg, -1, "tok"), find(P, cfg, -1, "pos"), B, T, C);
+  attn__tf_params P;
+  attn__tf_point(&P, m->params, cfg);
+  embed_forward(a->x, tokens, P.tok, P.pos, B, T, C);
   for (int l = 0; l < L; l++) {
-    const layer_t w = layer_in(P, cfg, l);
+    const attn__tf_layer w = attn__tf_layer_at(&P, l);
     const float *x = a->x + l * BTC;
     float *q = a->q + l * BTC, *k = a->k + l * BTC, *v = a->v + l * BTC, *z = a->z + l * BTC;
     const float *h = x;
@@ -494,24 +299,24 @@ static double forward(acts_t *a, const attn_tf_model *m, const int32_t *tokens,
                               x, w.ln1g, w.ln1b, N, C);
       h = h1;
     }
-    linear_forward(q, h, w.Wq, w.bq, N, C, C, 0);
-    linear_forward(k, h, w.Wk, w.bk, N, C, C, 0);
-    linear_forward(v, h, w.Wv, w.bv, N, C, C, 0);
+    attn__linear(q, h, w.Wq, w.bq, N, C, C, 0);
+    attn__linear(k, h, w.Wk, w.bk, N, C, C, 0);
+    attn__linear(v, h, w.Wv, w.bv, N, C, C, 0);
     attention_forward(z, a->att + (size_t)l * B * NH * T * T, q, k, v,
                       m->off + (size_t)l * NH, B, T, C, NH);
     float *x_next = a->x + (l + 1) * BTC;
     float *xa = cfg->mlp ? a->xa + l * BTC : x_next;
     memcpy(xa, x, BTC * sizeof(float)); /* the residual */
-    linear_forward(xa, z, w.Wo, w.bo, N, C, C, 1);
+    attn__linear(xa, z, w.Wo, w.bo, N, C, C, 1);
     if (cfg->mlp) mlp_forward(a, &w, cfg, l, N, C);
   }
   const float *f = a->x + L * BTC;
   if (cfg->layer_norm) {
     attn__layernorm_forward(a->xf, a->ln_mean + (size_t)2 * L * N, a->ln_rstd + (size_t)2 * L * N,
-                            f, find(P, cfg, -1, "lnf.g"), find(P, cfg, -1, "lnf.b"), N, C);
+                            f, P.lnfg, P.lnfb, N, C);
     f = a->xf;
   }
-  linear_forward(a->logits, f, find(P, cfg, -1, "Wu"), find(P, cfg, -1, "bu"), N, C, V, 0);
+  attn__linear(a->logits, f, P.Wu, P.bu, N, C, V, 0);
   return crossentropy(losses, dlogits ? a->logits : NULL, a->row, a->logits, tokens,
                       B, T, V, 1.0f / (float)N);
 }
@@ -523,22 +328,21 @@ static void backward(acts_t *a, attn_tf_model *m, const int32_t *tokens, int B, 
   const int C = cfg->d_model, NH = cfg->heads, V = cfg->vocab, N = B * T;
   const size_t BTC = (size_t)N * C;
   const int L = cfg->layers;
-  float *P = m->params, *G = m->grads;
+  attn__tf_params P, G;
+  attn__tf_point(&P, m->params, cfg);
+  attn__tf_point(&G, m->grads, cfg);
   memset(a->dx, 0, BTC * sizeof(float));
   const float *xL = a->x + L * BTC;
   if (cfg->layer_norm) { /* logits = LNf(x_L) Wu + bu */
     memset(a->dh, 0, BTC * sizeof(float));
-    linear_backward(a->dh, find(G, cfg, -1, "Wu"), find(G, cfg, -1, "bu"), a->logits, a->xf,
-                    find(P, cfg, -1, "Wu"), N, C, V);
-    attn__layernorm_backward(a->dx, find(G, cfg, -1, "lnf.g"), find(G, cfg, -1, "lnf.b"), a->dh,
-                             xL, find(P, cfg, -1, "lnf.g"), a->ln_mean + (size_t)2 * L * N,
+    linear_backward(a->dh, G.Wu, G.bu, a->logits, a->xf, P.Wu, N, C, V);
+    attn__layernorm_backward(a->dx, G.lnfg, G.lnfb, a->dh, xL, P.lnfg, a->ln_mean + (size_t)2 * L * N,
                              a->ln_rstd + (size_t)2 * L * N, N, C);
   } else {
-    linear_backward(a->dx, find(G, cfg, -1, "Wu"), find(G, cfg, -1, "bu"), a->logits, xL,
-                    find(P, cfg, -1, "Wu"), N, C, V);
+    linear_backward(a->dx, G.Wu, G.bu, a->logits, xL, P.Wu, N, C, V);
   }
   for (int l = L - 1; l >= 0; l--) {
-    const layer_t w = layer_in(P, cfg, l), g = layer_in(G, cfg, l);
+    const attn__tf_layer w = attn__tf_layer_at(&P, l), g = attn__tf_layer_at(&G, l);
     const float *x = a->x + l * BTC, *q = a->q + l * BTC, *k = a->k + l * BTC,
                 *v = a->v + l * BTC, *z = a->z + l * BTC;
     if (cfg->mlp) mlp_backward(a, &w, &g, cfg, l, N, C); /* a->dx is now dLoss/da_l */
@@ -562,7 +366,7 @@ static void backward(acts_t *a, attn_tf_model *m, const int32_t *tokens, int B, 
       attn__layernorm_backward(a->dx, g.ln1g, g.ln1b, a->dh, x, w.ln1g,
                                a->ln_mean + (size_t)2 * l * N, a->ln_rstd + (size_t)2 * l * N, N, C);
   }
-  embed_backward(find(G, cfg, -1, "tok"), find(G, cfg, -1, "pos"), a->dx, tokens, B, T, C);
+  embed_backward(G.tok, G.pos, a->dx, tokens, B, T, C);
 }
 
 int attn_tf_forward(float *loss, float *losses, float *logits, float *weights,
@@ -643,7 +447,8 @@ int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
   status = attn_tf_gradients(loss, model, tokens, batch, n_tokens, workspace);
   if (status != ATTN_OK) return status;
   model->step++;
-  adamw(model->params, model->m, model->v, model->grads,
-        attn_tf_param_count(&model->cfg), model->step, opt);
+  attn__tf_params P; /* every tensor of the block: one loop over all of them */
+  attn__tf_point(&P, model->params, &model->cfg);
+  adamw(model->params, model->m, model->v, model->grads, P.count, model->step, opt);
   return ATTN_OK;
 }

@@ -104,14 +104,9 @@ void check_unchanged(const char *what, const void *now,
   CHECK(memcmp(now, before, bytes) == 0, "input %s was modified", what);
 }
 
-/* ---- random numbers: splitmix64, one stream per group ------------------ */
+/* ---- random numbers: the kernels' splitmix64, one stream per label ------- */
 
-uint64_t rng_next(rng_t *r) {
-  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t rng_next(rng_t *r) { return attn__splitmix64(&r->s); }
 double rng_unit(rng_t *r) { return (double)(rng_next(r) >> 11) * 0x1p-53; }
 float rng_sym(rng_t *r) { return (float)(2.0 * rng_unit(r) - 1.0); }
 

@@ -1,5 +1,6 @@
 /* test_gemm.c: src/gemm.c: attn_matmul, and the internal products the
- * other kernels build on (attn__gemm_at for weight gradients). */
+ * other kernels build on: attn__gemm_at (weight gradients) and attn__linear
+ * (the one linear layer of multi-head attention, the trainer, the decoder). */
 #include "harness.h"
 
 /* ==== attn_matmul ======================================================== */
@@ -86,8 +87,40 @@ static void test_gemm_at(void) {
     }
 }
 
+/* attn__linear: Y = X W + b and Y += X W + b, with and without the bias,
+ * on both of its paths (a few rows one at a time, more through the GEMM). */
+static void test_linear_layer(void) {
+  rng_t r = rng_for("linear_layer");
+  const int dims[][3] = {{1, 1, 1}, {1, 8, 5}, {2, 3, 17}, {3, 16, 16}, {4, 33, 7},
+                         {5, 4, 9},  {9, 64, 12}, {17, 5, 130}, {70, 520, 3}};
+  for (int t = 0; t < N_OF(dims); t++)
+    for (int bias = 0; bias < 2; bias++)
+      for (int acc = 0; acc < 2; acc++) {
+        const int n = dims[t][0], IC = dims[t][1], OC = dims[t][2];
+        begin("attn__linear n=%d IC=%d OC=%d bias=%d accumulate=%d", n, IC, OC, bias, acc);
+        float *X = fbuf((size_t)n * IC), *W = fbuf((size_t)IC * OC), *b = bias ? fbuf((size_t)OC) : NULL;
+        float *Y = fbuf((size_t)n * OC);
+        fill(&r, X, (size_t)n * IC, 1), fill(&r, W, (size_t)IC * OC, 1), fill(&r, Y, (size_t)n * OC, 1);
+        if (b) fill(&r, b, (size_t)OC, 1);
+        double *Xd = ref_to_double(X, (size_t)n * IC), *Wd = ref_to_double(W, (size_t)IC * OC);
+        double *want = ref_to_double(Y, (size_t)n * OC), *err = dbuf((size_t)n * OC);
+        ref_gemm(want, err, (size_t)OC, acc, Xd, NULL, (size_t)IC, 0, Wd, NULL, (size_t)OC, 0, n, IC, OC,
+                 IC + acc + bias);
+        for (int i = 0; i < n && b; i++)
+          for (int o = 0; o < OC; o++) {
+            want[(size_t)i * OC + o] += b[o];
+            err[(size_t)i * OC + o] += REF_U * (fabs(want[(size_t)i * OC + o]) + fabs((double)b[o]));
+          }
+        attn__linear(Y, X, W, b, n, IC, OC, acc);
+        compare("Y", Y, want, err, (size_t)n * OC, (size_t)OC, 0);
+        free(X), free(W), free(b), free(Y), free(Xd), free(Wd), free(want), free(err);
+        end();
+      }
+}
+
 const test_group TEST_GROUPS[] = {
     {"matmul", test_matmul, 1},
     {"gemm_at", test_gemm_at, 1},
+    {"linear_layer", test_linear_layer, 1},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

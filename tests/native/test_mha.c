@@ -10,28 +10,32 @@ typedef struct {
   int loose; /* ill-conditioned: finite results only */
 } mha_case_t;
 
+/* A layer of width d: Wq..Wo uniform in +-w_scale, biases in +-0.5 (or
+ * none); the buffers in Wm and bm (free them after). */
+static attn_mha_params random_layer(rng_t *r, int d, float w_scale, int biases, float *Wm[4],
+                                    float *bm[4]) {
+  for (int i = 0; i < 4; i++) {
+    Wm[i] = fbuf((size_t)d * d);
+    fill(r, Wm[i], (size_t)d * d, w_scale);
+    bm[i] = biases ? fbuf((size_t)d) : NULL;
+    if (biases) fill(r, bm[i], (size_t)d, 0.5f);
+  }
+  return (attn_mha_params){Wm[0], Wm[1], Wm[2], Wm[3], bm[0], bm[1], bm[2], bm[3]};
+}
+
 static void mha_case(rng_t *r, mha_case_t c) {
   if (c.self) c.n_k = c.n_q;
   begin("attn_mha n_q=%d n_k=%d d_model=%d heads=%d %s biases=%d masks=%s |X|=%g",
         c.n_q, c.n_k, c.d, c.heads, c.self ? "self" : "cross", c.biases,
         MK_NAMES[c.mode], (double)c.x_scale);
   const int n_q = c.n_q, n_k = c.n_k, d = c.d, H = c.heads;
-  const size_t dd = (size_t)d * d, nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d,
-               hw = (size_t)H * n_q * n_k;
+  const size_t nq_d = (size_t)n_q * d, nk_d = (size_t)n_k * d, hw = (size_t)H * n_q * n_k;
   float *Xq = fbuf(nq_d), *Xkv = c.self ? Xq : fbuf(nk_d);
   fill(r, Xq, nq_d, c.x_scale);
   if (!c.self) fill(r, Xkv, nk_d, c.x_scale);
-  float *Wm[4], *bm[4] = {NULL, NULL, NULL, NULL};
+  float *Wm[4], *bm[4];
   const float w_scale = 1.0f / sqrtf((float)d); /* keeps projections O(|X|) */
-  for (int i = 0; i < 4; i++) {
-    Wm[i] = fbuf(dd);
-    fill(r, Wm[i], dd, 2 * w_scale);
-    if (c.biases) {
-      bm[i] = fbuf((size_t)d);
-      fill(r, bm[i], (size_t)d, 0.5f);
-    }
-  }
-  const attn_mha_params P = {Wm[0], Wm[1], Wm[2], Wm[3], bm[0], bm[1], bm[2], bm[3]};
+  const attn_mha_params P = random_layer(r, d, 2 * w_scale, c.biases, Wm, bm);
   float *add;
   uint8_t *pad;
   attn_masks mk_store;
@@ -187,13 +191,8 @@ static void mha_backward_case(rng_t *r, mha_case_t c, int use_weights) {
   float *Xq = fbuf(nq_d), *Xkv = c.self ? Xq : fbuf(nk_d), *dY = fbuf(nq_d);
   fill(r, Xq, nq_d, c.x_scale), fill(r, dY, nq_d, 1);
   if (!c.self) fill(r, Xkv, nk_d, c.x_scale);
-  float *Wm[4], *bm[4] = {NULL, NULL, NULL, NULL};
-  for (int i = 0; i < 4; i++) {
-    Wm[i] = fbuf(dd);
-    fill(r, Wm[i], dd, 2.0f / sqrtf((float)d));
-    if (c.biases) bm[i] = fbuf((size_t)d), fill(r, bm[i], (size_t)d, 0.5f);
-  }
-  const attn_mha_params P = {Wm[0], Wm[1], Wm[2], Wm[3], bm[0], bm[1], bm[2], bm[3]};
+  float *Wm[4], *bm[4];
+  const attn_mha_params P = random_layer(r, d, 2.0f / sqrtf((float)d), c.biases, Wm, bm);
   float *add;
   uint8_t *pad;
   attn_masks mk_store;

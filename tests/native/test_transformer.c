@@ -1,9 +1,10 @@
-/* test_transformer.c: the tiny transformer: src/train.c (the trainer),
- * src/gpt_block.c (LayerNorm, GELU) and src/generate.c (decoding with a KV
- * cache). Their numbers are checked against a float64 reference and
- * PyTorch in tests/transformer.test.js, tests/gpt.test.js and
- * tests/generate.test.js; here: erf's accuracy, and training and decoding
- * on each path under the sanitizers. (Their statuses: test_contract.c.) */
+/* test_transformer.c: the tiny transformer: src/tf_params.c (its parameter
+ * layout), src/train.c (the trainer), src/gpt_block.c (LayerNorm, GELU) and
+ * src/generate.c (decoding with a KV cache). Their numbers are checked
+ * against a float64 reference and PyTorch in tests/transformer.test.js,
+ * tests/gpt.test.js and tests/generate.test.js; here: erf's accuracy, the
+ * layout, and training and decoding on each path under the sanitizers.
+ * (Their statuses: test_contract.c.) */
 #include "harness.h"
 
 typedef struct {
@@ -42,6 +43,66 @@ static void copy_task(rng_t *r, int32_t *tokens, int B, int L, int vocab) {
   }
 }
 
+/* Every tensor attn_tf_param_info lists is where attn__tf_params (the
+ * struct the trainer, the decoder and AdamW use) points, layer by layer;
+ * the ones the config leaves out are NULL; the block's count agrees. */
+static void check_layout(const attn_tf_config *c) {
+  const size_t n = attn_tf_param_count(c);
+  float *block = fbuf(n);
+  attn__tf_params P;
+  attn__tf_point(&P, block, c);
+  CHECK(P.count == n, "the struct counts %zu floats, attn_tf_param_count %zu", P.count, n);
+  const struct {
+    const char *name;
+    size_t field;
+  } outside[] = {{"tok", offsetof(attn__tf_params, tok)},   {"pos", offsetof(attn__tf_params, pos)},
+                 {"lnf.g", offsetof(attn__tf_params, lnfg)}, {"lnf.b", offsetof(attn__tf_params, lnfb)},
+                 {"Wu", offsetof(attn__tf_params, Wu)},     {"bu", offsetof(attn__tf_params, bu)}},
+    inside[] = {{"ln1.g", offsetof(attn__tf_layer, ln1g)}, {"ln1.b", offsetof(attn__tf_layer, ln1b)},
+                {"Wq", offsetof(attn__tf_layer, Wq)},      {"Wk", offsetof(attn__tf_layer, Wk)},
+                {"Wv", offsetof(attn__tf_layer, Wv)},      {"Wo", offsetof(attn__tf_layer, Wo)},
+                {"bq", offsetof(attn__tf_layer, bq)},      {"bk", offsetof(attn__tf_layer, bk)},
+                {"bv", offsetof(attn__tf_layer, bv)},      {"bo", offsetof(attn__tf_layer, bo)},
+                {"ln2.g", offsetof(attn__tf_layer, ln2g)}, {"ln2.b", offsetof(attn__tf_layer, ln2b)},
+                {"W1", offsetof(attn__tf_layer, W1)},      {"b1", offsetof(attn__tf_layer, b1)},
+                {"W2", offsetof(attn__tf_layer, W2)},      {"b2", offsetof(attn__tf_layer, b2)}};
+  int listed = 0, pointed = 0;
+  attn_tf_param info;
+  for (int i = 0; attn_tf_param_info(&info, c, i) == ATTN_OK; i++, listed++) {
+    const int in_layer = info.layer >= 0;
+    attn__tf_layer layer = in_layer ? attn__tf_layer_at(&P, info.layer) : P.layer0;
+    const char *base = in_layer ? (const char *)&layer : (const char *)&P;
+    const int count = in_layer ? N_OF(inside) : N_OF(outside);
+    int found = 0;
+    for (int k = 0; k < count; k++) {
+      if (strcmp(in_layer ? inside[k].name : outside[k].name, info.name)) continue;
+      float *ptr;
+      memcpy(&ptr, base + (in_layer ? inside[k].field : outside[k].field), sizeof ptr);
+      CHECK(ptr == block + info.offset, "%s of layer %d: the struct points at %td, the table says %zu",
+            info.name, info.layer, ptr ? ptr - block : -1, info.offset);
+      found = 1;
+    }
+    CHECK(found, "%s has no field in the struct", info.name);
+    CHECK(info.offset + (size_t)info.rows * info.cols <= n, "%s runs past the block", info.name);
+  }
+  /* and nothing else is set: count the struct's non-NULL pointers */
+  for (int k = 0; k < N_OF(outside); k++) {
+    float *ptr;
+    memcpy(&ptr, (const char *)&P + outside[k].field, sizeof ptr);
+    pointed += ptr != NULL;
+  }
+  for (int l = 0; l < c->layers; l++) {
+    const attn__tf_layer layer = attn__tf_layer_at(&P, l);
+    for (int k = 0; k < N_OF(inside); k++) {
+      float *ptr;
+      memcpy(&ptr, (const char *)&layer + inside[k].field, sizeof ptr);
+      pointed += ptr != NULL;
+    }
+  }
+  CHECK(pointed == listed, "the struct points at %d tensors, attn_tf_param_info lists %d", pointed, listed);
+  free(block);
+}
+
 static void test_trainer(void) {
   const attn_tf_config c = {7, 8, 8, 2, 2, 0, 0};
   enum { B = 8, L = 9 };
@@ -52,9 +113,13 @@ static void test_trainer(void) {
   const size_t ws_bytes = attn_tf_workspace_size(&c, B, L);
   void *ws = wsbuf(ws_bytes);
 
-  begin("trainer: the parameter count");
+  begin("the parameter layout: counts, and attn__tf_params points where attn_tf_param_info says");
   /* tok 7x8, pos 8x8, per layer 4 8x8 + 4 x 8, Wu 8x7, bu 7 */
   CHECK(attn_tf_param_count(&c) == 56 + 64 + 2 * (256 + 32) + 56 + 7, "param_count %zu", attn_tf_param_count(&c));
+  check_layout(&c);
+  const attn_tf_config gpt = {5, 6, 12, 3, 3, 1, 1}, mlp_only = {5, 6, 12, 3, 2, 1, 0},
+                       norm_only = {5, 6, 12, 3, 2, 0, 1}, no_layers = {5, 6, 12, 3, 0, 1, 1};
+  check_layout(&gpt), check_layout(&mlp_only), check_layout(&norm_only), check_layout(&no_layers);
   end();
   tf_t t = tf_new(c, 5);
   float loss;
@@ -146,6 +211,7 @@ static void test_gpt(void) {
   free(ws);
   end();
 }
+
 
 const test_group TEST_GROUPS[] = {
     {"trainer", test_trainer, 1},
