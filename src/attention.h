@@ -61,6 +61,14 @@ size_t attn_memory_in_use(void);
  * A NULL x returns 0: nothing there can be trusted. */
 size_t attn_first_nonfinite(const float *x, size_t n, int allow_minus_inf);
 
+/* The layouts of the structs below that the JavaScript side writes: entry i
+ * is a struct's size ("attn_masks") or a field's offset ("attn_masks.add
+ * ptr": name, then kind i32, f32, ptr, size or a struct's name), in bytes.
+ * attn_layout_name returns NULL and attn_layout_value -1 past the last
+ * entry (and for i < 0). */
+const char *attn_layout_name(int i);
+int attn_layout_value(int i);
+
 /* ---- building blocks ---------------------------------------------- */
 
 /* C (m x n) = A (m x k) * B, where B is k x n, or, with transpose_b,

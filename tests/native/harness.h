@@ -10,7 +10,7 @@
  * Build and run one (tests/native.test.js builds and runs them all):
  *   cc -std=c11 -Wall -Wextra -Werror -fsanitize=address,undefined
  *      -fno-sanitize-recover=all -g -O1 -Isrc tests/native/test_<area>.c
- *      tests/native/harness.c <every .c file of src> -lm -o test_<area>
+ *      tests/native/harness.c <the sources of src/sources.txt> -lm -o test_<area>
  *   ./test_<area> [--no-fork] [--seed=N] [--only=GROUP]
  * Output: one line per failed case (with the seed), one line per group, and
  * last "N passed, N failed" (cases). Exit status 1 when anything failed.

@@ -105,7 +105,7 @@ static const mask_row GOOD_MASKS[] = {
      "causal, every key padded, -inf in the additive mask"},
 };
 
-/* ==== the core: names, memory, the scan ==================================== */
+/* ==== the core: names, memory, the scan, the layouts ====================== */
 
 static void contract_core(void) {
   const int codes[] = {ATTN_OK,      ATTN_E_NULL,  ATTN_E_SIZE,  ATTN_E_HEADS,
@@ -131,6 +131,13 @@ static void contract_core(void) {
 
   row_value("attn_first_nonfinite", "NULL: 0, nothing there can be trusted",
             attn_first_nonfinite(NULL, 5, 0) == 0 && attn_first_nonfinite(NULL, 0, 1) == 0);
+
+  int n = 0;
+  while (attn_layout_name(n)) n++;
+  row_value("attn_layout_name", "NULL past the last entry and for i < 0",
+            n > 0 && !attn_layout_name(n) && !attn_layout_name(-1) && !attn_layout_name(INT_MIN));
+  row_value("attn_layout_value", "-1 past the last entry and for i < 0",
+            attn_layout_value(n) == -1 && attn_layout_value(-1) == -1 && attn_layout_value(0) > 0);
 }
 
 /* ==== matmul, softmax, positional encoding ================================ */

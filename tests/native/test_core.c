@@ -1,5 +1,6 @@
-/* test_core.c: src/core.c and src/check.c: status names, the SIMD switch,
- * counted memory, the NaN and infinity scan. */
+/* test_core.c: src/core.c, src/check.c and src/layout.c: status names, the
+ * SIMD switch, counted memory, the NaN and infinity scan, the struct layouts
+ * the JS reads. (The checker's statuses, entry by entry: test_contract.c.) */
 #include "harness.h"
 
 /* ==== status names, SIMD switch, counted memory ========================= */
@@ -125,9 +126,70 @@ static void test_first_nonfinite(void) {
   }
 }
 
+/* ==== the struct layouts the JS reads (src/layout.c) ====================== */
+
+/* Every entry names a struct or one of its fields with a kind; structs come
+ * first and every field's struct is listed; the values are this build's
+ * sizeof and offsetof (checked for a few), every field inside its struct. */
+static void test_layout(void) {
+  begin("attn_layout_name / attn_layout_value: well formed, this build's offsets");
+  char structs[16][32];
+  int n_structs = 0, fields = 0;
+  for (int i = 0; attn_layout_name(i); i++) {
+    const char *name = attn_layout_name(i), *dot = strchr(name, '.'), *space = strchr(name, ' ');
+    const int value = attn_layout_value(i);
+    CHECK(value >= 0 && value % 4 == 0, "%s = %d is not a whole number of 32-bit words", name, value);
+    if (!dot) {
+      CHECK(!space && fields == 0 && n_structs < 16 && strlen(name) < 32,
+            "%s: a struct after the fields, or with a kind", name);
+      if (n_structs < 16) snprintf(structs[n_structs++], 32, "%s", name);
+      continue;
+    }
+    fields++;
+    CHECK(space && space > dot, "%s has no kind", name);
+    if (!space) continue;
+    const char *kind = space + 1;
+    int known = !strcmp(kind, "i32") || !strcmp(kind, "f32") || !strcmp(kind, "ptr") || !strcmp(kind, "size");
+    int owner = -1;
+    for (int k = 0; k < n_structs; k++) {
+      if ((size_t)(dot - name) == strlen(structs[k]) && !strncmp(name, structs[k], (size_t)(dot - name)))
+        owner = k;
+      known |= !strcmp(kind, structs[k]);
+    }
+    CHECK(known, "%s: unknown kind", name);
+    CHECK(owner >= 0, "%s: its struct is not listed", name);
+    for (int k = 0; owner >= 0 && k < i; k++)
+      if (!strcmp(attn_layout_name(k), structs[owner]))
+        CHECK(value + 4 <= attn_layout_value(k), "%s at %d runs past its struct (%d bytes)", name, value,
+              attn_layout_value(k));
+  }
+  CHECK(n_structs == 7 && fields > 0, "%d structs, %d fields", n_structs, fields);
+  const struct {
+    const char *name;
+    int value;
+  } known[] = {{"attn_masks", (int)sizeof(attn_masks)},
+               {"attn_masks.n_global i32", (int)offsetof(attn_masks, n_global)},
+               {"attn_tf_model.cfg attn_tf_config", (int)offsetof(attn_tf_model, cfg)},
+               {"attn_tf_model.step i32", (int)offsetof(attn_tf_model, step)},
+               {"attn_tf_param.offset size", (int)offsetof(attn_tf_param, offset)},
+               {"attn_adamw.weight_decay f32", (int)offsetof(attn_adamw, weight_decay)}};
+  for (int k = 0; k < N_OF(known); k++) {
+    int found = 0;
+    for (int i = 0; attn_layout_name(i); i++)
+      if (!strcmp(attn_layout_name(i), known[k].name)) {
+        found = 1;
+        CHECK(attn_layout_value(i) == known[k].value, "%s = %d, this build's is %d", known[k].name,
+              attn_layout_value(i), known[k].value);
+      }
+    CHECK(found, "no entry %s", known[k].name);
+  }
+  end();
+}
+
 const test_group TEST_GROUPS[] = {
     {"status_names", test_status_names, 0},
     {"memory", test_memory, 0},
     {"first_nonfinite", test_first_nonfinite, 1},
+    {"layout", test_layout, 0},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

@@ -89,11 +89,11 @@ const argmax = (x) => x.reduce((best, v, i) => (v > x[best] ? i : best), 0);
  * (n x vocab); reorder(parents) makes history i a copy of history parents[i].
  */
 class Decoder {
-  constructor(k, arena, model, cfg, prompt, n) {
+  constructor(k, arena, model, config, cfg, prompt, n) {
     const { ex } = k;
     Object.assign(this, { k, ex, model, cfg, n });
-    const cacheBytes = ex.attn_tf_cache_size(model, n) >>> 0;
-    const wsBytes = ex.attn_tf_decode_workspace_size(model, n) >>> 0;
+    const cacheBytes = ex.attn_tf_cache_size(config, n) >>> 0;
+    const wsBytes = ex.attn_tf_decode_workspace_size(config, n) >>> 0;
     if (cacheBytes === 0 || wsBytes === 0 || 2 * cacheBytes + wsBytes > MEMORY_LIMIT) {
       throw new RangeError(`generate: the KV cache of ${n} sequences does not fit in wasm memory`);
     }
@@ -195,11 +195,11 @@ function beamSearch(decoder, o, V) {
  * logProbs[i] is the model's log-probability (temperature 1) of tokens[i]
  * and logProb their sum (the sequence's log-probability given the prompt).
  */
-export function generate(k, model, cfg, prompt, options) {
+export function generate(k, model, config, cfg, prompt, options) {
   const o = toGenerateOptions(options);
   const tokens = toPrompt(prompt, cfg.vocab);
   return k.run((arena) => {
-    const decoder = new Decoder(k, arena, model, cfg, tokens, o.strategy === 'beam' ? o.beam : 1);
+    const decoder = new Decoder(k, arena, model, config, cfg, tokens, o.strategy === 'beam' ? o.beam : 1);
     const out = o.strategy === 'beam' ? beamSearch(decoder, o, cfg.vocab) : greedyOrSample(decoder, o, cfg.vocab);
     return { tokens: out.tokens, logProb: out.logProbs.reduce((a, b) => a + b, 0), logProbs: out.logProbs };
   });

@@ -4,6 +4,7 @@
 // (never views of wasm memory, which a later call can overwrite or a memory
 // growth can detach).
 import { position } from './check.js';
+import { cString, sizeOf, writeStruct } from './layout.js';
 
 /** The allocations of one call (or of one resident object), freed together. */
 export class Arena {
@@ -43,10 +44,12 @@ export class Arena {
     }
     return ptr;
   }
-  /** int32 words (a C struct of pointers and ints, or an int array). */
-  words(values) {
-    const ptr = this.alloc(4 * values.length);
-    new Int32Array(this.ex.memory.buffer, ptr, values.length).set(values);
+  /** A C struct `name` (zeroed, then `values` by field name: layout.js). */
+  struct(name, values) {
+    const bytes = sizeOf(this.ex, name);
+    const ptr = this.alloc(bytes);
+    new Uint8Array(this.ex.memory.buffer, ptr, bytes).fill(0);
+    writeStruct(this.ex, name, ptr, values);
     return ptr;
   }
   free() {
@@ -77,9 +80,7 @@ export class Kernels {
   check(status, what) {
     if (status === 0) return;
     const ptr = this.ex.attn_status_name(status) >>> 0;
-    const bytes = new Uint8Array(this.ex.memory.buffer, ptr, 64);
-    const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
-    throw new RangeError(`${what}: ${text} (status ${status})`);
+    throw new RangeError(`${what}: ${cString(this.ex, ptr)} (status ${status})`);
   }
 
   /** A fresh copy of the rows x cols floats at ptr, as a matrix. */

@@ -1,7 +1,7 @@
 // layer.js: what a multi-head attention call is given: its sequences and its
 // layer's parameters, validated; and the C structs attn_mha_params and
-// attn_mha_grads (the one place that knows their layouts). Shared by the
-// forward (mha.js) and the backward (backward.js).
+// attn_mha_grads, written by field name (layout.js). Shared by the forward
+// (mha.js) and the backward (backward.js).
 import { checkBytes, checkSize, expectShape, toMatrix, toVector } from './check.js';
 
 export const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
@@ -35,7 +35,8 @@ export function toLayer(opts, d) {
 
 /** Copies a layer's parameters into `arena`; returns the attn_mha_params struct (Wq..Wo, bq..bo pointers). */
 export function putLayer(arena, layer) {
-  return arena.words([...WEIGHT_NAMES, ...BIAS_NAMES].map((key) => arena.input(layer[key])));
+  const names = [...WEIGHT_NAMES, ...BIAS_NAMES];
+  return arena.struct('attn_mha_params', Object.fromEntries(names.map((key) => [key, arena.input(layer[key])])));
 }
 
 /**
@@ -44,10 +45,10 @@ export function putLayer(arena, layer) {
  * copies them out as {dWq..dWo: d x d matrices, dbq..dbo: Float32Arrays}.
  */
 export function putGrads(arena, d) {
-  const names = [...WEIGHT_NAMES, ...BIAS_NAMES];
+  const names = [...WEIGHT_NAMES, ...BIAS_NAMES].map((name) => `d${name}`);
   const ptrs = names.map((name, i) => arena.floats(i < 4 ? d * d : d));
   return {
-    ptr: arena.words(ptrs),
-    read: (k) => Object.fromEntries(names.map((name, i) => [`d${name}`, i < 4 ? k.read(ptrs[i], d, d) : k.read(ptrs[i], 1, d).data])),
+    ptr: arena.struct('attn_mha_grads', Object.fromEntries(names.map((name, i) => [name, ptrs[i]]))),
+    read: (k) => Object.fromEntries(names.map((name, i) => [name, i < 4 ? k.read(ptrs[i], d, d) : k.read(ptrs[i], 1, d).data])),
   };
 }

@@ -1,7 +1,7 @@
 // masks.js: the masks every attention call shares (additive mask, key
 // padding, causal, sliding window with global tokens), validated for
-// n_q x n_k, and written into wasm as the C struct attn_masks. The one place
-// that knows that struct's layout.
+// n_q x n_k, and written into wasm as the C struct attn_masks (its layout
+// comes from the module: layout.js).
 import { expectShape, isArrayLike, toFlag, toMatrix } from './check.js';
 
 function toPadding(x, n_k) {
@@ -68,10 +68,13 @@ export function toMasks(opts, n_q, n_k) {
 export function putMasks(arena, { mask, padding, causal, window, global }) {
   if (!mask && !padding && !causal && window === null) return 0;
   const hasGlobal = global !== null && global.length > 0;
-  // attn_masks {const float *add; const uint8_t *key_padding; int causal;
-  //             int has_window; int window; const int32_t *global; int n_global}
-  return arena.words([
-    arena.input(mask), padding ? arena.put(padding) : 0, causal ? 1 : 0,
-    window === null ? 0 : 1, window ?? 0, hasGlobal ? arena.put(global) : 0, hasGlobal ? global.length : 0,
-  ]);
+  return arena.struct('attn_masks', {
+    add: arena.input(mask),
+    key_padding: padding ? arena.put(padding) : 0,
+    causal: causal ? 1 : 0,
+    has_window: window === null ? 0 : 1,
+    window: window ?? 0,
+    global: hasGlobal ? arena.put(global) : 0,
+    n_global: hasGlobal ? global.length : 0,
+  });
 }

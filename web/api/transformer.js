@@ -3,9 +3,10 @@
 // createTransformer() to dispose() (a resident arena, also freed when a
 // forgotten model is collected); every call copies its tokens in, runs one C
 // function over the whole batch, and copies fresh results out.
-import { MEMORY_LIMIT, checkBytes, isArrayLike, toFlag, toOptions, toPositive } from './check.js';
+import { CAP, MEMORY_LIMIT, checkBytes, isArrayLike, toFlag, toOptions, toPositive } from './check.js';
 import { residentArena } from './kernels.js';
 import { generate } from './generate.js';
+import { cString, readStruct } from './layout.js';
 
 // AdamW's defaults are torch.optim.AdamW's.
 const ADAMW = { lr: 1e-3, weightDecay: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8 };
@@ -21,7 +22,7 @@ function toInteger(value, name, { min = 0, max = 2 ** 31 - 1, fallback } = {}) {
   return value;
 }
 
-/** The model's options, checked; the field order is the C struct attn_tf_config's. */
+/** The model's options, checked. */
 function toConfig(options) {
   const o = toOptions(options, 'createTransformer');
   const cfg = {
@@ -34,15 +35,14 @@ function toConfig(options) {
     layerNorm: toFlag(o.layerNorm, 'layerNorm', false),
   };
   if (cfg.dModel % cfg.heads !== 0) throw new RangeError(`heads (${cfg.heads}) must divide dModel (${cfg.dModel})`);
-  const d = cfg.dModel;
-  // parameters, gradients and two moments: four blocks of the parameter count
-  const perLayer = 4 * d * d + 4 * d + (cfg.mlp ? 8 * d * d + 5 * d : 0) + (cfg.layerNorm ? (cfg.mlp ? 4 : 2) * d : 0);
-  checkBytes(16 * ((2 * cfg.vocab + cfg.context + 1 + (cfg.layerNorm ? 2 : 0)) * d + cfg.layers * perLayer),
-    `a transformer with vocab ${cfg.vocab}, context ${cfg.context}, dModel ${d} and ${cfg.layers} layers`);
   return { ...cfg, seed: toInteger(o.seed, 'seed', { max: 2 ** 32 - 1, fallback: 0 }) };
 }
 
-const configWords = (c) => [c.vocab, c.context, c.dModel, c.heads, c.layers, c.mlp ? 1 : 0, c.layerNorm ? 1 : 0];
+/** The C struct attn_tf_config's fields. */
+const configFields = (c) => ({
+  vocab: c.vocab, context: c.context, d_model: c.dModel, heads: c.heads, layers: c.layers,
+  mlp: c.mlp ? 1 : 0, layer_norm: c.layerNorm ? 1 : 0,
+});
 
 /**
  * Token sequences as one Int32Array (batch x length), checked: equal
@@ -93,18 +93,18 @@ function toAdamW(options) {
     if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be finite and >= 0, got ${value}`);
     return value;
   };
-  // attn_adamw {lr, beta1, beta2, eps, weight_decay}
-  return Float32Array.of(toPositive(o.lr, 'lr', ADAMW.lr), unit(o.beta1, 'beta1'), unit(o.beta2, 'beta2'),
-    nonNegative(o.eps, 'eps'), nonNegative(o.weightDecay, 'weightDecay'));
+  // the C struct attn_adamw's fields
+  return {
+    lr: toPositive(o.lr, 'lr', ADAMW.lr), beta1: unit(o.beta1, 'beta1'), beta2: unit(o.beta2, 'beta2'),
+    eps: nonNegative(o.eps, 'eps'), weight_decay: nonNegative(o.weightDecay, 'weightDecay'),
+  };
 }
-
-// attn_tf_model {cfg (7 ints), params, grads, m, v, off, step}: where step is.
-const STEP_WORD = 12;
 
 class Transformer {
   #k;
   #resident;
   #model = 0; // pointer to attn_tf_model; 0 once disposed
+  #config = 0; // pointer to an attn_tf_config of the same values (the sizing calls take one)
   #tensors; // [{name, rows, cols, offset}] in block order
   #params;
   #grads;
@@ -128,26 +128,30 @@ class Transformer {
   #allocate(cfg) {
     const { ex } = this.#k;
     const arena = this.#resident.arena;
-    const config = arena.words(configWords(cfg));
+    const config = (this.#config = arena.struct('attn_tf_config', configFields(cfg)));
+    // Parameters, gradients and AdamW's two moments: four blocks of the
+    // count the C layout gives (0: more than any buffer can hold).
     const count = ex.attn_tf_param_count(config) >>> 0;
-    if (count === 0) throw new RangeError('createTransformer: these sizes do not fit in wasm memory');
+    const what = `a transformer with vocab ${cfg.vocab}, context ${cfg.context}, dModel ${cfg.dModel} and ${cfg.layers} layers`;
+    if (count === 0) throw new RangeError(`${what} needs more than the ${CAP} of wasm memory`);
+    checkBytes(16 * count, what);
     this.#tensors = this.#readLayout(arena, config);
     const blocks = [0, 1, 2, 3].map(() => arena.floats(count));
     this.#off = arena.alloc(cfg.layers * cfg.heads);
     [this.#params, this.#grads] = blocks;
-    this.#model = arena.words([...configWords(cfg), ...blocks, this.#off, 0]);
+    const [params, grads, m, v] = blocks;
+    this.#model = arena.struct('attn_tf_model', { cfg: configFields(cfg), params, grads, m, v, off: this.#off, step: 0 });
     this.#k.check(ex.attn_tf_init(this.#model, cfg.seed >>> 0), 'createTransformer');
   }
 
   // The tensors of the block, named as DESIGN.md names them.
   #readLayout(arena, config) {
     const { ex } = this.#k;
-    const info = arena.alloc(20); // attn_tf_param {name, layer, rows, cols, offset}
+    const info = arena.struct('attn_tf_param', {});
     const tensors = [];
     for (let i = 0; ex.attn_tf_param_info(info, config, i) === 0; i++) {
-      const [namePtr, layer, rows, cols, offset] = new Int32Array(ex.memory.buffer, info, 5);
-      const bytes = new Uint8Array(ex.memory.buffer, namePtr >>> 0, 16);
-      const short = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+      const { name, layer, rows, cols, offset } = readStruct(ex, 'attn_tf_param', info);
+      const short = cString(ex, name);
       tensors.push({ name: layer >= 0 ? `layers.${layer}.${short}` : short, rows, cols, offset });
     }
     return tensors;
@@ -161,9 +165,9 @@ class Transformer {
   #run(sequences, name, fn, single = false) {
     const { tokens, batch, length } = toTokens(sequences, this, name, single);
     const { ex } = this.#k;
-    const ws = ex.attn_tf_workspace_size(this.#model, batch, length) >>> 0;
+    const ws = ex.attn_tf_workspace_size(this.#config, batch, length) >>> 0;
     if (ws === 0 || ws > MEMORY_LIMIT) {
-      throw new RangeError(`${batch} sequences of ${length} tokens need more than the 2 GiB of wasm memory; use fewer at a time`);
+      throw new RangeError(`${batch} sequences of ${length} tokens need more than the ${CAP} of wasm memory; use fewer at a time`);
     }
     return this.#k.run((arena) => fn(arena, ex, arena.put(tokens), arena.alloc(ws), batch, length));
   }
@@ -171,7 +175,7 @@ class Transformer {
   /** AdamW steps taken so far. */
   get steps() {
     this.#live('steps');
-    return new Int32Array(this.#k.ex.memory.buffer, this.#model, STEP_WORD + 1)[STEP_WORD];
+    return readStruct(this.#k.ex, 'attn_tf_model', this.#model).step;
   }
 
   /**
@@ -184,7 +188,7 @@ class Transformer {
     const adamw = toAdamW(options);
     return this.#run(sequences, 'sequences', (arena, ex, tokens, ws, batch, length) => {
       const loss = arena.floats(1);
-      this.#k.check(ex.attn_tf_train_step(loss, this.#model, tokens, batch, length, arena.put(adamw), ws), 'trainStep');
+      this.#k.check(ex.attn_tf_train_step(loss, this.#model, tokens, batch, length, arena.struct('attn_adamw', adamw), ws), 'trainStep');
       return new Float32Array(ex.memory.buffer, loss, 1)[0];
     });
   }
@@ -249,7 +253,7 @@ class Transformer {
    */
   generate(prompt, options) {
     this.#live('generate');
-    return generate(this.#k, this.#model, this, prompt, options);
+    return generate(this.#k, this.#model, this.#config, this, prompt, options);
   }
 
   // Fresh copies of every tensor of the block at `ptr`.
