@@ -8,10 +8,12 @@
  *     borrow wasm memory and the tests can count it.
  *   - Return value: ATTN_OK (0) or a negative attn_status naming what was
  *     wrong; each function's comment lists the statuses it can return
- *     ("Statuses:"). Arguments are checked before any buffer is touched, in
- *     this order: NULL pointers, sizes (and heads), scale or temperature,
- *     masks, workspace; a call with several faults reports the first. No
- *     function aborts, prints or exits, and a rejected call writes nothing.
+ *     ("Statuses:"). Every argument is checked before any buffer is
+ *     touched: the attention entries in the order NULL pointers, sizes (and
+ *     heads), scale, masks, workspace; the transformer entries check the
+ *     config first (train_step its optimizer settings before that). A call with
+ *     several faults reports one of them. No function aborts, prints or
+ *     exits, and a rejected call writes nothing.
  *   - Output buffers must not alias input buffers (except attn_softmax_rows,
  *     which may work in place).
  */
