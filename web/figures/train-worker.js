@@ -5,8 +5,9 @@
 // still loading the engine waits for it).
 //   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
 //        {type: 'start'}, {type: 'pause'}, and the figure's own messages
+//        {type: 'ping', id}   answered once every earlier message is
 //   out: {type: 'state', step, steps, running, trainingMs, curve: new points, ...the figure's fields}
-//        {type: 'error', message}
+//        {type: 'pong', id}   {type: 'error', message}
 
 const SLICE_MS = 30; // training per slice: messages are read between slices
 
@@ -15,7 +16,8 @@ const SLICE_MS = 30; // training per slice: messages are read between slices
  *   load(wasmBase) -> Promise<attn>   its engine (loaded once)
  *   create(attn, options) -> run      a fresh run: {train(n), step, done, curve, options, dispose()}
  *   start(run)                        before training starts or resumes (optional)
- *   afterStep(run)                    after every training step (optional)
+ *   afterStep(run, trainingMs)        after every training step, with the
+ *                                     training time so far (optional)
  *   state(run, {inLoop, running})     its own fields of a state message
  *                                     (inLoop: posted between slices)
  *   messages: {type: (run, data, {running, post}) => void}   its own messages
@@ -42,7 +44,7 @@ export function serveTraining(figure) {
       const t0 = performance.now();
       do {
         run.train(1);
-        figure.afterStep?.(run);
+        figure.afterStep?.(run, trainingMs + performance.now() - t0);
       } while (!run.done && performance.now() - t0 < SLICE_MS);
       trainingMs += performance.now() - t0;
       if (run.done) running = false;
@@ -53,7 +55,9 @@ export function serveTraining(figure) {
 
   async function handle(data) {
     try {
-      if (data?.type === 'reset') {
+      if (data?.type === 'ping') {
+        self.postMessage({ type: 'pong', id: data.id });
+      } else if (data?.type === 'reset') {
         running = false;
         generation++;
         run?.dispose();
