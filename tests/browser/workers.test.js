@@ -109,3 +109,25 @@ test('a training figure put back on the page after it trained says its training 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a reset while training starts the new run in the same worker, and nothing the old run still says is drawn', async () => {
+  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(countWorkers) });
+  for (const tag of FIGURES.filter((f) => f.worker).map((f) => f.tag)) {
+    await addFigure(page, tag, { attrs: { steps: '5000' } });
+    const el = page.locator('#mine');
+    if (!(await el.evaluate((e) => typeof e.toggle === 'function'))) continue;
+    await el.evaluate((e) => e.settled());
+    await el.getByRole('button', { name: 'Start training' }).click();
+    await page.waitForFunction(() => document.querySelector('#mine').msg.step > 0);
+    await el.getByRole('button', { name: 'Reset' }).click();
+    await el.evaluate((e) => e.settled());
+    await page.waitForTimeout(300); // (a slice of the old run would have ended and said so)
+    assert.deepEqual(await el.evaluate((e) => [e.msg.step, e.msg.running, e.curve.length]), [0, false, 1], tag);
+    assert.equal(await page.evaluate(() => window.__liveWorkers()), 1, `${tag}: the same worker`);
+  }
+  await page.evaluate(() => document.querySelector('#mine').remove());
+  await frames(page);
+  assert.equal(await page.evaluate(() => window.__liveWorkers()), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -44,12 +44,12 @@ serveTraining({
     return { bigram: run.bigram, samples: fresh };
   },
   messages: {
-    write(run, data, { running }) {
+    write(run, data, { running, send }) {
       if (running) return;
-      self.postMessage({ type: 'written', typed: data.prompt, step: run.step, decodings: decodings(run.model, data.prompt, { temperature: run.options.temperature }) });
+      send({ type: 'written', typed: data.prompt, step: run.step, decodings: decodings(run.model, data.prompt, { temperature: run.options.temperature }) });
     },
-    attend(run, data) {
-      self.postMessage({ type: 'attended', text: data.text, view: attentionOn(run.model, data.text) });
+    attend(run, data, { send }) {
+      send({ type: 'attended', text: data.text, view: attentionOn(run.model, data.text) });
     },
   },
 });

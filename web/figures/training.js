@@ -1,11 +1,10 @@
 // training.js: what attention-induction and attention-tiny-gpt share, a
 // figure whose model trains in a Web Worker (train-worker.js is the other
 // side). The worker is a file next to this module (same-origin, as
-// worker-src under a strict CSP requires) and loads its own engine; a reset,
-// or an attribute change, starts a fresh worker, since a worker busy with a
-// training slice would read any message only after it. The figure stops its
-// worker when it leaves the page; put back, it starts afresh and says so if
-// that lost a run.
+// worker-src under a strict CSP requires) and loads its own engine once; a
+// reset, or an attribute change, starts a fresh run in it (numbered: what an
+// earlier run still says is dropped). The figure stops its worker when it
+// leaves the page; put back, it starts afresh and says so if that lost a run.
 //
 // A subclass gives `static worker` (its worker's file), runOptions() (what
 // the worker's reset gets: the attributes that make a new run), clear()
@@ -18,6 +17,7 @@ import { wasmBaseUrl } from './engine.js';
 export class TrainingFigure extends FigureElement {
   #pongs = new Map(); // ping id -> resolve (settled())
   #pings = 0;
+  #runs = 0; // the number of the current run
 
   constructor() {
     super();
@@ -47,19 +47,23 @@ export class TrainingFigure extends FigureElement {
     if (this.worker && old !== value && Object.hasOwn(this.runOptions(), name)) this.reset();
   }
 
-  /** A fresh model and run in a fresh worker. */
+  /** A fresh model and run (in the worker there is, else in a new one). */
   reset() {
     this.msg = this.loadingMessage();
     this.restarted = false;
     this.clear();
-    this.#stop();
     this.error = null;
-    const worker = new Worker(new URL(`./${this.constructor.worker}`, import.meta.url), { type: 'module' });
-    worker.addEventListener('message', ({ data }) => (data?.type === 'pong' ? this.#pongs.get(data.id)?.() : this.receive(data)));
-    worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(this.t('trainingFailed', { message: e.message || this.t('couldNotLoad') })); });
+    if (!this.worker) {
+      const worker = new Worker(new URL(`./${this.constructor.worker}`, import.meta.url), { type: 'module' });
+      worker.addEventListener('message', ({ data }) => {
+        if (data?.type === 'pong') this.#pongs.get(data.id)?.();
+        else if (data?.run === this.#runs) this.receive(data);
+      });
+      worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(this.t('trainingFailed', { message: e.message || this.t('couldNotLoad') })); });
+      this.worker = worker;
+    }
     const base = wasmBaseUrl() ?? new URL('../../build/', import.meta.url);
-    worker.postMessage({ type: 'reset', options: this.runOptions(), wasmBase: String(base) });
-    this.worker = worker;
+    this.worker.postMessage({ type: 'reset', run: ++this.#runs, options: this.runOptions(), wasmBase: String(base) });
     this.invalidate();
   }
 
