@@ -25,11 +25,13 @@
 // The measured numbers are printed as diagnostics.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { engine } from './engine.js';
 import {
   ALPHABET, DEFAULTS, createRun, headScores, makeBatch, repeatedSequence, scoreHeads, splitLoss,
 } from '../../web/figures/induction.model.js';
 import { uniform } from '../../web/figures/random.js';
+import strings from '../../web/figures/induction.strings.js';
 
 const attn = await engine();
 const f2 = (x) => x.toFixed(3);
@@ -52,6 +54,18 @@ test('the task: segments of distinct tokens repeated with their period; the same
   assert.ok(a.periods.every((p) => p >= DEFAULTS.minPeriod && p <= DEFAULTS.maxPeriod));
   assert.ok(new Set(a.periods).size > 5, 'periods vary');
   assert.ok(a.sequences.every((s) => s.length === DEFAULTS.context + 1));
+});
+
+test('the credits: Elhage et al. (2021) named the heads, Olsson et al. (2022) gave prefix matching and copying; both in Works cited', () => {
+  const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+  const [article, cited] = html.split('<p>Works cited above:</p>');
+  assert.match(article, /Elhage and colleagues \(2021\)[^.]*named the first kind a <em>previous-token head<\/em> and the second an <em>induction head<\/em>/);
+  assert.match(article, /Olsson and colleagues \(2022\) gave the two properties by which an induction head is recognised, prefix matching and copying/);
+  assert.match(cited, /<li>Elhage, [^<]*\(2021\), "A Mathematical Framework for Transformer Circuits"/);
+  assert.match(cited, /<li>Olsson, [^<]*\(2022\), "In-context Learning and Induction Heads"/);
+  // and the figure's own note, in both languages
+  assert.match(strings.en.note, /Elhage et al\. \(2021\) named previous-token heads and induction heads; prefix matching is the first of the two criteria by which Olsson et al\. \(2022\)/);
+  assert.match(strings.zh.note, /名字来自 Elhage 等人（2021）；前缀匹配是 Olsson 等人（2022）/);
 });
 
 test('the model the article describes: 33 tokens of 32, segments of 6 to 16, two layers of two heads of width 32, about 11 500 numbers', () => {
