@@ -61,6 +61,7 @@ test('every figure has an accessible name and a live region saying what it shows
     assert.equal(info.role, 'figure', tag);
     assert.ok(info.label?.length > 3, `${tag} has no accessible name`);
     assert.equal(info.live, 'polite', tag);
+    await el.evaluate((e) => e.settled?.()); // a training figure: its worker has answered
     await page.waitForTimeout(400); // the live region follows the summary after a short pause
     assert.equal(await el.evaluate((e) => e.shadowRoot.querySelector(':host > [aria-live]').textContent), await summary(el), tag);
   }

@@ -62,7 +62,7 @@ test('attributes: every hostile value on every attribute of every figure leaves 
     if (k % 8 === 3) {
       // now and then: the controls show that state (not for the cost figure, whose measurements a copy would redo)
       for (const tag of tags.filter((t) => t !== 'attention-cost')) {
-        const [live, fresh] = await page.locator(tag).evaluate(async (e) => [window.__fig.snapshot(e), await window.__fig.twin(e)]);
+        const [live, fresh] = await page.locator(tag).evaluate(async (e) => [await window.__fig.snapshot(e), await window.__fig.twin(e)]);
         assertSameView(live, fresh, `${tag} after ${JSON.stringify(value)}`);
       }
     }

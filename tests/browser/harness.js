@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
+import { TAGS } from '../../web/figures/registry.js';
 
 /** The first seven figures, in article order. */
 export const FIGURES = ['attention-notation', 'attention-dot-product', 'attention-qkv', 'attention-soft-dictionary',
@@ -13,10 +14,8 @@ export const FIGURES = ['attention-notation', 'attention-dot-product', 'attentio
 /** The nine figures of the second round. */
 export const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
   'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
-/** Every figure on the article page, in its order there. */
-export const ALL_FIGURES = ['attention-notation', 'attention-dot-product', 'attention-basic', 'attention-qkv', 'attention-soft-dictionary',
-  'attention-matrix', 'attention-tempering', 'attention-susan-mary', 'attention-multi-head-it', 'attention-multi-head-matmul',
-  'attention-as-dense', 'attention-as-conv', 'attention-causal-mask', 'attention-cross', 'attention-cost', 'attention-heatmap'];
+/** Every figure on the article page, in its order there (the registry's). */
+export const ALL_FIGURES = TAGS;
 
 export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
 /** Debian's Chromium and the flags every headless run uses (the browser bench too). */
@@ -123,6 +122,17 @@ export const addFigure = (page, tag, { attrs = {}, json = {} } = {}) => page.eva
 /** The figure's summary text (what its live region announces). */
 export const summary = (el) => el.evaluate((e) => e.summary);
 
+/**
+ * Give every figure that trains (declares a `steps` budget) its smallest
+ * budget, so that the generic tests' presses of "Start training" end soon.
+ */
+export const shortBudgets = (page) => page.evaluate(() => {
+  for (const el of document.querySelectorAll('*')) {
+    const steps = el.localName.startsWith('attention-') ? el.constructor.props?.steps : null;
+    if (steps) el.setAttribute('steps', String(steps.min));
+  }
+});
+
 /** Wait two frames for a state change to draw. */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
@@ -176,14 +186,18 @@ export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|poi
 
 // ---- page-side probes (installed in every page as window.__fig) ----------
 //
-// snapshot(el): what a figure shows: its summary, every control's value, its
-//   markup (generated ids, hover marks and the live region left out; all
-//   <details> opened) and its canvases' pixels. Two figures in the same state
-//   have equal snapshots.
+// snapshot(el): what a figure shows, once its worker has answered (a
+//   training figure's settled()): its summary, every control's value, the
+//   value each control of a declared attribute (data-prop) shows, its markup
+//   (generated ids, hover marks and the live region left out; all <details>
+//   opened) and its canvases' pixels; and whether a link leaves part of the
+//   view out (linkLeavesOut(): a run trained in the page). Two figures in
+//   the same state have equal snapshots.
 // twin(el): the snapshot of a fresh figure made from el's state, written as
 //   the attributes a copied link would carry. Equal to snapshot(el) exactly
 //   when every control shows the state the figure draws and the link can
-//   restore the view.
+//   restore the view (assertSameView compares only what a link holds when
+//   it leaves part of the view out).
 // textBoxes(el): every piece of text (HTML text lines, SVG text, typeset
 //   math) and every slider and checkbox, with its box and, for text, whether
 //   an ancestor clips it.
@@ -192,12 +206,19 @@ export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|poi
 function probes() {
   const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const GENERATED = /^[sc]-\d+$/;
-  function snapshot(el, { markup = true } = {}) {
+  // the value a control of a declared attribute shows
+  const shownValue = (c) => (c.localName === 'fieldset' ? c.querySelector('input:checked')?.value ?? null
+    : c.type === 'checkbox' ? c.checked : c.type === 'range' ? c.dataset.value : c.localName === 'input' ? c.value
+      : c.getAttribute('role') === 'radiogroup' ? [...c.children].findIndex((b) => b.getAttribute('aria-checked') === 'true')
+        : c.textContent);
+  async function snapshot(el, { markup = true } = {}) {
+    await el.settled?.();
     const root = el.shadowRoot.firstElementChild;
     root.querySelectorAll('details').forEach((d) => { d.open = true; });
     const controls = [...root.querySelectorAll('input, button')].filter((c) => !c.closest('.tools')).map((c) => [
-      c.type, c.type === 'checkbox' || c.type === 'radio' ? c.checked : c.type === 'range' ? c.value : c.textContent,
+      c.type, c.type === 'checkbox' || c.type === 'radio' ? c.checked : c.type === 'range' ? c.value : c.type === 'text' ? c.value : c.textContent,
       c.disabled, c.closest('[hidden]') !== null]);
+    const props = [...root.querySelectorAll('[data-prop]')].filter((c) => !c.closest('.tools')).map((c) => [c.dataset.prop, shownValue(c)]);
     let html = '';
     if (markup) {
       const copy = root.cloneNode(true);
@@ -216,7 +237,7 @@ function probes() {
       html = [...copy.childNodes].map(serialize).join('');
     }
     const canvases = [...root.querySelectorAll('canvas')].map((c) => c.toDataURL());
-    return { summary: el.summary, controls, html, canvases };
+    return { summary: el.summary, controls, props, html, canvases, partial: el.linkLeavesOut?.() != null };
   }
   async function twin(el) {
     const { changedState } = await import('/web/figures/state-link.js');
@@ -232,7 +253,7 @@ function probes() {
     box.replaceChildren(t);
     await t.ready;
     await frames();
-    const snap = snapshot(t);
+    const snap = await snapshot(t);
     t.remove();
     return snap;
   }
@@ -348,7 +369,6 @@ function probes() {
   window.__fig = { frames, snapshot, twin, textBoxes, contrasts };
 }
 
-/** Assert two snapshots (window.__fig.snapshot) are equal, naming the first difference briefly. */
 /** Click cell (i, j) of a matrix view (`mat`: a locator of its figure.mat, or of an element holding one). */
 export async function clickCell(mat, i, j) {
   const hit = mat.locator('rect.hit');
@@ -356,8 +376,14 @@ export async function clickCell(mat, i, j) {
   await hit.click({ position: { x: ((j + 0.5) / cols) * box.width, y: ((i + 0.5) / rows) * box.height } });
 }
 
+/**
+ * Assert two snapshots (window.__fig.snapshot) are equal, naming the first
+ * difference briefly; when a link leaves part of `actual`'s view out (a
+ * trained run), only what it holds: the values its controls show.
+ */
 export function assertSameView(actual, expected, message) {
-  for (const key of ['summary', 'controls', 'canvases']) assert.deepEqual(actual[key], expected[key], `${message} (${key})`);
+  if (actual.partial) return assert.deepEqual(actual.props, expected.props, `${message} (what a link holds)`);
+  for (const key of ['summary', 'controls', 'props', 'canvases']) assert.deepEqual(actual[key], expected[key], `${message} (${key})`);
   if (actual.html !== expected.html) {
     let i = 0;
     while (actual.html[i] === expected.html[i]) i++;

@@ -80,7 +80,7 @@ test('every figure switched to Chinese and back draws as it did: no part of it g
   const { page, problems, context } = await openAll(server, '/web/index.html');
   for (const tag of ALL_FIGURES.filter((t) => t !== 'attention-cost')) { // (cost measures afresh: i18n-workers.test.js)
     const el = page.locator(tag);
-    const snap = () => el.evaluate((e) => { e.shadowRoot.activeElement?.blur(); return window.__fig.snapshot(e); });
+    const snap = () => el.evaluate(async (e) => { e.shadowRoot.activeElement?.blur(); return window.__fig.snapshot(e); });
     const before = await snap();
     for (const lang of ['zh-CN', 'en']) {
       await el.evaluate((e, l) => e.setAttribute('lang', l), lang);

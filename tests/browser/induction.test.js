@@ -1,9 +1,16 @@
 // attention-induction in headless Chromium under the strict CSP: the model
 // trains in its Web Worker (a same-origin file) while the page keeps
 // drawing; start, pause, continue, reset and the layer switch work; a
-// layer-2 head's prefix-matching score passes 0.5; switching the induction
-// heads off brings the repeat loss back. Screenshots before, during and
-// after training (desktop; 360 px and dark after training).
+// layer-2 head's prefix-matching score passes 0.5, at a step the figure
+// names exactly; switching the induction heads off brings the repeat loss
+// back. For screen readers: the status line is not a live region; the live
+// region speaks at a human pace (every few seconds, and at once when
+// training starts, when the milestone comes and when it ends); the start
+// button, disabled when training ends, hands keyboard focus to Reset; the
+// four head switches have four names. "Copy link" after training says the
+// link holds the settings, not the training. Whole-number attributes are
+// rounded (seed="1.5", steps="120.7"). Screenshots before, during and after
+// training (desktop; 360 px and dark after training).
 // Timings are measured and written to tests/artifacts/induction-timing.json,
 // never asserted: how long after pressing start the default figure shows a
 // layer-2 prefix-matching score above 0.5, and the longest gap between two
@@ -29,6 +36,15 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
   await waitStatus(page, /ready/);
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-before.png` });
   assert.match(await summary(el), /^2 layers, step 0 of 1000\. Held-out loss 3\.\d\d on the first pass, 3\.\d\d on the repeats/);
+  assert.equal(await el.evaluate((e) => e.shadowRoot.querySelector('.status').closest('[aria-live]')), null, 'the status line, which changes 20 times a second, is not a live region');
+  // what the live region says, and when, and when the milestone shows
+  await el.evaluate((e) => {
+    const w = (window.__spoken = { said: [], t0: performance.now() });
+    const live = e.shadowRoot.querySelector(':host > [aria-live]');
+    new MutationObserver(() => w.said.push({ t: performance.now(), text: live.textContent })).observe(live, { childList: true, characterData: true, subtree: true });
+    const m = e.shadowRoot.querySelector('.milestone');
+    new MutationObserver(() => { w.milestoneAt ??= m.textContent ? performance.now() : undefined; }).observe(m, { childList: true, characterData: true, subtree: true });
+  });
 
   // Press start; in the page, time until the figure reports a layer-2
   // prefix-matching score above 0.5, and every gap between animation frames.
@@ -46,10 +62,11 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
       else setTimeout(poll, 10);
     };
     w.t0 = performance.now();
-    e.shadowRoot.querySelector('.controls button').click();
+    e.shadowRoot.querySelector('.controls button').focus(); // started from the keyboard
     requestAnimationFrame(frame);
     poll();
   });
+  await page.keyboard.press('Enter');
   await page.waitForTimeout(700);
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-during.png` });
   await page.waitForFunction(() => window.__induction.reached, null, { timeout: 180000 });
@@ -69,16 +86,36 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-after.png` });
   const done = await summary(el);
   assert.match(done, /^2 layers, step 1000 of 1000, done\. Held-out loss/);
-  assert.match(await el.evaluate((e) => e.shadowRoot.querySelector('.milestone').textContent), /passed 0\.5 at step \d+/);
+  const milestone = await el.evaluate((e) => e.shadowRoot.querySelector('.milestone').textContent);
+  assert.match(milestone, /score was first above 0\.5 at step \d+0 \(the scores are measured every 10 steps\), after \d+\.\d s of training\.$/);
+  // the end of training: the disabled start button says so and hands keyboard focus to Reset
+  assert.deepEqual(await el.evaluate((e) => [e.run.textContent, e.run.disabled, e.shadowRoot.activeElement?.textContent]), ['Trained', true, 'Reset']);
+  // the live region: at once when training starts, when the milestone shows and when it ends; in between every few seconds at most
+  await page.waitForFunction(() => window.__spoken.said.at(-1)?.text === document.querySelector('attention-induction').summary);
+  const spoken = await page.evaluate(() => window.__spoken);
+  const said = spoken.said.map((x) => ({ ...x, t: x.t - spoken.t0 }));
+  const trainedFor = said.at(-1).t;
+  t.diagnostic(`announced ${said.length} times in ${(trainedFor / 1000).toFixed(1)} s: ${said.map((x) => `${(x.t / 1000).toFixed(1)} s "${x.text.slice(0, 40)}…"`).join('; ')}`);
+  assert.match(said[0].text, /, training\./, 'training starting is announced at once');
+  assert.ok(said[0].t < 1000, `training starting is announced at once (${said[0].t} ms)`);
+  const heard = said.find((x) => x.text.includes(milestone));
+  assert.ok(heard && heard.t - (spoken.milestoneAt - spoken.t0) < 1000, 'the milestone is announced at once');
+  assert.ok(said.length <= 3 + Math.ceil(trainedFor / 4500), `${said.length} announcements in ${trainedFor} ms: not a human pace`);
   // the claims, as the figure shows them (the Node test checks them on the model)
   const [first, repeats] = done.match(/loss (\d\.\d\d) on the first pass, (\d\.\d\d) on the repeats/).slice(1).map(Number);
   assert.ok(repeats < 0.25 * first, done);
 
+  // a link holds the settings, and says it does not hold the training
+  await el.getByRole('button', { name: 'Copy link' }).click();
+  await page.waitForFunction(() => /not the training/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.tool-status').textContent));
+
   // switch off every layer-2 head: the repeat loss comes back
   const switches = el.getByRole('switch');
   assert.equal(await switches.count(), 4);
-  await switches.nth(2).check();
-  await switches.nth(3).check();
+  const names = await switches.evaluateAll((all) => all.map((s) => s.labels[0].textContent));
+  assert.deepEqual(names, ['switch L1H1 off', 'switch L1H2 off', 'switch L2H1 off', 'switch L2H2 off'], 'each switch names its head');
+  await el.getByRole('switch', { name: 'switch L2H1 off' }).check();
+  await el.getByRole('switch', { name: 'switch L2H2 off' }).check();
   await page.waitForFunction(() => /L2H1, L2H2 off/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.ablation').textContent));
   const ablation = await el.evaluate((e) => e.shadowRoot.querySelector('.ablation').textContent);
   t.diagnostic(ablation);
@@ -120,6 +157,18 @@ test('pause, continue, reset and the layer switch', async () => {
   await frames(page);
   assert.equal(await el.locator('.layer').count(), 1);
   assert.equal(await el.getByRole('switch').count(), 2);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('whole-number attributes are rounded: seed="1.5", steps="120.7" train 121 steps with seed 2', async () => {
+  const { page, problems, context } = await strict.open('/web/index.html');
+  const el = await ready(page, TAG);
+  await el.evaluate((e) => { e.setAttribute('seed', '1.5'); e.setAttribute('steps', '120.7'); });
+  await waitStatus(page, /^Step 0 of 121 .* ready$/);
+  assert.deepEqual(await el.evaluate((e) => [e.seed, e.steps]), [2, 121]);
+  await el.getByRole('button', { name: 'Start training' }).click();
+  await waitStatus(page, /^Step 121 of 121 .* done$/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -6,6 +6,9 @@
 // requestAnimationFrame after each change) and `syncControls()` (makes every
 // control show this.state; called after each render, so no control can show
 // a state the figure does not draw). It starts when it nears the viewport.
+// Off the page it does nothing: no frame, no announcement; a figure with work
+// in the background (a worker) starts it in onPage() and stops it in
+// disconnectedCallback().
 // Until it upgrades, the page's light-DOM children (a short text) are what a
 // reader without JavaScript sees; the shadow root hides them.
 //
@@ -51,6 +54,11 @@ function parse(prop, value) {
 }
 
 const DARK = '(prefers-color-scheme: dark)';
+// The live region follows the summary once changes pause for ANNOUNCE_WAIT
+// (a slider let go); while they never pause (a model training), at most every
+// ANNOUNCE_EVERY; and at once when the figure marks a new phase.
+const ANNOUNCE_WAIT = 350;
+const ANNOUNCE_EVERY = 5000;
 
 export class FigureElement extends HTMLElement {
   static props = {};
@@ -65,6 +73,9 @@ export class FigureElement extends HTMLElement {
   #started = false;
   #observer = null;
   #announceTimer = 0;
+  #announceBy = 0; // when the pending summary is spoken at the latest (0: nothing pending)
+  #phase;
+  #stale = false; // a redraw was asked for while off the page
   #resolveReady;
   #scheme = null;
   #onScheme = () => this.invalidate();
@@ -92,6 +103,10 @@ export class FigureElement extends HTMLElement {
     // colours resolved in JavaScript (cell labels, canvases) follow a theme switch
     this.#scheme ??= globalThis.matchMedia?.(DARK);
     this.#scheme?.addEventListener('change', this.#onScheme);
+    if (this.attn) {
+      if (this.#stale) this.invalidate();
+      this.onPage();
+    }
     if (this.#started || this.#observer) return;
     if (typeof IntersectionObserver !== 'function') return void this.#start();
     this.#observer = new IntersectionObserver((entries) => {
@@ -104,7 +119,20 @@ export class FigureElement extends HTMLElement {
     this.#scheme?.removeEventListener('change', this.#onScheme);
     this.#observer?.disconnect();
     this.#observer = null;
+    if (this.#frame) {
+      cancelAnimationFrame(this.#frame);
+      this.#frame = 0;
+      this.#stale = true;
+    }
+    clearTimeout(this.#announceTimer);
+    this.#announceBy = 0;
   }
+
+  /**
+   * The figure is built and on the page (called once it has started, and
+   * again whenever it is put back): a figure with background work starts it here.
+   */
+  onPage() {}
 
   attributeChangedCallback(name, old, value) {
     if (name === 'lang') {
@@ -124,6 +152,7 @@ export class FigureElement extends HTMLElement {
       this.attn = await engine();
       this.#useTheirs();
       this.#mount();
+      if (this.isConnected) this.onPage();
       this.toggleAttribute('data-ready', true);
     } catch (err) {
       const t = this.t ?? translator({}, languageOf(this));
@@ -195,6 +224,7 @@ export class FigureElement extends HTMLElement {
 
   invalidate() {
     if (!this.attn || this.#frame) return;
+    if (!this.isConnected) return void (this.#stale = true);
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
       this.#draw();
@@ -206,10 +236,21 @@ export class FigureElement extends HTMLElement {
     return true;
   }
 
+  /**
+   * What a link to the current view leaves out, as a text (see say()) that
+   * "Copy link" adds to "Link copied" (a run trained in the reader's
+   * browser); null when a link restores the whole view.
+   */
+  linkLeavesOut() {
+    return null;
+  }
+
   // render(), then make the controls agree with the state, and give keyboard
   // focus back if render replaced the focused element: its replacement
   // carries the same data-key.
   #draw() {
+    if (!this.isConnected) return void (this.#stale = true);
+    this.#stale = false;
     const focused = this.shadowRoot.activeElement;
     const key = focused?.dataset?.key;
     // the theme is read before render writes anything: read after, it
@@ -221,11 +262,27 @@ export class FigureElement extends HTMLElement {
     if (key && !focused.isConnected) this.shadowRoot.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
   }
 
-  /** Describe the current state for screen readers (debounced while dragging). */
-  announce(text) {
+  /**
+   * Describe the current state for screen readers, at a human pace: once
+   * changes pause, every few seconds while they do not, and at once when
+   * `phase` (a short key such as 'training' or 'done') differs from the
+   * last one given.
+   */
+  announce(text, { phase } = {}) {
     this.summary = text;
     clearTimeout(this.#announceTimer);
-    this.#announceTimer = setTimeout(() => { this.live.textContent = text; }, 350);
+    const now = performance.now();
+    if (phase !== undefined && phase !== this.#phase) {
+      this.#phase = phase;
+      this.#announceBy = now;
+    } else if (this.live.textContent === text) {
+      return void (this.#announceBy = 0);
+    }
+    this.#announceBy ||= now + ANNOUNCE_EVERY;
+    this.#announceTimer = setTimeout(() => {
+      this.#announceBy = 0;
+      this.live.textContent = this.summary;
+    }, Math.max(0, Math.min(ANNOUNCE_WAIT, this.#announceBy - now)));
   }
 }
 

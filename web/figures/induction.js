@@ -5,7 +5,7 @@
 // attention on one held-out sequence with its previous-token and
 // prefix-matching scores, and, once training stops, what switching heads
 // off does to the loss.
-// Attributes: layers="1|2", steps="100..5000" (the budget), seed="0..".
+// Attributes: layers="1|2", steps="100..5000" (the budget), seed="0.." (whole numbers).
 import { defineFigure } from './figure-element.js';
 import { h, s, replace, setText } from './dom.js';
 import { choice } from './controls.js';
@@ -24,11 +24,12 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 class Induction extends TrainingFigure {
   static strings = strings;
+  static worker = 'induction.worker.js';
 
   static props = {
     layers: { type: 'enum', values: ['1', '2'], default: '2' },
-    steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000 },
-    seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31 },
+    steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000, integer: true },
+    seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31, integer: true },
   };
 
   static css = `
@@ -68,7 +69,7 @@ class Induction extends TrainingFigure {
     // a rebuild in another language keeps the run drawn so far
     this.curve ??= [];
     this.view ??= null;
-    this.milestone ??= null;
+    this.off ??= new Set();
     this.colors = null;
     this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
     this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
@@ -77,7 +78,7 @@ class Induction extends TrainingFigure {
       options: ['1', '2'].map((n) => ({ value: n, label: this.t('layerCount', { n: Number(n) }) })),
       onchange: (layers) => this.set({ layers }),
     });
-    this.statusEl = h('p', { class: 'status', 'aria-live': 'polite' });
+    this.statusEl = h('p', { class: 'status' }); // not a live region: announce() speaks at a human pace
     this.milestoneEl = h('p', { class: 'milestone' });
     this.plotEl = h('div');
     new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
@@ -112,29 +113,23 @@ class Induction extends TrainingFigure {
     if (again) this.reset();
   }
 
-  // A fresh model and run in a fresh worker.
-  reset() {
+  runOptions() {
+    return { layers: Number(this.state.layers), steps: this.state.steps, seed: this.state.seed };
+  }
+
+  // Forget the drawn run, until the new model's first view.
+  clear() {
     this.curve = [];
     this.view = null;
-    this.milestone = null;
-    // `loading` until the worker's first message (which carries no such field) replaces it
-    this.msg = { step: 0, steps: this.state.steps, running: false, trainingMs: 0, loading: true };
-    for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) replace(el); // until the new model's first view
-    this.spawn('induction.worker.js', { layers: Number(this.state.layers), steps: this.state.steps, seed: this.state.seed });
-    this.invalidate();
+    this.off = new Set();
+    for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) if (el) replace(el);
   }
 
   receive(msg) {
     if (msg.type === 'error') return this.fail(this.t('failed', { message: msg.message }));
     this.msg = msg;
     this.curve.push(...msg.curve);
-    if (msg.view) {
-      this.view = msg.view;
-      const top = this.view.scores.at(-1);
-      if (!this.milestone && this.state.layers === '2' && top && Math.max(...top.map((x) => x.prefixMatching)) > 0.5) {
-        this.milestone = { step: msg.step, trainingMs: msg.trainingMs };
-      }
-    }
+    if (msg.view) this.view = msg.view;
     this.invalidate();
   }
 
@@ -143,20 +138,23 @@ class Induction extends TrainingFigure {
   }
 
   render() {
-    const { step, steps, running, done, trainingMs, rate, state } = this.progress();
-    this.statusEl.textContent = this.error ? this.t('stopped', { error: this.error })
-      : this.t('status', { step, steps, time: seconds(trainingMs), rate, state: this.t(state) });
-    const m = this.milestone;
-    setText(this.milestoneEl, m ? this.t('milestone', { step: m.step, time: seconds(m.trainingMs) }) : '');
+    const { step, steps, running, done, trainingMs, rate, state, phase } = this.progress();
+    setText(this.statusEl, this.error ? this.t('stopped', { error: this.error })
+      : this.t('status', { step, steps, time: seconds(trainingMs), rate, state: this.t(state) }));
+    const m = this.msg.milestone;
+    const milestone = m ? this.t('milestone', { step: m.step, every: DEFAULTS.evalEvery, time: seconds(m.trainingMs) }) : '';
+    setText(this.milestoneEl, milestone);
     replace(this.plotEl, this.plot());
     if (this.view) this.renderHeads(running);
     const last = this.curve.at(-1);
+    // while it trains, the summary is short (it is spoken every few seconds); the scores come when it stops
     this.announce(this.t('summary', {
       layers: this.t('layerCount', { n: Number(this.state.layers) }), step, steps,
-      state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : '',
+      state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : '',
       losses: last ? this.t('summaryLosses', { first: fmt(last.first), repeats: fmt(last.repeats) }) : '',
-      scores: this.scoreText(),
-    }).trim());
+      milestone: m ? ` ${milestone}` : '',
+      scores: running ? '' : this.scoreText(),
+    }).replace(/\s+/g, ' ').trim(), { phase: `${phase}${m ? ', induction' : ''}` });
   }
 
   scoreText() {
@@ -203,7 +201,6 @@ class Induction extends TrainingFigure {
     const passes = [];
     for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
     replace(this.sampleEl, [this.t('sample', { period }), h('span', { class: 'tokens' }, passes)]);
-    this.off ??= new Set();
     const canAblate = !running && this.msg.step > 0;
     if (!canAblate && this.off.size) this.off.clear();
     const focused = this.shadowRoot.activeElement?.dataset?.head; // a switch keeps its focus across the redraw
@@ -238,7 +235,8 @@ class Induction extends TrainingFigure {
       canvas,
       bar(this.t('previousToken'), score.previousToken),
       bar(this.t('prefixMatching'), score.prefixMatching),
-      h('label', { class: 'switch' }, [input, this.t('switchOff')]),
+      // each switch names its head (four "switch this head off" would be one name for four controls)
+      h('label', { class: 'switch' }, [input, this.t('switchOff', { head: headName(l, hd) })]),
     ]);
   }
 

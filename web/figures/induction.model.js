@@ -20,6 +20,7 @@ export const DEFAULTS = Object.freeze({
   seed: 1,
   evalSize: 32, // held-out sequences the curves and scores are measured on
   evalEvery: 10, // steps between two measurements
+  induction: 0.5, // the prefix-matching score of a last-layer head that marks the figure's milestone
 });
 
 export const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -64,14 +65,17 @@ export function splitLoss(perToken, periods, T) {
 }
 
 /**
- * The two scores of Olsson et al. (2022) for one head's weights W (T x T)
- * on the inputs `tokens` (T of them):
+ * Two scores for one head's weights W (T x T) on the inputs `tokens` (T of
+ * them), for the two kinds of head Elhage et al. (2021) named, previous-token
+ * heads and induction heads:
  *   previous token   the weight a query puts on the token just before it,
  *                    averaged over queries 1 .. T-1;
  *   prefix matching  the weight a query puts on every token that followed
  *                    an earlier copy of the query's own token (key j with
  *                    tokens[j - 1] = tokens[i], j <= i), summed, averaged
- *                    over the queries whose token did occur before.
+ *                    over the queries whose token did occur before: the
+ *                    first of Olsson et al.'s (2022) two criteria for an
+ *                    induction head (the second, copying, is not scored).
  * Returns sums and counts, so several sequences can be pooled.
  */
 export function headScores(W, tokens) {
@@ -124,6 +128,9 @@ export function measure(model, evalSet) {
  * held-out set (from seed + 1), and what has been measured so far.
  *   run.train(n)      n more steps (never past the budget); returns the last loss
  *   run.curve         [{step, first, repeats}] every evalEvery steps, and at step 0
+ *   run.milestone     {step}: the first of those steps at which a head of the
+ *                     last layer (of two or more) scored above `induction` in
+ *                     prefix matching; null until then
  *   run.scores()      every head's two scores on the held-out set
  *   run.ablated(offs) first-pass and repeat loss with heads [layer, head] switched off
  */
@@ -140,13 +147,19 @@ export function createRun(attn, options = {}) {
     evalSet,
     step: 0,
     curve: [{ step: 0, ...measure(model, evalSet) }],
+    milestone: null,
     get done() { return run.step >= o.steps; },
     train(n = 1) {
       let loss = NaN;
       for (let k = 0; k < n && !run.done; k++) {
         loss = model.trainStep(makeBatch(nextTrain, o.batch, o).sequences, { lr: o.lr, weightDecay: o.weightDecay });
         run.step++;
-        if (run.step % o.evalEvery === 0 || run.done) run.curve.push({ step: run.step, ...measure(model, evalSet) });
+        if (run.step % o.evalEvery === 0 || run.done) {
+          run.curve.push({ step: run.step, ...measure(model, evalSet) });
+          if (!run.milestone && o.layers > 1 && Math.max(...run.scores().at(-1).map((s) => s.prefixMatching)) > o.induction) {
+            run.milestone = { step: run.step };
+          }
+        }
       }
       return loss;
     },

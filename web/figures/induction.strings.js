@@ -4,18 +4,12 @@
 export default {
   en: {
     title: 'Watch a tiny transformer learn to copy, in your browser',
-    start: 'Start training',
-    continue: 'Continue training',
-    pause: 'Pause',
-    reset: 'Reset',
     layers: 'Layers',
     layerCount: ({ n }) => `${n} layer${n === 1 ? '' : 's'}`,
     status: 'Step {step} of {steps} \u00b7 {time} of training{rate} \u00b7 {state}',
-    rate: ' \u00b7 {n} steps/s',
-    training: 'training\u2026', done: 'done', paused: 'paused', loadingModel: 'loading the model\u2026', ready: 'ready',
     stopped: 'This figure stopped: {error}.',
     failed: 'training failed: {message}',
-    milestone: 'A layer-2 head\u2019s prefix-matching score passed 0.5 at step {step}, after {time} of training.',
+    milestone: 'A layer-2 head\u2019s prefix-matching score was first above 0.5 at step {step} (the scores are measured every {every} steps), after {time} of training.',
     legendFirst: 'loss on the first pass (unpredictable)',
     legendRepeats: 'loss on the repeats (copyable)',
     stepAxis: 'training step',
@@ -31,36 +25,33 @@ export default {
     readout: '{head}: query {i} ({qt}) \u2192 key {j} ({kt}): weight {w}',
     previousToken: 'previous token',
     prefixMatching: 'prefix matching',
-    switchOff: 'switch this head off',
+    switchOff: 'switch {head} off',
     ablationLater: 'When training stops, switch heads off here to see what each one does for the loss.',
     ablationNone: 'Held-out loss on the repeats: {now} now, {before} before training. Switch heads off to see which ones carry the copying.',
     headList: ({ names }) => names.join(', '),
     ablationOff: 'With {names} off: loss on the repeats {loss} (trained {trained}, before training {before}), so {back}% of what training removed comes back; first pass {first}.',
-    summary: '{layers}, step {step} of {steps}{state}.{losses} {scores}',
+    summary: '{layers}, step {step} of {steps}{state}.{losses}{milestone} {scores}',
     summaryTraining: ', training',
     summaryDone: ', done',
+    summaryRestarted: ', from the start again: the figure was taken off the page, which ended its training',
     summaryLosses: ' Held-out loss {first} on the first pass, {repeats} on the repeats.',
     scores: ({ items }) => `${items.join('; ')}.`,
     score: '{head} previous-token {previous}, prefix-matching {prefix}',
-    note: 'Scores (Olsson et al., 2022), averaged over 32 held-out sequences: **previous token** is the weight a query puts on the token just before it; '
+    note: 'Scores, averaged over 32 held-out sequences: **previous token** is the weight a query puts on the token just before it; '
       + '**prefix matching** is the weight a query puts on the tokens that followed earlier copies of its own token, over the queries whose token came before. '
+      + 'Elhage et al. (2021) named previous-token heads and induction heads; prefix matching is the first of the two criteria by which Olsson et al. (2022) '
+      + 'recognise an induction head (the second, copying, is not scored here). '
       + 'The model: {vocab} tokens, {context} positions, width {width}, {heads} heads per layer, no MLP and no LayerNorm, '
       + 'trained with AdamW (learning rate {lr}) on batches of {batch} fresh sequences.',
   },
   zh: {
     title: '看一个微型 transformer 在你的浏览器里学会复制',
-    start: '开始训练',
-    continue: '继续训练',
-    pause: '暂停',
-    reset: '重置',
     layers: '层数',
     layerCount: ({ n }) => `${n} 层`,
     status: '第 {step}/{steps} 步 \u00b7 已训练 {time}{rate} \u00b7 {state}',
-    rate: ' \u00b7 每秒 {n} 步',
-    training: '训练中\u2026', done: '已完成', paused: '已暂停', loadingModel: '正在加载模型\u2026', ready: '就绪',
     stopped: '这个图表已停止：{error}。',
     failed: '训练失败：{message}',
-    milestone: '第 2 层的一个头的前缀匹配分数在第 {step} 步超过了 0.5，此时已训练 {time}。',
+    milestone: '第 2 层的一个头的前缀匹配分数在第 {step} 步首次测得高于 0.5（分数每 {every} 步测量一次），此时已训练 {time}。',
     legendFirst: '第一遍上的损失（无法预测）',
     legendRepeats: '重复部分上的损失（可以照抄）',
     stepAxis: '训练步数',
@@ -76,19 +67,22 @@ export default {
     readout: '{head}：查询 {i}（{qt}）\u2192 键 {j}（{kt}）：权重 {w}',
     previousToken: '前一个 token',
     prefixMatching: '前缀匹配',
-    switchOff: '关掉这个头',
+    switchOff: '关掉 {head}',
     ablationLater: '训练停下后，可以在这里关掉某些头，看看每个头对损失起什么作用。',
     ablationNone: '留出数据在重复部分上的损失：现在 {now}，训练前 {before}。关掉一些头，看看是哪些头在负责复制。',
     headList: ({ names }) => names.join('、'),
     ablationOff: '关掉 {names} 后：重复部分上的损失为 {loss}（训练后 {trained}，训练前 {before}），也就是说训练减掉的损失有 {back}% 又回来了；第一遍上的损失为 {first}。',
-    summary: '{layers}，第 {step}/{steps} 步{state}。{losses}{scores}',
+    summary: '{layers}，第 {step}/{steps} 步{state}。{losses}{milestone}{scores}',
     summaryTraining: '，训练中',
     summaryDone: '，已完成',
+    summaryRestarted: '，重新开始：这个图表曾被移出页面，训练因此中止',
     summaryLosses: '留出数据的损失：第一遍 {first}，重复部分 {repeats}。',
     scores: ({ items }) => `${items.join('；')}。`,
     score: '{head} 前一个 token 分数 {previous}，前缀匹配分数 {prefix}',
-    note: '分数（Olsson 等人，2022）是 32 条留出序列上的平均值：**前一个 token** 分数是一个查询放在紧挨着它的前一个 token 上的权重；'
+    note: '分数是 32 条留出序列上的平均值：**前一个 token** 分数是一个查询放在紧挨着它的前一个 token 上的权重；'
       + '**前缀匹配**分数是一个查询放在“它自己的 token 此前每次出现之后的那个 token”上的权重，只统计 token 在前面出现过的查询。'
+      + '“前一个 token 头”和“归纳头”这两个名字来自 Elhage 等人（2021）；前缀匹配是 Olsson 等人（2022）认定归纳头的两条判据中的第一条'
+      + '（第二条是“复制”，这里没有打分）。'
       + '模型：{vocab} 个 token，{context} 个位置，宽度 {width}，每层 {heads} 个头，没有 MLP，也没有 LayerNorm，'
       + '用 AdamW（学习率 {lr}）在每批 {batch} 条新生成的序列上训练。',
   },

@@ -5,8 +5,9 @@
 //   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
 //        {type: 'start'}, {type: 'pause'}
 //        {type: 'ablate', off: [[layer, head], ...]}   (switched off until the next start)
-//   out: {type: 'state', step, steps, running, trainingMs, curve: new points, view?}
+//   out: {type: 'state', step, steps, running, trainingMs, curve: new points, milestone, view?}
 //        {type: 'error', message}
+//   milestone = null or {step, trainingMs}: run.milestone, and the training time it took
 //   view = {tokens, period, attention[layer][head], scores[layer][head], losses}
 import { loadAttention } from '../attention.js';
 import { BUILDS, bestBuild } from '../api/load.js';
@@ -17,6 +18,7 @@ const VIEW_MS = 100; // the heads are measured and drawn at most this often
 
 let lastView = 0;
 let off = [];
+let milestoneMs = 0;
 
 // The held-out sequence the figure draws: the first one with at least three passes.
 const sampleOf = (evalSet) => {
@@ -49,6 +51,9 @@ serveTraining({
     off = [];
     return createRun(attn, options);
   },
+  afterStep(run, trainingMs) {
+    if (run.milestone?.step === run.step) milestoneMs = trainingMs;
+  },
   start(run) {
     setOff(run, []);
     lastView = performance.now();
@@ -61,7 +66,7 @@ serveTraining({
       withView = !running || now - lastView >= VIEW_MS;
       if (withView) lastView = now;
     }
-    return { view: withView ? view(run) : undefined };
+    return { view: withView ? view(run) : undefined, milestone: run.milestone && { ...run.milestone, trainingMs: milestoneMs } };
   },
   messages: {
     ablate(run, data, { running, post }) {

@@ -70,8 +70,9 @@ export function applyLinkedState(el) {
 
 /**
  * A "Copy link" button: puts the figure's state into the hash and the full
- * URL on the clipboard. A figure whose view a link cannot hold (a figure
- * showing data the reader pasted) hides it: see FigureElement.linkable.
+ * URL on the clipboard, and says what the link leaves out
+ * (FigureElement.linkLeavesOut). A figure whose view a link cannot hold (a
+ * figure showing data the reader pasted) hides it: see FigureElement.linkable.
  */
 export function copyLinkButton(el) {
   const status = h('span', { class: 'tool-status', 'aria-live': 'polite' });
@@ -80,13 +81,16 @@ export function copyLinkButton(el) {
     const url = new URL(location.href);
     url.hash = hashWith(url.hash, figureId(el), changedState(el));
     history.replaceState(history.state, '', url);
+    const leftOut = el.linkLeavesOut();
+    let done;
     try {
       await navigator.clipboard.writeText(url.href);
-      status.textContent = el.t('linkCopied');
+      done = el.t('linkCopied');
     } catch {
-      status.textContent = el.t('linkInAddressBar');
+      done = el.t('linkInAddressBar');
     }
-    setTimeout(() => { status.textContent = ''; }, 2500);
+    status.textContent = leftOut ? done + el.say(leftOut) : done;
+    setTimeout(() => { status.textContent = ''; }, leftOut ? 8000 : 2500);
   });
   return [button, status];
 }

@@ -21,9 +21,9 @@ export const DEFAULTS = Object.freeze({
   weightDecay: 0.05,
   heldOut: 0.1, // the last tenth of the text is never trained on
   evalEvery: 25, // steps between two measurements
-  evalWindows: 32, // held-out windows the held-out loss is measured on
   seed: 1,
   prompt: 'attention ', // what the samples start from
+  reading: 'this article builds it up one idea at a time', // what the attention maps read first: a sentence of the article
   sampleSteps: 80, // characters per sample
   beam: 4,
   temperature: 0.8,
@@ -31,6 +31,9 @@ export const DEFAULTS = Object.freeze({
 
 export const encode = (text) => Int32Array.from([...text.toLowerCase()].filter((c) => ALPHABET.includes(c)), (c) => ALPHABET.indexOf(c));
 export const decode = (tokens) => Array.from(tokens, (t) => ALPHABET[t]).join('');
+
+/** The characters of `text` that encode() drops (not in the alphabet, even lower-cased), each once, in order. */
+export const unknownChars = (text) => [...new Set([...text].filter((c) => [...c.toLowerCase()].some((l) => !ALPHABET.includes(l))))];
 
 /** The text as tokens, split in two: the first (1 - heldOut) to train on, the rest held out. */
 export function splitText(text, heldOut = DEFAULTS.heldOut) {
@@ -56,11 +59,32 @@ export function bigramLoss(tokens, other, V = ALPHABET.length) {
   return total / (other.length - 1);
 }
 
-/** `count` windows of `length` tokens spread evenly over `tokens` (fixed: the held-out measurement). */
-export function evenWindows(tokens, length, count) {
-  const last = tokens.length - length;
-  const n = Math.min(count, last + 1);
-  return Array.from({ length: n }, (_, k) => tokens.slice(Math.round((k * last) / Math.max(1, n - 1)), Math.round((k * last) / Math.max(1, n - 1)) + length));
+/**
+ * `tokens` as windows of `length` tokens that tile it, so that every token
+ * but the first is a target exactly once, as in bigramLoss(): windows
+ * `length - 1` apart (each one's last token is the next one's first input),
+ * and a last window aligned to the end that counts only the targets the
+ * others left. -> {windows, counted: Uint8Array(windows x (length - 1))}
+ */
+export function tiles(tokens, length) {
+  if (tokens.length < length) throw new RangeError(`tiles: ${tokens.length} tokens do not fill one window of ${length}`);
+  const T = length - 1;
+  const starts = [];
+  for (let at = 0; at + length <= tokens.length; at += T) starts.push(at);
+  const covered = starts.length * T; // targets 1 .. covered so far
+  const extra = tokens.length - 1 > covered;
+  if (extra) starts.push(tokens.length - length);
+  const counted = new Uint8Array(starts.length * T).fill(1);
+  if (extra) for (let t = 0; t < T; t++) counted[(starts.length - 1) * T + t] = starts.at(-1) + 1 + t > covered ? 1 : 0;
+  return { windows: starts.map((at) => tokens.slice(at, at + length)), counted };
+}
+
+/** The model's mean loss over the counted targets of `tiled` (tiles()). */
+export function tiledLoss(model, { windows, counted }) {
+  const { perToken } = model.loss(windows);
+  let [sum, n] = [0, 0];
+  counted.forEach((c, k) => { if (c) { sum += perToken[k]; n++; } });
+  return sum / n;
 }
 
 /** A batch of random windows of context + 1 tokens from `tokens`. */
@@ -74,7 +98,8 @@ export function randomWindows(next, tokens, length, count) {
 /**
  * A training run: the model, its data, and a curve of {step, train,
  * heldOut} losses (train: the mean batch loss since the previous point;
- * heldOut: on fixed held-out windows), next to the bigram model's losses.
+ * heldOut: on the whole held-out text, the same targets as the bigram
+ * model's held-out loss), next to the bigram model's losses.
  */
 export function createRun(attn, options = {}, text) {
   const o = { ...DEFAULTS, ...options };
@@ -84,9 +109,9 @@ export function createRun(attn, options = {}, text) {
     mlp: true, layerNorm: true, seed: o.seed,
   });
   const next = uniform(o.seed);
-  const evalSet = evenWindows(data.heldOut, o.context + 1, o.evalWindows);
+  const evalSet = tiles(data.heldOut, o.context + 1);
   const bigram = { train: bigramLoss(data.train, data.train), heldOut: bigramLoss(data.train, data.heldOut) };
-  const curve = [{ step: 0, train: model.loss(randomWindows(next, data.train, o.context + 1, o.batch)).mean, heldOut: model.loss(evalSet).mean }];
+  const curve = [{ step: 0, train: model.loss(randomWindows(next, data.train, o.context + 1, o.batch)).mean, heldOut: tiledLoss(model, evalSet) }];
   let pending = [];
   const run = {
     options: o, model, data, bigram, curve,
@@ -98,7 +123,7 @@ export function createRun(attn, options = {}, text) {
         pending.push(model.trainStep(randomWindows(next, data.train, o.context + 1, o.batch), { lr: o.lr, weightDecay: o.weightDecay }));
         run.step++;
         if (run.step % o.evalEvery === 0 || run.done) {
-          curve.push({ step: run.step, train: pending.reduce((a, b) => a + b, 0) / pending.length, heldOut: model.loss(evalSet).mean });
+          curve.push({ step: run.step, train: pending.reduce((a, b) => a + b, 0) / pending.length, heldOut: tiledLoss(model, evalSet) });
           pending = [];
         }
       }
@@ -109,9 +134,11 @@ export function createRun(attn, options = {}, text) {
 }
 
 /**
- * The three decodings of `prompt` side by side: {greedy, sample, beam},
- * each {text, logProb} (logProb: the model's log-probability of the text it
- * wrote, in nats).
+ * The three decodings of `prompt` side by side: {read, prompt, greedy,
+ * sample, beam}: read, what the model can read of the prompt (see encode);
+ * prompt, what it continues (read, or a space when it can read none of
+ * it); each decoding {text, logProb} (logProb: the model's log-probability
+ * of the text it wrote, in nats).
  */
 export function decodings(model, prompt = DEFAULTS.prompt, { steps = DEFAULTS.sampleSteps, beam = DEFAULTS.beam, temperature = DEFAULTS.temperature, seed = 1 } = {}) {
   const tokens = encode(prompt);
@@ -121,6 +148,8 @@ export function decodings(model, prompt = DEFAULTS.prompt, { steps = DEFAULTS.sa
     return { text: decode(g.tokens), logProb: g.logProb };
   };
   return {
+    read: decode(tokens),
+    prompt: decode(start),
     greedy: one({ strategy: 'greedy' }),
     sample: one({ strategy: 'sample', temperature, seed }),
     beam: one({ strategy: 'beam', beam }),
@@ -128,23 +157,15 @@ export function decodings(model, prompt = DEFAULTS.prompt, { steps = DEFAULTS.sa
 }
 
 /**
- * The text the figure reads before the reader types any: the article's first
- * sentence of 30 to 50 characters (the model's own material, in its alphabet,
- * in whatever language the page around it speaks).
- */
-export function readingText(article) {
-  return article.split('. ').find((sentence) => sentence.length >= 30 && sentence.length <= 50) ?? article.slice(0, 40);
-}
-
-/**
- * Every head's attention over `text` as the model reads it: {chars,
- * attention[layer][head]} on its last `context` characters (any others
- * dropped), or null for fewer than one character. The weights of the
+ * Every head's attention over `text` as the model reads it: {chars, read,
+ * attention[layer][head]} on the last `context` of the `read` characters it
+ * can read (see encode), or null when it can read none. The weights of the
  * inputs do not depend on what follows, so token 0 closes the sequence
  * (attention() reads a sequence's inputs, all tokens but its last).
  */
 export function attentionOn(model, text) {
-  const tokens = encode(text).slice(-model.context);
+  const all = encode(text);
+  const tokens = all.slice(-model.context);
   if (tokens.length === 0) return null;
-  return { chars: decode(tokens), attention: model.attention([...tokens, 0]) };
+  return { chars: decode(tokens), read: all.length, attention: model.attention([...tokens, 0]) };
 }

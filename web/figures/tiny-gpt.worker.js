@@ -4,11 +4,12 @@
 //   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
 //        {type: 'start'}, {type: 'pause'}
 //        {type: 'write', prompt}   the three decodings of prompt (when not training)
-//        {type: 'attend', text?}   every head's attention on text (no text: the article's, readingText)
+//        {type: 'attend', text}    every head's attention on text
 //   out: {type: 'state', step, steps, running, trainingMs, curve: new points, bigram, samples: new ones}
-//        {type: 'written', prompt, decodings}   {type: 'attended', text, view}   {type: 'error', message}
+//        {type: 'written', typed, step, decodings}   {type: 'attended', text, view}   {type: 'error', message}
+//   (typed and text: what the figure sent; decodings and view: what the model read of it, see tiny-gpt.model.js)
 import { loadAttention, simdSupported } from '../attention.js';
-import { attentionOn, createRun, decodings, readingText } from './tiny-gpt.model.js';
+import { attentionOn, createRun, decodings } from './tiny-gpt.model.js';
 import { ARTICLE_TEXT } from './tiny-gpt.text.js';
 import { serveTraining } from './train-worker.js';
 
@@ -43,13 +44,12 @@ serveTraining({
     return { bigram: run.bigram, samples: fresh };
   },
   messages: {
-    write(run, data, { running }) {
+    write(run, data, { running, send }) {
       if (running) return;
-      self.postMessage({ type: 'written', prompt: data.prompt, step: run.step, decodings: decodings(run.model, data.prompt, { temperature: run.options.temperature }) });
+      send({ type: 'written', typed: data.prompt, step: run.step, decodings: decodings(run.model, data.prompt, { temperature: run.options.temperature }) });
     },
-    attend(run, data) {
-      const text = data.text ?? readingText(ARTICLE_TEXT);
-      self.postMessage({ type: 'attended', text, view: attentionOn(run.model, text) });
+    attend(run, data, { send }) {
+      send({ type: 'attended', text: data.text, view: attentionOn(run.model, data.text) });
     },
   },
 });

@@ -3,10 +3,13 @@
 // the page's main thread in slices of about 30 ms, its messages read between
 // slices, one message at a time and in order (a start sent while a reset is
 // still loading the engine waits for it).
-//   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
+//   in:  {type: 'reset', run, options, wasmBase}   a fresh run (numbered by the figure), not started
 //        {type: 'start'}, {type: 'pause'}, and the figure's own messages
-//   out: {type: 'state', step, steps, running, trainingMs, curve: new points, ...the figure's fields}
-//        {type: 'error', message}
+//        {type: 'ping', id}   answered once every earlier message is
+//   out: {type: 'state', run, step, steps, running, trainingMs, curve: new points, ...the figure's fields}
+//        {type: 'pong', id}   {type: 'error', run, message}
+// Every message but pong carries the number of the run it is about, so
+// that the figure can drop what an earlier run said after a reset.
 
 const SLICE_MS = 30; // training per slice: messages are read between slices
 
@@ -15,10 +18,12 @@ const SLICE_MS = 30; // training per slice: messages are read between slices
  *   load(wasmBase) -> Promise<attn>   its engine (loaded once)
  *   create(attn, options) -> run      a fresh run: {train(n), step, done, curve, options, dispose()}
  *   start(run)                        before training starts or resumes (optional)
- *   afterStep(run)                    after every training step (optional)
+ *   afterStep(run, trainingMs)        after every training step, with the
+ *                                     training time so far (optional)
  *   state(run, {inLoop, running})     its own fields of a state message
  *                                     (inLoop: posted between slices)
- *   messages: {type: (run, data, {running, post}) => void}   its own messages
+ *   messages: {type: (run, data, {running, post, send}) => void}   its own messages
+ *                                     (send(message): post one of its own, numbered)
  */
 export function serveTraining(figure) {
   let attn = null;
@@ -27,11 +32,14 @@ export function serveTraining(figure) {
   let sent = 0; // curve points already posted
   let trainingMs = 0;
   let generation = 0; // a loop stops when a pause or reset starts a new one
+  let number = 0; // the figure's number of the current run
+
+  const send = (message) => self.postMessage({ ...message, run: number });
 
   function post(inLoop = false) {
     const curve = run.curve.slice(sent);
     sent = run.curve.length;
-    self.postMessage({
+    send({
       type: 'state', step: run.step, steps: run.options.steps, running, trainingMs, curve,
       ...figure.state(run, { inLoop, running }),
     });
@@ -42,7 +50,7 @@ export function serveTraining(figure) {
       const t0 = performance.now();
       do {
         run.train(1);
-        figure.afterStep?.(run);
+        figure.afterStep?.(run, trainingMs + performance.now() - t0);
       } while (!run.done && performance.now() - t0 < SLICE_MS);
       trainingMs += performance.now() - t0;
       if (run.done) running = false;
@@ -53,11 +61,14 @@ export function serveTraining(figure) {
 
   async function handle(data) {
     try {
-      if (data?.type === 'reset') {
+      if (data?.type === 'ping') {
+        self.postMessage({ type: 'pong', id: data.id });
+      } else if (data?.type === 'reset') {
         running = false;
         generation++;
         run?.dispose();
         run = null;
+        number = data.run;
         attn ??= await figure.load(data.wasmBase);
         [sent, trainingMs] = [0, 0];
         run = figure.create(attn, data.options);
@@ -73,11 +84,11 @@ export function serveTraining(figure) {
         generation++;
         post();
       } else if (Object.hasOwn(figure.messages, data.type)) {
-        figure.messages[data.type](run, data, { running, post });
+        figure.messages[data.type](run, data, { running, post, send });
       }
     } catch (err) {
       running = false;
-      self.postMessage({ type: 'error', message: err.message });
+      send({ type: 'error', message: err.message });
     }
   }
 
