@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
+import { TAGS } from '../../web/figures/registry.js';
 
 /** The first seven figures, in article order. */
 export const FIGURES = ['attention-notation', 'attention-dot-product', 'attention-qkv', 'attention-soft-dictionary',
@@ -13,10 +14,8 @@ export const FIGURES = ['attention-notation', 'attention-dot-product', 'attentio
 /** The nine figures of the second round. */
 export const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
   'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
-/** Every figure on the article page, in its order there. */
-export const ALL_FIGURES = ['attention-notation', 'attention-dot-product', 'attention-basic', 'attention-qkv', 'attention-soft-dictionary',
-  'attention-matrix', 'attention-tempering', 'attention-susan-mary', 'attention-multi-head-it', 'attention-multi-head-matmul',
-  'attention-as-dense', 'attention-as-conv', 'attention-causal-mask', 'attention-cross', 'attention-cost', 'attention-heatmap'];
+/** Every figure on the article page, in its order there (the registry's). */
+export const ALL_FIGURES = TAGS;
 
 export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
 /** Debian's Chromium and the flags every headless run uses (the browser bench too). */
