@@ -23,7 +23,7 @@ import { millis, pct } from './format.js';
 import { loglogPlot } from './loglog.js';
 import strings from './efficient.strings.js';
 import {
-  exactWeights, featureErrors, parseGlobal, performerPattern, readGlobal, slope, windowPattern, windowTiles,
+  exactWeights, featureErrors, parseGlobal, readGlobal, slope, windowPattern, windowTiles,
   FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SEEDS, SWEEP, TILE,
 } from './efficient.model.js';
 
@@ -100,11 +100,10 @@ class Efficient extends MeasuringFigure {
     this.button = this.measureButton();
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
     this.timePlot = h('div');
-    this.errorPlot = h('div');
     this.slopes = h('p', { class: 'note' });
     this.table = h('div', { class: 'wrap' });
     this.errors ??= featureErrors(this.attn); // the same in every language: kept across a rebuild
-    this.errorPlots = new Map(); // m -> the error plot marked at m, made when first shown
+    this.errorPlot = this.errorCurve();
     this.drawn = {}; // what each part was last drawn for (see render)
     const tiles = (global) => windowTiles(NOTE_N, SWEEP.window, global);
     const [band, opened] = [tiles([]), tiles([0])];
@@ -186,11 +185,12 @@ class Efficient extends MeasuringFigure {
       }));
       d.kept = w.kept;
     }
-    const error = this.errors.find((r) => r.m === m).error; // the caption, the plot and the summary read the same average
+    // the caption, the plot's mark and the summary read the same average; the drawn weights are its first draw
+    const at = this.errors.find((r) => r.m === m);
     if (d.theme !== th || d.features !== m) {
-      this.views.performer.update(performerPattern(this.attn, { features: m }).performer, { max });
-      setText(this.captions.performer, this.t('captionPerformer', { m, seeds: SEEDS, misplaced: pct(error) }));
-      replace(this.errorPlot, this.errorPlotAt(m));
+      this.views.performer.update(at.drawn, { max });
+      setText(this.captions.performer, this.t('captionPerformer', { m, seeds: SEEDS, misplaced: pct(at.error) }));
+      this.markError(at);
     }
     Object.assign(d, { theme: th, window: windowKey, features: m });
     setText(this.captions.exact, this.t('captionFull'));
@@ -201,23 +201,29 @@ class Efficient extends MeasuringFigure {
       Object.assign(d, { results, count: results.length });
       this.renderTimes(results);
     }
-    this.announce(this.t('summary', { w: window, kept: pct(d.kept), m, misplaced: pct(error) }));
+    this.announce(this.t('summary', { w: window, kept: pct(d.kept), m, misplaced: pct(at.error) }));
   }
 
-  /** The Performer's error against m, its point at m marked (one plot per m, made once). */
-  errorPlotAt(m) {
-    if (!this.errorPlots.has(m)) {
-      const [first, last] = [this.errors[0], this.errors.at(-1)];
-      const at = this.errors.find((r) => r.m === m);
-      this.errorPlots.set(m, loglogPlot({
-        title: this.t('errorPlot'),
-        series: [{ cls: 'linear', points: this.errors.map((r) => [r.m, r.error]) }],
-        xTicks: FEATURE_COUNTS.filter((k, i) => i % 2 === 0), xLabel: this.t('mAxis'), yFormat: pct, base: 2,
-        highlight: [at.m, at.error],
-        label: this.t('errorLabel', { first: pct(first.error), m0: first.m, last: pct(last.error), m1: last.m, m, at: pct(at.error), seeds: SEEDS }),
-      }));
-    }
-    return this.errorPlots.get(m);
+  /** The Performer's error against m (the same for every state: drawn once), with a ring to mark the slider's m. */
+  errorCurve() {
+    const [first, last] = [this.errors[0], this.errors.at(-1)];
+    const svg = loglogPlot({
+      title: this.t('errorPlot'),
+      series: [{ cls: 'linear', points: this.errors.map((r) => [r.m, r.error]) }],
+      xTicks: FEATURE_COUNTS.filter((k, i) => i % 2 === 0), xLabel: this.t('mAxis'), yFormat: pct, base: 2,
+      highlight: [first.m, first.error],
+    });
+    this.errorLabel = (at) => this.t('errorLabel', { first: pct(first.error), m0: first.m, last: pct(last.error), m1: last.m, m: at.m, at: pct(at.error), seeds: SEEDS });
+    return svg;
+  }
+
+  /** Move the error plot's ring to m's point (the curve's own dot there). */
+  markError(at) {
+    const dot = this.errorPlot.querySelectorAll('circle.linear')[this.errors.indexOf(at)];
+    const ring = this.errorPlot.querySelector('.highlight');
+    ring.setAttribute('cx', dot.getAttribute('cx'));
+    ring.setAttribute('cy', dot.getAttribute('cy'));
+    this.errorPlot.setAttribute('aria-label', this.errorLabel(at));
   }
 
   /** The time plot, its slopes and the table, from the sweep's results. */

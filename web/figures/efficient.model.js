@@ -129,14 +129,23 @@ export function example(attn, { window, global = [], features, seed = 1 }) {
 /** How many draws of the features the Performer's error is averaged over. */
 export const SEEDS = 6;
 
-/** The Performer's misplaced weight for each feature count, averaged over `seeds` draws of the features (seeds 1..seeds). */
+/**
+ * For each feature count m: {m, error, drawn}: the Performer's misplaced
+ * weight averaged over `seeds` draws of the features (seeds 1..seeds), and
+ * the first draw's weights (the one the figure draws).
+ */
 export function featureErrors(attn, { counts = FEATURE_COUNTS, seeds = SEEDS } = {}) {
   const X = tokens(attn);
   const exact = exactWeights(attn);
   return counts.map((m) => {
     let sum = 0;
-    for (let s = 1; s <= seeds; s++) sum += misplaced(performerWeights(attn, X, m, s), exact);
-    return { m, error: sum / seeds };
+    let drawn = null;
+    for (let s = 1; s <= seeds; s++) {
+      const W = performerWeights(attn, X, m, s);
+      drawn ??= W;
+      sum += misplaced(W, exact);
+    }
+    return { m, error: sum / seeds, drawn };
   });
 }
 
