@@ -9,9 +9,9 @@
 // sweep, a power of 2), budget="5..120" (s).
 //
 // A change of a control redraws only what it changes: the window's pattern
-// (window, global tokens) or the Performer's (features, and the mark on the
-// error plot, one plot per feature count, made once); the time plot and the
-// table only when results arrive.
+// (window, global tokens) or the Performer's (features: its weights and the
+// error curve, computed once when the figure starts, and the ring on the
+// curve, moved); the time plot and the table only when results arrive.
 import { defineFigure } from './figure-element.js';
 import { h, replace, setText } from './dom.js';
 import { slider } from './controls.js';

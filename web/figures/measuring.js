@@ -44,7 +44,12 @@ function next() {
   current = sw;
   sw.phase = 'running';
   sw.started = performance.now();
-  const worker = new Worker(new URL(`./${sw.file}`, import.meta.url), { type: 'module' });
+  let worker;
+  try {
+    worker = new Worker(new URL(`./${sw.file}`, import.meta.url), { type: 'module' });
+  } catch (err) { // (a page whose policy allows no worker from here)
+    return finish(sw, 'failed', { status: ['measuringFailed', { message: err.message }] });
+  }
   worker.addEventListener('message', ({ data }) => receive(sw, data));
   worker.addEventListener('error', (e) => {
     e.preventDefault();
