@@ -38,11 +38,19 @@ function notify(sw) {
   for (const f of figures) if (f.sweepId() === sw.id) f.invalidate();
 }
 
+// The next sweep's turn. Its worker starts in a task of its own, not inside
+// the frame of the control change that asked for it.
 function next() {
   if (current || !queue.length) return;
   const sw = queue.shift();
   current = sw;
   sw.phase = 'running';
+  notify(sw);
+  setTimeout(() => start(sw), 0);
+}
+
+function start(sw) {
+  if (sw.phase !== 'running') return; // stopped before its worker started
   sw.started = performance.now();
   let worker;
   try {
