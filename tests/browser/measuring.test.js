@@ -43,7 +43,8 @@ function countWorkers() {
 const prepare = (page) => page.addInitScript(countWorkers);
 const workers = (page) => page.evaluate(() => ({ live: window.__workers.live(), most: window.__workers.most(), starts: window.__workers.starts() }));
 const status = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.status').textContent, sel);
-const rows = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelectorAll('tbody tr').length, sel);
+// the sizes measured (a sweep's table lists every size it will measure, empty until measured)
+const rows = (page, sel = '#mine') => page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, sel);
 const phase = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).sweep?.phase, sel);
 
 test('on the article page the two measuring figures take turns: one measuring worker at a time', async () => {
@@ -64,7 +65,7 @@ for (const [tag, attrs] of [['attention-efficient', { n: '2048', budget: '5' }],
     const { page, problems, context } = await server.open('/web/embed/example.html', { prepare });
     // measuring: taken off the page, its worker ends at once
     await addFigure(page, tag, { attrs });
-    await page.waitForFunction(() => document.querySelector('#mine').sweep?.phase === 'running');
+    await page.waitForFunction(() => document.querySelector('#mine').sweep?.worker);
     await page.evaluate(() => { window.__kept = document.querySelector('#mine'); window.__kept.remove(); });
     assert.equal((await workers(page)).live, 0, 'removed mid-sweep: no worker');
     await page.waitForTimeout(300);
@@ -87,7 +88,7 @@ for (const [tag, attrs] of [['attention-efficient', { n: '2048', budget: '5' }],
       other.setAttribute('budget', '5');
       document.querySelector('main').prepend(other);
     }, [tag, attrs]);
-    await page.waitForFunction(() => document.querySelector('#other').sweep?.phase === 'running');
+    await page.waitForFunction(() => document.querySelector('#other').sweep?.worker);
     await page.evaluate(() => document.querySelector('main').prepend(window.__kept));
     await page.evaluate(() => window.__kept.shadowRoot.querySelector('button.measure').click());
     await page.waitForFunction(() => document.querySelector('#mine').sweep?.phase === 'waiting');

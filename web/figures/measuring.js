@@ -38,15 +38,20 @@ function notify(sw) {
   for (const f of figures) if (f.sweepId() === sw.id) f.invalidate();
 }
 
-// The next sweep's turn. Its worker starts in a task of its own, not inside
-// the frame of the control change that asked for it.
+/**
+ * How long a sweep that has its turn waits before its worker starts: a
+ * reader going through cost's d values starts no worker for the values
+ * passed over, and no control change pays for starting one in its frame.
+ */
+export const START_MS = 200;
+
 function next() {
   if (current || !queue.length) return;
   const sw = queue.shift();
   current = sw;
   sw.phase = 'running';
   notify(sw);
-  setTimeout(() => start(sw), 0);
+  setTimeout(() => start(sw), START_MS);
 }
 
 function start(sw) {
@@ -99,8 +104,9 @@ function prune() {
 }
 
 /**
- * A figure that measures. A subclass sets `static worker` (its worker file)
- * and `static quick` (the largest N of the sweep it starts by itself), and
+ * A figure that measures. A subclass sets `static worker` (its worker file),
+ * `static firstN` (the smallest N its sweeps measure; each doubles N from
+ * there) and `static quick` (the largest N of the sweep it starts by itself), and
  * may define sweepKey() (the settings its measurements depend on),
  * sweepMessage() (what its worker is posted besides maxN) and
  * statusArgs() (more arguments for the status line's words).
@@ -190,13 +196,17 @@ export class MeasuringFigure extends FigureElement {
   }
 
   /**
-   * The results as a table: a row per N, a column per series ({head, match(result)}),
-   * time and memory in each cell; and under it, in words, why each skipped
-   * variant was skipped ({name(result), why(result)} word a skip).
+   * The results as a table: a row per N the sweep measures (empty until
+   * measured, so that the table does not grow and shrink as a sweep starts),
+   * a column per series ({head, match(result)}), time and memory in each
+   * cell; and under it, in words, why each skipped variant was skipped
+   * ({name(result), why(result)} word a skip).
    */
   resultsTable(series, { name, why }) {
     const results = this.results;
-    const ns = [...new Set(results.map((r) => r.n))];
+    const ns = [];
+    const last = Math.max(this.sweep?.maxN ?? 0, ...results.map((r) => r.n));
+    for (let n = this.constructor.firstN; n <= last; n *= 2) ns.push(n);
     const cell = (n, sr) => {
       const r = results.find((x) => x.n === n && sr.match(x));
       if (!r) return h('td', {}, '');
