@@ -129,7 +129,9 @@ class Cost extends MeasuringFigure {
   }
 
   // A log-log plot of rows[key] against N; gridlines at powers of `base`.
-  plot(title, rows, key, fmt, base, limit, maxN) {
+  // (Only positive values have a place on a log axis.)
+  plot(title, all, key, fmt, base, limit, maxN) {
+    const rows = all.filter((r) => r[key] > 0);
     const values = rows.map((r) => r[key]).concat(limit ?? []);
     const [lo, hi] = values.length ? [Math.min(...values), Math.max(...values)] : [1, base];
     const logB = (v) => Math.log(v) / Math.log(base);

@@ -28,7 +28,7 @@ export default {
       + 'when a tile raises the maximum, the sum and the partial output are scaled down by the exponential of the difference. '
       + 'So beside Q, K, V and the output it needs only a fixed workspace (a few tiles, and one pass of at most 1024 queries): memory grows like N d. '
       + 'Both still do 2 N\u00b2 d multiply-adds (N\u00b2 d for the scores, N\u00b2 d for the weighted sum; 4 N\u00b2 d floating-point operations), so time grows like N\u00b2 for both. '
-      + 'Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs, after every kernel has been warmed up. '
+      + 'Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs (calls shorter than 10 ms are timed in batches), after every kernel has been warmed up. '
       + 'The sweep runs in a background worker (one measuring figure on the page at a time, so that none times another\u2019s work) and drops a variant when its next run would pass the time budget. '
       + 'Each d has its own sweep: a change of d shows that d\u2019s timings, measuring them first if need be.',
   },
@@ -56,7 +56,7 @@ export default {
       + '某一块抬高了最大值时，就把和与部分输出按两者之差的指数缩小。'
       + '因此除了 Q、K、V 和输出之外，它只需要一块固定大小的工作区（几个块，外加一次最多 1024 个查询的处理）：内存按 N d 增长。'
       + '两者仍然都要做 2 N\u00b2 d 次乘加（分数 N\u00b2 d 次，加权求和 N\u00b2 d 次，共 4 N\u00b2 d 次浮点运算），所以两者的耗时都按 N\u00b2 增长。'
-      + '内存是调用期间同一时刻占用的 wasm 内存的最大值；耗时取最多五次运行中最快的一次，并且每个内核都先预热过。'
+      + '内存是调用期间同一时刻占用的 wasm 内存的最大值；耗时取最多五次运行中最快的一次（短于 10 ms 的调用成批计时），并且每个内核都先预热过。'
       + '测量在后台 worker 中进行（本页的测量图一次只测一个，以免互相干扰计时），某个变体的下一次运行若会超出时间预算，就不再测它。'
       + '每个 d 各有一次测量：换了 d，就显示那个 d 的耗时，需要的话先测一遍。',
   },

@@ -17,6 +17,7 @@
 // `sweep` times the three as N doubles (in a Web Worker: efficient.worker.js).
 import { normalMatrix } from './random.js';
 import { identity } from './mat.js';
+import { timeCall } from './timing.js';
 
 export const N_TOKENS = 32;
 export const D = 16;
@@ -202,11 +203,7 @@ function sweepInputs(n, d) {
   return inputCache.X;
 }
 
-/**
- * One call of `mechanism` at size n: {ms, bytes}. Calls are timed in batches
- * of at least minMs (a browser's clock ticks in steps of up to 0.1 ms, and a
- * small call takes less), ms is the fastest batch of `repeats` per call.
- */
+/** One call of `mechanism` at size n, timed: {ms, bytes} (timing.js: in batches of at least minMs). */
 export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 10, now = () => performance.now() } = {}) {
   const X = sweepInputs(n, d);
   const call = {
@@ -214,20 +211,7 @@ export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 
     window: () => attn.attention(X, X, X, { weights: false, window: SWEEP.window }),
     linear: () => attn.linearAttention(X, X, X, { features: SWEEP.features }),
   }[mechanism];
-  let ms = Infinity, bytes = 0;
-  for (let r = 0; r < repeats; r++) {
-    attn.memoryPeak();
-    const t0 = now();
-    let calls = 0, elapsed = 0;
-    do {
-      call();
-      calls++;
-      elapsed = now() - t0;
-    } while (elapsed < minMs && calls < 10000);
-    ms = Math.min(ms, elapsed / calls);
-    bytes = Math.max(bytes, attn.memoryPeak());
-  }
-  return { ms, bytes };
+  return timeCall(attn, call, { repeats, minMs, now });
 }
 
 /**
