@@ -1,21 +1,29 @@
 // attention-efficient in headless Chromium: it draws from the kernels, its
-// controls (window slider, features slider, a click on a row) change what it
-// shows, and under the strict CSP its sweep runs in its own worker and fills
-// the time plot and table. Screenshots (desktop, after the full sweep) go to
+// controls (window slider, features slider, a click on a row, the global
+// tokens typed) change what it shows; attributes land on the values the
+// sliders offer, and the sliders step value to value; the Performer's
+// caption and its error plot read one number; tokens are numbered from 1
+// in the captions, the read-out and the field alike; on a phone the
+// matrices fill the column; a skipped measurement says why in the text;
+// and under the strict CSP its sweep runs in its own worker and fills the
+// time plot and table. Screenshots (desktop, after the full sweep) go to
 // tests/artifacts/screenshots/; the 360 px and dark ones come from
-// figures-2.test.js.
+// layout.test.js. (What it shares with attention-cost, turns and workers:
+// measuring.test.js.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, expectChange, measured, SCREENSHOTS, clickCell } from './harness.js';
+import { start, ready, summary, expectChange, measured, frames, addFigure, SCREENSHOTS, clickCell } from './harness.js';
 
 const TAG = 'attention-efficient';
+const FEATURES = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 let server;
 let strict;
 before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
+const caption = (el, k) => el.evaluate((e, i) => e.shadowRoot.querySelectorAll('.pattern')[i].querySelector(':scope > p').textContent, k);
 
-test('the window, the features and a click on a row change the figure', async () => {
+test('the window, the features, a click on a row and the typed tokens change the figure; tokens are numbered from 1 everywhere', async () => {
   const { page, problems, context } = await server.open('/web/index.html');
   const el = await ready(page, TAG);
   await measured(page, TAG);
@@ -24,11 +32,90 @@ test('the window, the features and a click on a row change the figure', async ()
   assert.match(await expectChange(page, TAG, slide(0, 'End')), /^Window 12: keeps/);
   assert.match(await expectChange(page, TAG, slide(1, 'End')), /Performer with 1024 features/);
   // a click on a row of the window's weights makes that token global: the row fills up
-  const before = await el.evaluate((e) => e.shadowRoot.querySelectorAll('.pattern')[1].querySelector('p').textContent);
-  assert.match(before, /global: 0\./);
+  assert.match(await caption(el, 1), /global: 1\./, 'token 0 (the attribute) is token 1 on screen');
+  assert.equal(await el.locator('input[type=text]').inputValue(), '1');
   await clickCell(el.locator('.pattern').nth(1), 20, 5);
-  await page.waitForFunction((tag) => /global: 0, 20\./.test(document.querySelector(tag).shadowRoot.querySelectorAll('.pattern')[1].querySelector('p').textContent), TAG);
-  assert.equal(await el.evaluate((e) => e.global), '0,20', 'the property mirrors the state');
+  await page.waitForFunction((tag) => /global: 1, 21\./.test(document.querySelector(tag).shadowRoot.querySelectorAll('.pattern')[1].querySelector(':scope > p').textContent), TAG);
+  assert.equal(await el.evaluate((e) => e.global), '0,20', 'the property mirrors the state (positions from 0)');
+  // the read-out of the clicked cell names the same row
+  assert.match(await el.evaluate((e) => e.shadowRoot.querySelectorAll('.pattern')[1].querySelector('.cap').textContent), /^window\[21, 6\] = /);
+  assert.equal(await el.locator('input[type=text]').inputValue(), '1, 21', 'the field shows the tokens as the caption does');
+  // typed: what names no token is said, the rest is used
+  await el.locator('input[type=text]').fill('3, 40, x, 32');
+  await el.locator('input[type=text]').press('Enter');
+  await frames(page);
+  assert.equal(await el.evaluate((e) => e.global), '2,31');
+  assert.match(await caption(el, 1), /global: 3, 32\./);
+  assert.equal(await el.locator('input[type=text]').inputValue(), '3, 32');
+  assert.equal(await el.locator('.globals .ignored').textContent(), 'Not a token here: 40, x (the tokens are numbered 1 to 32).');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('attributes land on the values the sliders offer; the sliders step value to value; caption and plot read one number', async () => {
+  const { page, problems, context } = await server.open('/web/embed/example.html');
+  await addFigure(page, TAG, { attrs: { features: '100', n: '3000', window: '2.6', budget: '5' } });
+  const el = page.locator('#mine');
+  await measured(page, '#mine');
+  const shown = () => el.evaluate((e) => {
+    const root = e.shadowRoot;
+    const [w, m, n] = [...root.querySelectorAll('input[type=range]')].map((r) => r.dataset.value);
+    return {
+      state: [e.window, e.features, e.n], sliders: [w, m, n],
+      button: root.querySelector('.controls button').textContent,
+      caption: root.querySelectorAll('.pattern')[2].querySelector(':scope > p').textContent,
+      plot: root.querySelectorAll('.plots svg')[1].getAttribute('aria-label'),
+      summary: e.summary,
+    };
+  });
+  let s = await shown();
+  assert.deepEqual(s.state, [3, 128, 4096], 'window rounded, features and N snapped to powers of 2');
+  assert.deepEqual(s.sliders, ['3', '128', '4096']);
+  assert.equal(s.button, 'Measure up to N = 4096');
+  assert.match(s.caption, /^128 features \(one draw shown\)\. Averaged over 6 draws, \d+% /);
+  // one step of an arrow key is one value of the slider, both ways
+  const press = async (index, key) => { await el.locator('input[type=range]').nth(index).focus(); await page.keyboard.press(key); await frames(page); };
+  await press(1, 'ArrowRight');
+  assert.equal(await el.evaluate((e) => e.features), 256);
+  await press(1, 'ArrowLeft');
+  await press(1, 'ArrowLeft');
+  assert.equal(await el.evaluate((e) => e.features), 64);
+  await press(2, 'ArrowRight');
+  assert.equal(await el.evaluate((e) => e.n), 8192);
+  await press(2, 'ArrowLeft');
+  await press(2, 'ArrowLeft');
+  assert.equal(await el.evaluate((e) => e.n), 2048);
+  // at every feature count, the caption, the plot's mark and the summary give the same average
+  for (let k = 0; k < FEATURES.length; k++) {
+    await press(1, k === 0 ? 'Home' : 'ArrowRight');
+    s = await shown();
+    const m = FEATURES[k];
+    const [, atCaption] = s.caption.match(/^(\d+) features .*?Averaged over 6 draws, (\d+%)/).slice(1);
+    assert.equal(s.caption.split(' ')[0], String(m));
+    assert.match(s.plot, new RegExp(`marked: ${atCaption} at ${m}\\.$`), `m = ${m}: ${s.caption} / ${s.plot}`);
+    assert.match(s.summary, new RegExp(`Performer with ${m} features misplaces ${atCaption}\\.$`));
+  }
+  // the article's numbers: about 31% with 4 features, about 11% with 1,024
+  assert.match((await shown()).plot, /falls from 31% at 4 features to 11% at 1024/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on a phone the matrices fill the column; a skipped measurement says why in the text', async () => {
+  const { page, problems, context } = await server.open('/web/embed/example.html', { width: 360, height: 740 });
+  await addFigure(page, TAG, { attrs: { n: '65536', budget: '5' } });
+  const el = page.locator('#mine');
+  const rows = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('.pattern svg')].map((s) => s.getBoundingClientRect().height / 32));
+  for (const h of rows) assert.ok(h >= 9, `a row of a matrix is ${h.toFixed(1)} px tall`);
+  const field = await el.evaluate((e) => e.shadowRoot.querySelector('.globals input').getBoundingClientRect().height);
+  assert.ok(field >= 32, `the global tokens' field is ${field} px tall`);
+  await measured(page, TAG);
+  await el.getByRole('button', { name: /Measure up to N = 65536/ }).click();
+  await measured(page, TAG, /Done|failed|Stopped/);
+  const note = await el.evaluate((e) => e.shadowRoot.querySelector('.skips')?.textContent ?? '');
+  assert.match(note, /^Skipped: (full|window 32|Performer, 64 features) from N = \d+ on: (one run would take about [\d.]+ m?s|the time budget is spent)[;.]/);
+  assert.equal(await el.evaluate((e) => e.shadowRoot.querySelectorAll('td.skip[title]').length), 0, 'no reason only in a tooltip');
+  await el.screenshot({ path: `${SCREENSHOTS}${TAG}-skipped-phone.png` });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -43,7 +130,7 @@ test('under the strict CSP the sweep runs in its worker: three series, their slo
   const seen = await el.evaluate((e) => ({
     series: ['full', 'window', 'linear'].map((m) => e.shadowRoot.querySelector('.plot').querySelectorAll(`polyline.${m}`).length),
     slopes: e.shadowRoot.querySelector('.plots + .note').textContent,
-    rows: e.shadowRoot.querySelectorAll('tbody tr').length,
+    rows: [...e.shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, // sizes measured
   }));
   assert.deepEqual(seen.series, [1, 1, 1], 'a line per mechanism');
   assert.match(seen.slopes, /^Log-log slopes of time against N, from N = 1024 on: full -?\d+\.\d, window 32 -?\d+\.\d, Performer, 64 features -?\d+\.\d\.$/); // any value: tests never assert on time

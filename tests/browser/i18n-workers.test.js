@@ -15,7 +15,8 @@ const CJK = /[\u3400-\u9fff]/;
 /** Put `tag` with `attrs` at the top of the page, in Chinese, and wait until it starts. */
 const add = (page, tag, attrs) => addFigure(page, tag, { attrs: { lang: 'zh-CN', ...attrs } });
 const text = (page, tag, selector) => page.evaluate(([t, s]) => document.querySelector(t).shadowRoot.querySelector(s)?.textContent ?? '', [tag, selector]);
-const rows = (page, tag) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelectorAll('tbody tr').length, tag);
+// the sizes measured (a sweep's table lists every size it will measure, empty until measured)
+const rows = (page, tag) => page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, tag);
 const toEnglish = async (page, tag) => {
   await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), tag);
   await frames(page);

@@ -78,3 +78,14 @@ test('every kernel of every build is warmed up before the first timing (a cold f
   const before = new Set(calls.slice(0, -1));
   for (const id of ['simd/fused', 'simd/plain', 'scalar/fused', 'scalar/plain']) assert.ok(before.has(id), `${id} is not warmed up`);
 });
+
+test('a call shorter than the clock\'s tick is timed in a batch, never as 0 ms (a log axis has no place for 0)', () => {
+  // a browser's clock in 0.1 ms steps; each call takes 0.01 ms
+  let t = 0;
+  const clock = () => Math.floor(t * 10) / 10;
+  const fake = { memoryPeak: () => 1, attention: () => { t += 0.01; } };
+  const r = measure(fake, { n: 256, d: 16, kernel: 'fused', repeats: 3, now: clock });
+  assert.ok(r.ms > 0.009 && r.ms < 0.011, `${r.ms} ms per call`);
+  const all = [...sweep({ simd: fake, scalar: fake }, { maxN: 1024, d: 16, budgetMs: 1e9, now: clock })];
+  assert.ok(all.every((x) => x.skipped || x.ms > 0), 'every time is positive');
+});

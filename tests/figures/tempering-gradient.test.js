@@ -1,7 +1,11 @@
 // The gradient panel of attention-tempering (tempering-gradient.view.js draws
-// this model): unscaled, the gradient that reaches the scores shrinks
-// toward 0 as d_k grows (the softmax saturates); scaled by 1/sqrt(d_k), it
-// stays within a small factor of its d_k = 1 value.
+// this model): unscaled, the gradient at the softmax's input (its slope)
+// shrinks toward 0 as d_k grows (the softmax saturates); scaled by
+// 1/sqrt(d_k), it stays within a small factor of its d_k = 1 value. What
+// reaches the queries is another matter, and the panel and the article say
+// so with these numbers: it is that gradient times the keys (over sqrt(d_k)
+// with the scale), and without the scale it does not shrink (at d_k = 512:
+// 1.34 unscaled, 0.30 scaled).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from './engine.js';
@@ -63,4 +67,28 @@ test('the norms are those of the float64 softmax gradient of the same scores', (
     }
   }
   assert.throws(() => temperingGradientModel(attn, { dk: 0 }), RangeError);
+});
+
+test("the queries' gradient: the softmax's times the keys (over sqrt(d_k) with the scale); here it does not shrink without the scale", () => {
+  // float64: dQ = G K / T, with G = softmaxBackward(softmax(Q K^T / T), dP)
+  for (const dk of [1, 8, 64, 512]) {
+    const Q = columns(normalMatrix(QUERIES, MAX_DK, 0x6a11), 0, dk);
+    const K = columns(normalMatrix(KEYS, MAX_DK, 0x2c4f), 0, dk);
+    const dP = normalMatrix(QUERIES, KEYS, 0x9e07);
+    const raw = ref.matmul(Q, K, { transposeB: true });
+    for (const [side, temperature] of [['unscaled', 1], ['scaled', Math.sqrt(dk)]]) {
+      const dQ = ref.matmul(ref.softmaxBackward(ref.softmax(raw, { temperature }), dP), K);
+      let norm = 0;
+      for (let i = 0; i < QUERIES; i++) norm += Math.hypot(...dQ.data.subarray(i * dk, (i + 1) * dk)) / temperature / QUERIES;
+      const got = at(dk)[side].queries;
+      assert.ok(Math.abs(got - norm) <= 1e-4 * norm, `d_k=${dk} ${side}: ${got} vs float64 ${norm}`);
+    }
+  }
+  // the article's and the panel's numbers at d_k = 512
+  assert.deepEqual([at(512).unscaled.queries.toFixed(2), at(512).scaled.queries.toFixed(2)], ['1.34', '0.30']);
+  // "the keys more than make up for it here": at every d_k the slider offers past 1, the unscaled side's queries get more
+  for (let dk = 2; dk <= MAX_DK; dk++) {
+    const m = temperingGradientModel(attn, { dk });
+    assert.ok(m.unscaled.queries > m.scaled.queries, `d_k=${dk}: ${m.unscaled.queries} vs ${m.scaled.queries}`);
+  }
 });

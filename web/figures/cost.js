@@ -14,13 +14,15 @@ import strings from './cost.strings.js';
 
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
 const LIMIT = 2 ** 31;
-const QUICK = 2048; // the sweep that runs by itself when the figure starts: well under a second
 const LARGEST = [1024, 2048, 4096, 8192, 16384, 32768, 65536]; // the choices of the largest N
 const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margins
 
 
 class Cost extends MeasuringFigure {
   static strings = strings;
+  static worker = 'cost.worker.js';
+  static firstN = FIRST_N;
+  static quick = 2048; // the sweep that runs by itself when the figure starts: well under a second
 
   static props = {
     n: { type: 'number', default: 16384, min: 1024, max: 65536, snap: (v) => 2 ** Math.round(Math.log2(v)) },
@@ -49,17 +51,17 @@ class Cost extends MeasuringFigure {
   th span, td span { white-space: nowrap; } /* a narrow cell breaks between words and numbers, not inside them */`;
 
   build() {
-    this.results ??= []; // a rebuild in another language keeps what was measured
     this.nSlider = slider({
       label: this.t('largestN'), values: LARGEST, value: this.state.n, prop: 'n', format: String,
       oninput: (n) => this.set({ n }),
     });
     this.dChoice = choice({ label: 'd', value: this.state.d, prop: 'd', options: ['16', '32', '64'].map((v) => ({ value: v, label: v })),
       onchange: (d) => this.set({ d }) });
-    this.button = h('button', { type: 'button', onclick: () => (this.worker ? this.stop([['stopped']]) : this.run(this.state.n)) });
+    this.button = this.measureButton();
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
     this.plots = h('div', { class: 'plots' });
     this.table = h('div', { class: 'wrap' });
+    this.drawn = null; // the results the plots and table show
     const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
       [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
     return h('div', {}, [
@@ -83,50 +85,58 @@ class Cost extends MeasuringFigure {
     return { kernel: this.t(kernel), build: this.t(build) };
   }
 
-  run(maxN) {
-    this.simd = null;
-    this.measure('cost.worker.js', maxN, { d: Number(this.state.d), budgetMs: this.state.budget * 1000 },
-      [['measuring', { n: maxN, d: this.state.d }]]);
+  // The timings depend on d: each d has its sweep (a change of d shows that
+  // d's, measuring it first if need be), and the words say which d.
+  sweepKey() { return this.state.d; }
+  sweepMessage() { return { d: Number(this.state.d), budgetMs: this.state.budget * 1000 }; }
+  statusArgs() { return { d: this.state.d }; }
+
+  /** The status line's words for a result that just arrived. */
+  progress(r) {
+    return ['measuringLast', { n: r.n, kernel: [r.kernel], build: [r.build] }];
   }
 
-  receive(msg) {
-    if (msg.type === 'start') this.simd = msg.simd;
-    else if (msg.type === 'result') {
-      this.results.push(msg);
-      this.statusText = [['measuringLast', { n: msg.n, ...this.names(msg) }]];
-    } else if (msg.type === 'done') {
-      const took = millis(performance.now() - this.started);
-      const scalarOnly = this.simd ? [] : [['scalarOnly']];
-      this.stop([this.maxN < this.state.n ? ['quickLook', { n: this.maxN, took }] : ['done', { took }], ...scalarOnly]);
-    }
-    else if (msg.type === 'error') this.stop([['failed', { message: msg.message }]]);
-    this.invalidate();
+  statusWords() {
+    return super.statusWords() + (this.sweep?.phase === 'done' && this.sweep.simd === false ? this.t('scalarOnly') : '');
   }
 
   render() {
-    if (!this.worker && !this.results.length && !this.statusText) return this.run(Math.min(QUICK, this.state.n));
-    setText(this.button, this.worker ? this.t('stop') : this.t('measure', { n: this.state.n }));
+    this.ensureSweep();
+    setText(this.button, this.buttonWords());
     setText(this.status, this.statusWords());
-    const done = this.results.filter((r) => !r.skipped);
-    replace(this.plots, [
-      this.plot(this.t('timePlot'), done, 'ms', millis, 10, null),
-      this.plot(this.t('memoryPlot'), done, 'bytes', bytes, 16, LIMIT),
-    ]);
-    this.renderTable();
-    const at = (id) => done.filter((r) => `${r.build}/${r.kernel}` === id).at(-1);
-    const [f, p] = [at('simd/fused') ?? at('scalar/fused'), at('simd/plain') ?? at('scalar/plain')];
-    if (f && p) {
-      this.announce(this.t('summary', { fn: f.n, fms: millis(f.ms), fbytes: bytes(f.bytes), pn: p.n, pms: millis(p.ms), pbytes: bytes(p.bytes) }));
+    const results = this.results;
+    // a change of N only changes the button: plots and table follow the results
+    if (this.drawn?.results !== results || this.drawn.count !== results.length) {
+      this.drawn = { results, count: results.length };
+      const done = results.filter((r) => !r.skipped);
+      const maxN = Math.max(this.sweep?.maxN ?? FIRST_N, ...results.map((r) => r.n));
+      replace(this.plots, [
+        this.plot(this.t('timePlot'), done, 'ms', millis, 10, null, maxN),
+        this.plot(this.t('memoryPlot'), done, 'bytes', bytes, 16, LIMIT, maxN),
+      ]);
+      replace(this.table, this.resultsTable(SERIES.map((sr) => ({
+        head: [h('span', {}, this.t(sr.kernel)), ' ', h('span', {}, this.t(sr.build))],
+        match: (r) => r.build === sr.build && r.kernel === sr.kernel,
+      })), {
+        name: (r) => this.t('series', this.names(r)),
+        why: (r) => this.t(r.skipped, { gib: r.gib, time: r.predictedMs === undefined ? '' : millis(r.predictedMs) }),
+      }));
+      const at = (id) => done.filter((r) => `${r.build}/${r.kernel}` === id).at(-1);
+      const [f, p] = [at('simd/fused') ?? at('scalar/fused'), at('simd/plain') ?? at('scalar/plain')];
+      this.said = f && p ? this.t('summary', { d: this.state.d, fn: f.n, fms: millis(f.ms), fbytes: bytes(f.bytes), pn: p.n, pms: millis(p.ms), pbytes: bytes(p.bytes) }) : '';
     }
+    if (this.said) this.announce(this.said);
   }
 
   // A log-log plot of rows[key] against N; gridlines at powers of `base`.
-  plot(title, rows, key, fmt, base, limit) {
+  // (Only positive values have a place on a log axis.)
+  plot(title, all, key, fmt, base, limit, maxN) {
+    const rows = all.filter((r) => r[key] > 0);
     const values = rows.map((r) => r[key]).concat(limit ?? []);
     const [lo, hi] = values.length ? [Math.min(...values), Math.max(...values)] : [1, base];
     const logB = (v) => Math.log(v) / Math.log(base);
     const [y0, y1] = [Math.floor(logB(lo)), Math.ceil(logB(hi)) + (hi === lo ? 1 : 0)];
-    const [x0, x1] = [Math.log2(FIRST_N), Math.log2(Math.max(this.maxN, FIRST_N * 2))];
+    const [x0, x1] = [Math.log2(FIRST_N), Math.log2(Math.max(maxN, FIRST_N * 2))];
     const X = (n) => PL + ((Math.log2(n) - x0) / (x1 - x0)) * (PW - PL - 8);
     const Y = (v) => 18 + (1 - (logB(v) - y0) / (y1 - y0)) * (PH - PB - 18);
     const kids = [s('text', { class: 'title', x: PL, y: 11 }, title)];
@@ -146,25 +156,6 @@ class Cost extends MeasuringFigure {
       kids.push(...pts.map((r) => s('circle', { class: sr.kernel, cx: X(r.n), cy: Y(r[key]), r: sr.build === 'simd' ? 3 : 2.2 })));
     }
     return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, width: PW, role: 'img', 'aria-label': this.t('plotLabel', { title }) }, kids);
-  }
-
-  /** Why a variant was skipped (the model's key and numbers), in words. */
-  skipReason(r) {
-    return this.t(r.skipped, { gib: r.gib, time: r.predictedMs === undefined ? '' : millis(r.predictedMs) });
-  }
-
-  renderTable() {
-    const ns = [...new Set(this.results.map((r) => r.n))];
-    const cell = (n, sr) => {
-      const r = this.results.find((x) => x.n === n && x.build === sr.build && x.kernel === sr.kernel);
-      if (!r) return h('td', {}, '');
-      return r.skipped ? h('td', { class: 'skip', title: this.skipReason(r) }, this.t('skipped')) : h('td', {}, [h('span', {}, `${millis(r.ms)} \u00b7`), ' ', h('span', {}, bytes(r.bytes))]);
-    };
-    replace(this.table, h('table', {}, [
-      h('caption', { class: 'sr-only' }, this.t('tableCaption')),
-      h('thead', {}, h('tr', {}, [h('th', {}, 'N'), ...SERIES.map((sr) => h('th', {}, [h('span', {}, this.t(sr.kernel)), ' ', h('span', {}, this.t(sr.build))]))])),
-      h('tbody', {}, ns.map((n) => h('tr', {}, [h('td', {}, String(n)), ...SERIES.map((sr) => cell(n, sr))]))),
-    ]));
   }
 }
 

@@ -9,8 +9,10 @@
 // engine's memoryPeak(): every byte a call holds, inputs and workspace
 // included). A variant stops when its next run would not fit the time
 // budget, predicted from its last run and time growing like N^2. Every
-// kernel of every build is warmed up before the first measurement.
+// kernel of every build is warmed up before the first measurement; calls
+// are timed in batches (timing.js).
 import { normalMatrix } from './random.js';
+import { timeCall } from './timing.js';
 
 export const KERNELS = ['fused', 'plain'];
 export const BUILDS = ['simd', 'scalar'];
@@ -36,27 +38,19 @@ function inputs(n, d) {
 }
 
 /**
- * One timed call; {ms, bytes} (the fastest of `repeats`), or {skipped} when
- * it cannot run. `skipped` is why, as a key of cost.strings.js (skipWasm,
- * skipWeights with {gib}, skipRunTime with {predictedMs}, skipBudget): the figure words it.
+ * One call, timed: {ms, bytes} (timing.js: the fastest of `repeats` batches
+ * of at least 10 ms), or {skipped} when it cannot run. `skipped` is why, as a
+ * key of cost.strings.js (skipWasm, skipWeights with {gib}, skipRunTime with
+ * {predictedMs}, skipBudget): the figure words it.
  */
 export function measure(attn, { n, d, kernel, repeats = 1, now = () => performance.now() }) {
   const X = inputs(n, d);
-  let best = Infinity;
-  let bytes = 0;
   try {
-    for (let r = 0; r < repeats; r++) {
-      attn.memoryPeak();
-      const t0 = now();
-      attn.attention(X, X, X, { weights: kernel === 'plain' });
-      best = Math.min(best, now() - t0);
-      bytes = Math.max(bytes, attn.memoryPeak());
-    }
+    return timeCall(attn, () => attn.attention(X, X, X, { weights: kernel === 'plain' }), { repeats, now });
   } catch (err) {
     if (err instanceof RangeError) return { skipped: 'skipWasm' };
     throw err;
   }
-  return { ms: best, bytes };
 }
 
 /** Milliseconds each kernel runs before the sweep starts timing it. */

@@ -2,18 +2,22 @@
 // kernels on a small example and measured as N grows.
 //
 //   sliding window (Longformer): query i sees keys j with |i - j| <= w, and
-//     global tokens see and are seen by everything. The kernels skip the
-//     key tiles outside the band: time ~ N w d.
+//     global tokens see and are seen by everything. The fused kernel
+//     computes scores in tiles of TILE queries by TILE keys and skips the
+//     tiles that hold no visible pair (`windowTiles` counts the rest):
+//     time ~ N d times whole tiles of keys, not N (2w + 1) d.
 //   Performer (FAVOR+): m positive random features phi with
 //     phi(q).phi(k) ~ exp(q.k / sqrt(d)), so softmax(QK^T)V becomes
 //     phi(Q) (phi(K)^T V), never N x N: time ~ N m d, an estimate.
-// `example` gives all three weight patterns for n tokens; the Performer's
-// weights are linearAttention's output for V = I (row i of the output is
-// then query i's weights over the keys). `featureErrors` follows the
-// Performer's error as m grows; `sweep` times the three as N doubles (in a
-// Web Worker: efficient.worker.js).
+// `windowPattern` and `performerPattern` give the weight patterns of the
+// small example (the Performer's weights are linearAttention's output for
+// V = I: row i of the output is then query i's weights over the keys);
+// `featureErrors` follows the Performer's error as m grows, averaged over
+// SEEDS draws of the features (the figure's caption and plot both read it);
+// `sweep` times the three as N doubles (in a Web Worker: efficient.worker.js).
 import { normalMatrix } from './random.js';
 import { identity } from './mat.js';
+import { timeCall } from './timing.js';
 
 export const N_TOKENS = 32;
 export const D = 16;
@@ -34,15 +38,26 @@ export function tokens(attn) {
   return cached.X;
 }
 
-/** "0,5" -> [0, 5]: distinct positions inside the example, sorted. */
-export function parseGlobal(text) {
+/**
+ * A list of global tokens as text -> {positions, ignored}: the distinct
+ * positions inside the example, sorted, and the parts that name none.
+ * `first` is the number of the first token: 0 in the attribute ("0,5"), 1
+ * where a reader types them (the figure numbers tokens from 1, as its matrices' read-outs do).
+ */
+export function readGlobal(text, first = 0) {
   const out = new Set();
-  for (const part of String(text ?? '').split(',')) {
-    const p = Number(part.trim());
-    if (part.trim() !== '' && Number.isInteger(p) && p >= 0 && p < N_TOKENS) out.add(p);
+  const ignored = [];
+  for (const raw of String(text ?? '').split(/[,\s]+/)) {
+    if (raw === '') continue;
+    const p = Number(raw) - first;
+    if (Number.isInteger(p) && p >= 0 && p < N_TOKENS) out.add(p);
+    else ignored.push(raw);
   }
-  return [...out].sort((a, b) => a - b);
+  return { positions: [...out].sort((a, b) => a - b), ignored };
 }
+
+/** "0,5" -> [0, 5]: the attribute's global positions (from 0). */
+export const parseGlobal = (text) => readGlobal(text).positions;
 
 /** -Infinity where the window (with global tokens) hides key j from query i: the same rule as an additive mask. */
 export function windowMask(n, window, global) {
@@ -77,33 +92,90 @@ export function performerWeights(attn, X, features, seed) {
   return attn.linearAttention(X, X, identity(X.rows), { features, seed }).output;
 }
 
-/**
- * The three patterns for window w, global tokens, m features:
- * {exact, windowed, masked, performer} weight matrices and
- * {windowGap, kept, misplacedPerformer}: windowGap = the largest difference
- * between the window's weights and full attention under the window's mask.
- */
-export function example(attn, { window, global = [], features, seed = 1 }) {
+/** Full attention's weights on the example (computed once per engine). */
+export function exactWeights(attn) {
   const X = tokens(attn);
-  const mask = windowMask(X.rows, window, global);
-  const exact = attn.attention(X, X, X).weights;
-  const windowed = attn.attention(X, X, X, { window, globalTokens: global }).weights;
-  const masked = attn.attention(X, X, X, { mask }).weights;
-  const performer = performerWeights(attn, X, features, seed);
-  let windowGap = 0;
-  windowed.data.forEach((w, k) => { windowGap = Math.max(windowGap, Math.abs(w - masked.data[k])); });
-  return { exact, windowed, masked, performer, windowGap, kept: kept(exact, mask), misplacedPerformer: misplaced(performer, exact) };
+  cached.exact ??= attn.attention(X, X, X).weights;
+  return cached.exact;
 }
 
-/** The Performer's misplaced weight for each feature count, averaged over `seeds` draws of the features. */
-export function featureErrors(attn, { counts = FEATURE_COUNTS, seeds = 6 } = {}) {
+/**
+ * The window's pattern for window w and global tokens: {windowed, masked,
+ * windowGap, kept}: the window's weights, full attention's under the
+ * window's mask, the largest difference between the two, and the share of
+ * full attention's weight the window keeps.
+ */
+export function windowPattern(attn, { window, global = [] }) {
   const X = tokens(attn);
-  const exact = attn.attention(X, X, X).weights;
+  const mask = windowMask(X.rows, window, global);
+  const windowed = attn.attention(X, X, X, { window, globalTokens: global }).weights;
+  const masked = attn.attention(X, X, X, { mask }).weights;
+  let windowGap = 0;
+  windowed.data.forEach((w, k) => { windowGap = Math.max(windowGap, Math.abs(w - masked.data[k])); });
+  return { windowed, masked, windowGap, kept: kept(exactWeights(attn), mask) };
+}
+
+/** The Performer's pattern for m features, one draw (`seed`): {performer, misplaced} (this draw's misplaced weight). */
+export function performerPattern(attn, { features, seed = 1 }) {
+  const performer = performerWeights(attn, tokens(attn), features, seed);
+  return { performer, misplaced: misplaced(performer, exactWeights(attn)) };
+}
+
+/** All three patterns (the tests' view of the figure): exact, windowPattern and performerPattern's, misplacedPerformer. */
+export function example(attn, { window, global = [], features, seed = 1 }) {
+  const { performer, misplaced: misplacedPerformer } = performerPattern(attn, { features, seed });
+  return { exact: exactWeights(attn), ...windowPattern(attn, { window, global }), performer, misplacedPerformer };
+}
+
+/** How many draws of the features the Performer's error is averaged over. */
+export const SEEDS = 6;
+
+/**
+ * For each feature count m: {m, error, drawn}: the Performer's misplaced
+ * weight averaged over `seeds` draws of the features (seeds 1..seeds), and
+ * the first draw's weights (the one the figure draws).
+ */
+export function featureErrors(attn, { counts = FEATURE_COUNTS, seeds = SEEDS } = {}) {
+  const X = tokens(attn);
+  const exact = exactWeights(attn);
   return counts.map((m) => {
     let sum = 0;
-    for (let s = 1; s <= seeds; s++) sum += misplaced(performerWeights(attn, X, m, s), exact);
-    return { m, error: sum / seeds };
+    let drawn = null;
+    for (let s = 1; s <= seeds; s++) {
+      const W = performerWeights(attn, X, m, s);
+      drawn ??= W;
+      sum += misplaced(W, exact);
+    }
+    return { m, error: sum / seeds, drawn };
   });
+}
+
+// ---- what the window costs in the kernel ------------------------------------
+
+/** The fused kernel's tiles: blocks of TILE queries against tiles of TILE keys (src/attention.c: BQ, BK). */
+export const TILE = 128;
+
+/**
+ * How many TILE x TILE tiles of scores the fused kernel computes for window
+ * w with global tokens at N: the tiles that hold at least one (query, key)
+ * pair the window lets through; it skips the others whole (src/mask.c,
+ * attn__tile_hidden). A tile's hidden scores are computed and then dropped,
+ * so the band of 2w + 1 keys costs whole tiles of keys, and a global token
+ * costs the whole row of tiles of its query block (its block sees every key)
+ * and the whole column of its key tile (every query sees it).
+ */
+export function windowTiles(n, window, global = []) {
+  const blocks = Math.ceil(n / TILE);
+  const open = new Set(global.map((p) => Math.floor(p / TILE)));
+  let tiles = 0;
+  for (let b = 0; b < blocks; b++) {
+    for (let c = 0; c < blocks; c++) {
+      // the smallest |i - j| between the block's queries and the tile's keys
+      const gap = b === c ? 0 : (Math.abs(b - c) - 1) * TILE + 1;
+      if (gap <= window || open.has(b) || open.has(c)) tiles++;
+    }
+  }
+  return tiles;
 }
 
 /** Least-squares slope of log y against log x: the exponent of a power law. */
@@ -131,11 +203,7 @@ function sweepInputs(n, d) {
   return inputCache.X;
 }
 
-/**
- * One call of `mechanism` at size n: {ms, bytes}. Calls are timed in batches
- * of at least minMs (a browser's clock ticks in steps of up to 0.1 ms, and a
- * small call takes less), ms is the fastest batch of `repeats` per call.
- */
+/** One call of `mechanism` at size n, timed: {ms, bytes} (timing.js: in batches of at least minMs). */
 export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 10, now = () => performance.now() } = {}) {
   const X = sweepInputs(n, d);
   const call = {
@@ -143,20 +211,7 @@ export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 
     window: () => attn.attention(X, X, X, { weights: false, window: SWEEP.window }),
     linear: () => attn.linearAttention(X, X, X, { features: SWEEP.features }),
   }[mechanism];
-  let ms = Infinity, bytes = 0;
-  for (let r = 0; r < repeats; r++) {
-    attn.memoryPeak();
-    const t0 = now();
-    let calls = 0, elapsed = 0;
-    do {
-      call();
-      calls++;
-      elapsed = now() - t0;
-    } while (elapsed < minMs && calls < 10000);
-    ms = Math.min(ms, elapsed / calls);
-    bytes = Math.max(bytes, attn.memoryPeak());
-  }
-  return { ms, bytes };
+  return timeCall(attn, call, { repeats, minMs, now });
 }
 
 /**

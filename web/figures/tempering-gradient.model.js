@@ -1,13 +1,18 @@
 // tempering-gradient.model.js: the other half of why attention divides its
 // scores by sqrt(d_k): learning. The gradient a loss sends back through the
-// softmax to the scores it was given is P (dP - rowsum(P dP)) (P the weights,
-// dP the gradient arriving at them). When the softmax saturates (one weight
-// near 1, the rest near 0) every term of that product is near 0: the scores,
-// and so the queries and keys, stop learning. Unscaled dot products of d_k
-// unit-variance features have variance d_k, so the softmax saturates more as
-// d_k grows; divided by sqrt(d_k) their variance stays 1 and the gradient keeps
-// its size. The kernels compute the dot products (matmul), both softmaxes and
-// both gradients (softmaxBackward); this file only draws the numbers together.
+// softmax to its input (the logits, here q.k or q.k / sqrt(d_k)) is
+// P (dP - rowsum(P dP)) (P the weights, dP the gradient arriving at them):
+// the softmax's slope. When the softmax saturates (one weight near 1, the
+// rest near 0) every term of that product is near 0 and little gets
+// through. Unscaled dot products of d_k unit-variance features have
+// variance d_k, so the softmax saturates more as d_k grows; divided by
+// sqrt(d_k) their variance stays 1 and the slope keeps its size.
+// That is not yet what a query receives: its gradient is the logits'
+// gradient times the keys, divided by the same sqrt(d_k), and unscaled keys
+// grow like sqrt(d_k); so here the queries' gradient does not shrink
+// without the division (the model reports it too, and the figure says so).
+// The kernels compute the dot products (matmul), both softmaxes and both
+// gradients (softmaxBackward, matmul); this file only draws the numbers together.
 import { columns } from './mat.js';
 import { normalMatrix } from './random.js';
 
@@ -51,18 +56,21 @@ function meanTopWeight(W) {
 /**
  * {dk} -> for the softmax over KEYS keys of QUERIES queries, without the
  * scale (logits = q.k) and with it (logits = q.k / sqrt(dk)): the mean norm
- * of the gradient that reaches the logits (one row per query) and the mean
- * largest weight.
+ * of the gradient that reaches the logits (one row per query: `norm`), of
+ * the gradient that reaches the queries (`queries`), and the mean largest weight.
  */
 export function temperingGradientModel(attn, { dk = 64 } = {}) {
   if (!(Number.isInteger(dk) && dk >= 1 && dk <= MAX_DK)) throw new RangeError(`dk must be an integer in 1..${MAX_DK}`);
   const { Q, K, dP } = sample();
-  const raw = attn.matmul(columns(Q, 0, dk), columns(K, 0, dk), { transposeB: true });
+  const Kd = columns(K, 0, dk);
+  const raw = attn.matmul(columns(Q, 0, dk), Kd, { transposeB: true });
   const side = (temperature) => {
     // softmax(raw / T) is softmax of the logits raw / T; the gradient with
-    // respect to those logits is softmaxBackward at temperature 1.
+    // respect to those logits is softmaxBackward at temperature 1, and the
+    // queries' is that times K / T (logits = Q K^T / T)
     const P = attn.softmax(raw, { temperature });
-    return { norm: meanRowNorm(attn.softmaxBackward(P, dP)), top: meanTopWeight(P) };
+    const G = attn.softmaxBackward(P, dP);
+    return { norm: meanRowNorm(G), queries: meanRowNorm(attn.matmul(G, Kd)) / temperature, top: meanTopWeight(P) };
   };
   return { dk, unscaled: side(1), scaled: side(Math.sqrt(dk)) };
 }

@@ -1,13 +1,16 @@
 // tempering-gradient.view.js: attention-tempering's learning panel. A log-log
-// plot of the gradient that reaches the scores (mean norm per query) against
-// d_k, without the division (it falls toward 0: the softmax saturates) and
-// with it (it stays level), and a mark at the slider's d_k. The numbers come
-// from tempering-gradient.model.js (matmul, softmax and softmaxBackward).
+// plot of the gradient at the softmax's input, its slope (mean norm per
+// query), against d_k, without the division (it falls toward 0: the softmax
+// saturates) and with it (it stays level), and a mark at the slider's d_k;
+// the read-out also gives what reaches the queries, which the plot does not
+// show. The numbers come from tempering-gradient.model.js (matmul, softmax
+// and softmaxBackward). The plot is drawn as wide as its column (at most
+// W), so that its labels keep their size on a phone.
 import { h, s, replace, setText } from './dom.js';
 import { num } from './format.js';
 import { DKS, MAX_DK, QUERIES, KEYS, temperingGradientCurve, temperingGradientModel } from './tempering-gradient.model.js';
 
-const [W, H, L, B, T] = [520, 150, 46, 26, 8]; // plot size, left, bottom and top margins
+const [W, H, L, B, T] = [520, 150, 46, 26, 8]; // largest width, plot height, left, bottom and top margins
 
 export const gradientCss = `
   .grad { margin-top: 12px; }
@@ -25,11 +28,14 @@ export const gradientCss = `
 
 /**
  * The panel's element; update(attn, dk) redraws it for the slider's d_k and
- * returns its sentence; prepare(attn, dk) computes a d_k's numbers ahead. `t` translates (tempering.strings.js). The curve is
- * the same for every slider position: computed and drawn once (again only if
- * the slider's point falls outside its axis); a change moves the mark.
+ * returns its sentence; prepare(attn, dk) computes a d_k's numbers ahead;
+ * fit(width) gives it the width of its column. `t` translates
+ * (tempering.strings.js). The curve is the same for every slider position:
+ * computed and drawn once (again only if the slider's point falls outside
+ * its axis, or the width changes); a change moves the mark.
  */
 export function gradientPanel(t) {
+  let width = W;
   const svg = s('svg', { viewBox: `0 0 ${W} ${H + B + T}`, width: W, role: 'img' });
   const readout = h('p');
   const el = h('div', { class: 'grad' }, [
@@ -43,7 +49,7 @@ export function gradientPanel(t) {
   ]);
   const now = s('line', { class: 'now', y1: T, y2: T + H });
   const marks = { unscaled: s('circle', { class: 'unscaled', r: 4.5 }), scaled: s('circle', { class: 'scaled', r: 4.5 }) };
-  const x = (d) => L + ((W - L - 4) * Math.log2(d)) / Math.log2(MAX_DK);
+  const x = (d) => L + ((width - L - 4) * Math.log2(d)) / Math.log2(MAX_DK);
   let curve = null;
   let axis = null; // [yMin, yMax]: powers of 10 the plot spans
   function draw([yMin, yMax]) {
@@ -54,12 +60,14 @@ export function gradientPanel(t) {
     for (let e = yMin; e <= yMax; e++) {
       yTicks.push(s('text', { x: L - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' }, e === 0 ? '1' : `1e${e}`));
     }
+    svg.setAttribute('viewBox', `0 0 ${width} ${H + B + T}`);
+    svg.setAttribute('width', width);
     replace(svg,
-      s('line', { class: 'axis', x1: L, x2: W, y1: T + H + 0.5, y2: T + H + 0.5 }),
+      s('line', { class: 'axis', x1: L, x2: width, y1: T + H + 0.5, y2: T + H + 0.5 }),
       s('line', { class: 'axis', x1: L - 0.5, x2: L - 0.5, y1: T, y2: T + H }),
       DKS.map((d) => s('text', { x: x(d), y: T + H + 16, 'text-anchor': 'middle' }, String(d))),
       s('text', { x: L + 4, y: T + 10 }, t('gradientAxisY')),
-      s('text', { x: W, y: T + H - 6, 'text-anchor': 'end' }, t('gradientAxisX')),
+      s('text', { x: width, y: T + H - 6, 'text-anchor': 'end' }, t('gradientAxisX')),
       yTicks, now, line('unscaled'), line('scaled'), dots('unscaled'), dots('scaled'), marks.unscaled, marks.scaled);
     const scaled = curve.map((m) => m.scaled.norm);
     svg.setAttribute('aria-label', t('gradientLabel', {
@@ -88,8 +96,17 @@ export function gradientPanel(t) {
       marks[side].setAttribute('cy', y(here[side].norm));
     }
     const text = t('gradientNow', { dk, unscaled: num(here.unscaled.norm, 3), scaled: num(here.scaled.norm, 3), first: num(curve[0].scaled.norm, 3) });
-    setText(readout, `${text} ${t('gradientHow', { queries: QUERIES, count: KEYS })}`);
-    return text;
+    const queries = t('gradientQueries', { dk, unscaled: num(here.unscaled.queries, 2), scaled: num(here.scaled.queries, 2) });
+    setText(readout, `${text} ${t('gradientHow', { queries: QUERIES, count: KEYS })} ${queries}`);
+    return `${text} ${queries}`;
   }
-  return { el, update, prepare };
+  /** Draw the plot `w` wide (at most W); true when that changed it. */
+  function fit(w) {
+    const next = Math.max(L + 200, Math.min(W, Math.floor(w)));
+    if (next === width) return false;
+    width = next;
+    axis = null; // redrawn at the next update
+    return true;
+  }
+  return { el, update, prepare, fit };
 }

@@ -1,7 +1,11 @@
 // <attention-tempering>: the spread of dot products grows with d_k; dividing
 // by sqrt(d_k) keeps it fixed and keeps the softmax from collapsing, and so
-// keeps the gradient that reaches the scores alive (tempering-gradient.view.js).
+// keeps the softmax's slope, the gradient at its input, alive
+// (tempering-gradient.view.js).
 // Attributes: dk="1..512", tau="0.01..100" (extra temperature).
+// The histogram and the gradient plot are drawn as wide as the figure's
+// column (at most W): scaled down instead, their labels would shrink to
+// 6 px on a phone.
 import { FigureElement, defineFigure } from './figure-element.js';
 import { h, s, replace, setText } from './dom.js';
 import { slider } from './controls.js';
@@ -19,7 +23,7 @@ const tauText = (v) => (v < 0.1 ? v.toFixed(2) : v < 10 ? v.toFixed(1) : String(
 /** One path of bars standing on y = base: bar k is `heights[k]` tall and `step` wide, with a 1-unit gap. */
 const barsPath = (heights, step, base) => heights.map((hgt, k) => `M${(k * step + 0.5).toFixed(2)} ${(base - hgt).toFixed(2)}h${(step - 1).toFixed(2)}v${hgt.toFixed(2)}h${(1 - step).toFixed(2)}z`).join('');
 
-const W = 520;
+const W = 520; // the widest the histogram is drawn
 const H = 150;
 const PAD = 24;
 
@@ -58,16 +62,19 @@ class Tempering extends FigureElement {
     // drawn once, then updated in place: a change redraws two paths of 81
     // bars each and moves 5 ticks (a path per series, not a rect per bar: the
     // browser restyles and lays out one element instead of 81)
-    this.hist = s('svg', { class: 'hist', viewBox: `0 0 ${W} ${H + PAD}`, width: W, role: 'img' });
+    this.hist = s('svg', { class: 'hist', role: 'img' });
     this.bars = { raw: s('path', { class: 'raw' }), scaled: s('path', { class: 'scaled' }) };
-    this.ticks = [-1, -0.5, 0, 0.5, 1].map((f) => s('text', { x: W / 2 + (f * W) / 2 * (1 - 1 / BINS), y: H + 16, 'text-anchor': 'middle' }));
-    this.hist.append(this.bars.raw, this.bars.scaled, s('line', { class: 'axis', x1: 0, x2: W, y1: H + 0.5, y2: H + 0.5 }), ...this.ticks);
+    this.ticks = [-1, -0.5, 0, 0.5, 1].map(() => s('text', { y: H + 16, 'text-anchor': 'middle' }));
+    this.axis = s('line', { class: 'axis', x1: 0, y1: H + 0.5, y2: H + 0.5 });
+    this.hist.append(this.bars.raw, this.bars.scaled, this.axis, ...this.ticks);
     this.keyTexts = { raw: h('span'), scaled: h('span') };
     const key = (cls) => h('span', { class: 'key' }, [h('i', { class: cls }), this.keyTexts[cls]]);
     this.softmaxes = { raw: this.softmaxPanel('raw'), scaled: this.softmaxPanel('scaled') };
     this.gradient = gradientPanel(this.t);
     this.precompute();
-    return h('div', {}, [
+    this.width = 0;
+    this.fit(W);
+    const root = h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.dkSlider.el, this.tauSlider.el]),
       h('div', {}, [key('raw'), key('scaled')]),
@@ -78,6 +85,25 @@ class Tempering extends FigureElement {
         queries: QUERIES, sampleKeys: SAMPLE_KEYS, products: (QUERIES * SAMPLE_KEYS).toLocaleString('en-US'),
       }))),
     ]);
+    this.resizer?.disconnect(); // (a rebuild in another language watches its new root)
+    this.resizer = new ResizeObserver(([entry]) => {
+      if (entry.contentRect.width > 0 && this.fit(entry.contentRect.width)) this.invalidate();
+    });
+    this.resizer.observe(root);
+    return root;
+  }
+
+  /** Lay the histogram and the gradient plot out `w` wide (at most W); true when that changed them. */
+  fit(w) {
+    const width = Math.max(240, Math.min(W, Math.floor(w)));
+    const panel = this.gradient.fit(width);
+    if (width === this.width) return panel;
+    this.width = width;
+    this.hist.setAttribute('viewBox', `0 0 ${width} ${H + PAD}`);
+    this.hist.setAttribute('width', width);
+    this.axis.setAttribute('x2', width);
+    [-1, -0.5, 0, 0.5, 1].forEach((f, k) => this.ticks[k].setAttribute('x', width / 2 + ((f * width) / 2) * (1 - 1 / BINS)));
+    return true;
   }
 
   // The dot products' spread (and the gradient panel's numbers) at every d_k
@@ -127,7 +153,7 @@ class Tempering extends FigureElement {
     for (const cls of ['raw', 'scaled']) {
       const counts = m[cls].histogram;
       const top = Math.max(...counts) || 1;
-      this.bars[cls].setAttribute('d', barsPath(counts.map((c) => (H - 6) * (c / top)), W / BINS, H));
+      this.bars[cls].setAttribute('d', barsPath(counts.map((c) => (H - 6) * (c / top)), this.width / BINS, H));
     }
     [-1, -0.5, 0, 0.5, 1].forEach((f, k) => setText(this.ticks[k], num(f * m.range, m.range < 10 ? 1 : 0)));
     this.hist.setAttribute('aria-label', this.t('histogram', {
