@@ -16,6 +16,16 @@
  *     exits, and a rejected call writes nothing.
  *   - Output buffers must not alias input buffers (except attn_softmax_rows,
  *     which may work in place).
+ *
+ * Two parts (src/sources.txt and src/exports.txt list them; the training
+ * part calls into the attention part, never the reverse):
+ *   - attention: everything here except what the next item names, including
+ *     attn_softmax_backward (the softmax's own derivative, a few hundred
+ *     bytes, which a figure's gradient panel shows). It builds alone:
+ *     build/attention-only*.wasm, what a page that only shows attention loads.
+ *   - training: attn_attention_backward, attn_mha_backward (and their
+ *     *_workspace_size), every attn_tf_* function. build/attention*.wasm
+ *     holds both parts.
  */
 #ifndef ATTENTION_H
 #define ATTENTION_H
@@ -47,7 +57,8 @@ typedef enum attn_status {
 /* Short English name of a status code ("ok", "null pointer", ...). */
 const char *attn_status_name(int status);
 
-/* 1 when this build runs the SIMD kernels, 0 for the scalar build. */
+/* 0 for the scalar build; 1 when this build runs the SIMD kernels, 2 when
+ * they are relaxed SIMD's (f32x4.relaxed_madd: the relaxed wasm build). */
 int attn_simd_enabled(void);
 
 /* ---- memory (for the JS loader and for leak tests) ------------------- */

@@ -27,7 +27,14 @@ static int simd_on = ATTN_HAVE_SIMD;
 
 void attn__set_simd(int on) { simd_on = on && ATTN_HAVE_SIMD; }
 int attn__use_simd(void) { return simd_on; }
-int attn_simd_enabled(void) { return simd_on; }
+/* The relaxed build says so, so the loader can tell which build a module it
+ * was handed (bytes or a compiled module) is. */
+#if defined(__wasm_relaxed_simd__)
+enum { SIMD_KIND = 2 };
+#else
+enum { SIMD_KIND = 1 };
+#endif
+int attn_simd_enabled(void) { return simd_on ? SIMD_KIND : 0; }
 
 /* splitmix64 (Steele, Lea and Flood 2014): 64 bits of state, integer ops
  * only, so every build draws the same numbers for a seed. */

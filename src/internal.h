@@ -126,6 +126,15 @@ float attn__score_max(float *x, int n);
 /* x[i] *= s for i < n. */
 void attn__scale_row(float *x, int n, float s);
 
+/* The softmax backward of one row, in place allowed (ds may be dp):
+ * ds[j] = s p[j] (dp[j] - D) for p[j] > 0, and exactly 0 where p[j] <= 0
+ * (a blocked entry passes nothing, even when its dp overflowed). */
+void attn__softmax_grad_row(float *ds, const float *p, const float *dp, int n,
+                            float D, float s);
+
+/* sum_i a[i] b[i]. */
+float attn__dot(const float *a, const float *b, int n);
+
 /* exp(x) and 2^x for x <= 0 with the polynomials the SIMD path uses. */
 float attn__expf(float x);
 float attn__exp2f(float x);
@@ -183,15 +192,6 @@ void attn__attention_backward_strided(
     size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,
     const float *weights, const float *lse, int n_q, int n_k, int d_k, int d_v,
     float scale, const attn_masks *masks, void *workspace);
-
-/* The softmax backward of one row, in place allowed (ds may be dp):
- * ds[j] = s p[j] (dp[j] - D) for p[j] > 0, and exactly 0 where p[j] <= 0
- * (a blocked entry passes nothing, even when its dp overflowed). */
-void attn__softmax_grad_row(float *ds, const float *p, const float *dp, int n,
-                            float D, float s);
-
-/* sum_i a[i] b[i]. */
-float attn__dot(const float *a, const float *b, int n);
 
 /* ---- the GPT block (gpt_block.c) ---- */
 

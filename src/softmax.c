@@ -1,4 +1,5 @@
-/* softmax.c: exp and the numerically stable row-wise softmax.
+/* softmax.c: exp, the numerically stable row-wise softmax, and its backward
+ * (attn_softmax_backward, also the row kernels attention's backward uses).
  *
  * exp(x) for x <= 0 (softmax only ever needs exp of "score - row max"):
  *   x = n ln2 + r, |r| <= ln2/2     range reduction in two steps (ln2 split
@@ -216,6 +217,59 @@ int attn_softmax_rows(float *out, const float *in, int rows, int cols,
     else
       for (int j = 0; j < cols; j++) y[j] = x[j] / temperature - m / temperature;
     attn__scale_row(y, cols, 1.0f / attn__exp_shifted(y, cols, 0.0f, 1.0f));
+  }
+  return ATTN_OK;
+}
+
+/* ---- the softmax backward ------------------------------------------------ */
+
+ATTN_NOINLINE void attn__softmax_grad_row(float *ds, const float *p, const float *dp, int n,
+                            float D, float s) {
+  int j = 0;
+#if ATTN_HAVE_SIMD
+  if (attn__use_simd()) {
+    const vf4 vD = vf4_splat(D), vs = vf4_splat(s), tiny = vf4_splat(FLT_TRUE_MIN);
+    for (; j + 4 <= n; j += 4) {
+      const vf4 pj = vf4_load(p + j);
+      const vf4 g = vf4_mul(vf4_mul(pj, vf4_sub(vf4_load(dp + j), vD)), vs);
+      vf4_store(ds + j, vf4_zero_below(g, pj, tiny));
+    }
+  }
+#endif
+  for (; j < n; j++)
+    ds[j] = p[j] < FLT_TRUE_MIN ? 0.0f : p[j] * (dp[j] - D) * s;
+}
+
+ATTN_NOINLINE float attn__dot(const float *a, const float *b, int n) {
+  float sum = 0.0f;
+  int i = 0;
+#if ATTN_HAVE_SIMD
+  if (attn__use_simd()) {
+    vf4 acc = vf4_splat(0.0f);
+    for (; i + 4 <= n; i += 4) acc = vf4_add(acc, vf4_mul(vf4_load(a + i), vf4_load(b + i)));
+    sum = vf4_hsum(acc);
+  }
+#endif
+  for (; i < n; i++) sum += a[i] * b[i];
+  return sum;
+}
+
+ATTN_SMALL int attn_softmax_backward(float *dX, const float *Y, const float *dY, int rows,
+                          int cols, float temperature) {
+  if (!dX || !Y || !dY) return ATTN_E_NULL;
+  const int dims[1][2] = {{rows, cols}};
+  int status = attn__check_matrices(1, dims);
+  if (status == ATTN_OK) status = attn__check_scale(temperature);
+  if (status != ATTN_OK) return status;
+  /* In the forward pass this was y = softmax(x / T), so
+   * dx_j = y_j (dy_j - sum_l y_l dy_l) / T. A division, not a multiply by
+   * 1/T: that overflows for T < 2^-128 and loses bits for T > 2^126. */
+  for (int r = 0; r < rows; r++) {
+    float *dx = dX + (size_t)r * cols;
+    const float D = attn__dot(Y + (size_t)r * cols, dY + (size_t)r * cols, cols);
+    attn__softmax_grad_row(dx, Y + (size_t)r * cols, dY + (size_t)r * cols, cols, D, 1.0f);
+    if (temperature != 1.0f)
+      for (int j = 0; j < cols; j++) dx[j] /= temperature;
   }
   return ATTN_OK;
 }

@@ -1,52 +1,9 @@
-/* test_backward.c: src/backward.c: the gradients of the softmax and of
- * attention (stored weights and fused), and the strided views the
- * multi-head backward and the trainer use. */
+/* test_backward.c: src/backward.c: the gradients of attention (stored
+ * weights and fused), and the strided views the multi-head backward and the
+ * trainer use. (The softmax's own, in softmax.c, is test_softmax.c's.) */
 #include "harness.h"
 
 /* ==== gradients ========================================================== */
-
-/* Y = softmax(X / T) of random rows with about a fifth of X at -INFINITY
- * (Y = 0 there) and one whole row blocked; then dX from a random dY, out of
- * place, in place over dY, in place over Y. */
-static void softmax_backward_case(rng_t *r, int rows, int cols, float T, int inplace) {
-  static const char *HOW[] = {"out of place", "dX = dY", "dX = Y"};
-  begin("attn_softmax_backward rows=%d cols=%d T=%g %s", rows, cols, (double)T, HOW[inplace]);
-  const size_t n = (size_t)rows * cols;
-  float *X = fbuf(n), *Y = fbuf(n), *dY = fbuf(n), *dX = fbuf(n);
-  fill(r, X, n, 3.0f), fill(r, dY, n, 1.0f), poison(dX, n);
-  for (size_t i = 0; i < n; i++)
-    if (rng_unit(r) < 0.2) X[i] = -INFINITY;
-  if (rows > 1)
-    for (int j = 0; j < cols; j++) X[(size_t)(rows / 2) * cols + j] = -INFINITY;
-  expect_status(attn_softmax_rows(Y, X, rows, cols, T), ATTN_OK, "attn_softmax_rows");
-  double *want = dbuf(n), *err = dbuf(n);
-  for (int i = 0; i < rows; i++)
-    ref_softmax_backward_row(want + (size_t)i * cols, err + (size_t)i * cols,
-                             Y + (size_t)i * cols, dY + (size_t)i * cols, cols, T);
-  float *Y0 = clone_bytes(Y, n * 4), *dY0 = clone_bytes(dY, n * 4);
-  float *got = inplace == 1 ? dY : inplace == 2 ? Y : dX;
-  expect_status(attn_softmax_backward(got, Y, dY, rows, cols, T), ATTN_OK,
-                "attn_softmax_backward");
-  compare("dX", got, want, err, n, (size_t)cols, 0);
-  for (size_t i = 0; i < n; i++)
-    if (Y0[i] == 0.0f)
-      CHECK(got[i] == 0.0f && !signbit(got[i]), "blocked dX[%zu][%zu] = %g, want +0",
-            i / cols, i % cols, (double)got[i]);
-  /* each row of dX sums to 0: sum_j y_j (dy_j - D) = D - D */
-  for (int i = 0; i < rows; i++) {
-    double sum = 0, tol = 0;
-    for (int j = 0; j < cols; j++) {
-      const size_t at = (size_t)i * cols + j;
-      sum += got[at];
-      tol += 2 * err[at] + (cols + 1) * REF_U * fabs(got[at]);
-    }
-    CHECK(fabs(sum) <= tol, "row %d of dX sums to %.3g (tol %.3g)", i, sum, tol);
-  }
-  if (inplace != 2) check_unchanged("Y", Y, Y0, n * 4);
-  if (inplace != 1) check_unchanged("dY", dY, dY0, n * 4);
-  free(X), free(Y), free(dY), free(dX), free(want), free(err), free(Y0), free(dY0);
-  end();
-}
 
 typedef struct {
   int n_q, n_k, d_k, d_v, mode;
@@ -245,16 +202,6 @@ static void strided_backward_case(rng_t *r, int n_q, int n_k, int dh, int heads,
   end();
 }
 
-static void test_softmax_backward(void) {
-  rng_t r = rng_for("softmax_backward");
-  const int rows[] = {1, 2, 3, 5, 17};
-  const float temps[] = {1.0f, 0.3f, 7.0f};
-  int k = 0;
-  for (int a = 0; a < 5; a++)
-    for (int b = 0; b < N_SIZES; b++, k++)
-      softmax_backward_case(&r, rows[a], SIZES[b], temps[k % 3], k % 3 == 0 ? (k / 3) % 3 : 0);
-}
-
 static void test_attention_backward(void) {
   rng_t r = rng_for("attention_backward");
   /* (n_q, n_k) pairs of the sweep, every mask; d_k and d_v rotate */
@@ -310,7 +257,6 @@ static void test_attention_backward(void) {
 }
 
 const test_group TEST_GROUPS[] = {
-    {"softmax_backward", test_softmax_backward, 1},
     {"attention_backward", test_attention_backward, 1},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

@@ -116,7 +116,7 @@ static void contract_core(void) {
   for (int i = 0; i < N_OF(codes); i++)
     row_value("attn_status_name", "each code has its own name",
               attn_status_name(codes[i]) && strcmp(attn_status_name(codes[i]), unknown) != 0);
-  row_value("attn_simd_enabled", "0 or 1", attn_simd_enabled() == 0 || attn_simd_enabled() == 1);
+  row_value("attn_simd_enabled", "0, 1 or 2", attn_simd_enabled() >= 0 && attn_simd_enabled() <= 2);
 
   const size_t in_use = attn_memory_in_use();
   const size_t huge[] = {SIZE_MAX, SIZE_MAX - 8, SIZE_MAX / 2};
