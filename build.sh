@@ -5,6 +5,8 @@
 #                               compiled by Debian's clang-19 and linked by wasm-ld-19 against
 #                               Emscripten's sysroot (emcc 3.1.6 emits a pre-standard opcode)
 #   build/attention.wasm        the same C, scalar (no -msimd128, so no auto-vectorizer)
+#   build/attention-only{.simd,.relaxed,}.wasm  the same three of the attention part alone
+#                               (src/sources.txt): what loadAttention({ parts: 'attention' }) loads
 #   dist/                       the figures bundle for embedding (when web/figures exists)
 #   web/embed/{hugo/data,jekyll/_data}/attention_figures.json  the figures the blog snippets accept
 # Missing tools are installed with apt-get when run as root; otherwise the
@@ -43,18 +45,19 @@ fi
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 CFLAGS=(-std=c11 -O3 -Wall -Wextra -Werror)
-# The one source list and the one export list (both in two parts: see them).
-mapfile -t SOURCES < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's|^|src/|' src/sources.txt)
-mapfile -t EXPORT_NAMES < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' src/exports.txt)
-EXPORTS=$(IFS=,; echo "${EXPORT_NAMES[*]}")
+# list FILE [PART]: the names in a list of src/ (sources.txt, exports.txt),
+# without comments and blank lines; with PART, only those under "# [PART]".
+list() {
+  awk -v want="${2:-}" '/^#[[:space:]]*\[[a-z]+\]/ { match($0, /\[[a-z]+\]/); part = substr($0, RSTART + 1, RLENGTH - 2) }
+    { sub(/#.*/, ""); gsub(/[[:space:]]/, "") } $0 != "" && (want == "" || part == want)' "src/$1"
+}
 # The memory cap is written once, in web/api/check.js (the JS checks sizes
 # against it before calling in); both linkers take it from there.
 MAX_MEMORY=$(node --input-type=module -e "import { MAX_MEMORY } from './web/api/check.js'; console.log(MAX_MEMORY)")
 INITIAL_MEMORY=$((4 * 1024 * 1024))
 STACK=$((256 * 1024))
 EMFLAGS=(--no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=$MAX_MEMORY
-  -sINITIAL_MEMORY=$INITIAL_MEMORY -sTOTAL_STACK=$STACK -sFILESYSTEM=0
-  "-sEXPORTED_FUNCTIONS=[$EXPORTS]")
+  -sINITIAL_MEMORY=$INITIAL_MEMORY -sTOTAL_STACK=$STACK -sFILESYSTEM=0)
 
 mkdir -p build
 # Rebuild only when a source (or what sets the cap) is newer than the output.
@@ -63,29 +66,47 @@ stale() {
     [ web/api/check.js -nt "$1" ]
 }
 
-if stale build/attention.simd.wasm; then
-  emcc "${CFLAGS[@]}" -msimd128 "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.simd.wasm
-fi
-# The relaxed build: compile with -c and link with wasm-ld-19 directly (clang's
-# driver would run the wasm-opt on PATH, which rejects relaxed opcodes), with
-# the same libraries, exports and memory settings emcc uses for the others.
-if stale build/attention.relaxed.wasm; then
-  # emcc builds the sysroot's libraries on first use; the SIMD build above has run it.
-  SYS="$(em-config CACHE)/sysroot"
-  LIB="$SYS/lib/wasm32-emscripten"
-  rm -rf build/relaxed && mkdir -p build/relaxed
-  for s in "${SOURCES[@]}"; do
-    clang-19 --target=wasm32-unknown-emscripten --sysroot="$SYS" "${CFLAGS[@]}" -msimd128 -mrelaxed-simd \
-      -c "$s" -o "build/relaxed/$(basename "${s%.c}").o"
+# engine NAME PART...: build/NAME{.simd,.relaxed,}.wasm from the sources and
+# exports of those parts of src/sources.txt and src/exports.txt.
+engine() {
+  local name=$1 sources=() exports=() part
+  shift
+  for part in "$@"; do
+    mapfile -t -O ${#sources[@]} sources < <(list sources.txt "$part" | sed 's|^|src/|')
+    mapfile -t -O ${#exports[@]} exports < <(list exports.txt "$part")
   done
-  wasm-ld-19 -o build/attention.relaxed.wasm build/relaxed/*.o -L"$LIB" "$LIB/crt1_reactor.o" \
-    -lstandalonewasm-memgrow -lstubs -lnoexit -lc -lemmalloc -lcompiler_rt \
-    --import-undefined --strip-debug "${EXPORT_NAMES[@]/#_/--export=}" --export=_initialize \
-    -z stack-size=$STACK --initial-memory=$INITIAL_MEMORY --max-memory=$MAX_MEMORY --entry=_initialize
-fi
-if stale build/attention.wasm; then
-  emcc "${CFLAGS[@]}" "${EMFLAGS[@]}" "${SOURCES[@]}" -o build/attention.wasm
-fi
+  local em=("${EMFLAGS[@]}" "-sEXPORTED_FUNCTIONS=[$(IFS=,; echo "${exports[*]}")]")
+  if stale "build/$name.simd.wasm"; then
+    emcc "${CFLAGS[@]}" -msimd128 "${em[@]}" "${sources[@]}" -o "build/$name.simd.wasm"
+  fi
+  # The relaxed build: compile with -c and link with wasm-ld-19 directly (clang's
+  # driver would run the wasm-opt on PATH, which rejects relaxed opcodes), with
+  # the same libraries, exports and memory settings emcc uses for the others.
+  # Without wasm-opt, what keeps it small: memcpy and memset as one bulk-memory
+  # instruction each (every engine with relaxed SIMD has bulk memory), no
+  # names section (--strip-all).
+  if stale "build/$name.relaxed.wasm"; then
+    # emcc builds the sysroot's libraries on first use; the SIMD build above has run it.
+    local sys lib objects=() s
+    sys="$(em-config CACHE)/sysroot"
+    lib="$sys/lib/wasm32-emscripten"
+    rm -rf "build/$name.relaxed" && mkdir -p "build/$name.relaxed"
+    for s in "${sources[@]}"; do
+      objects+=("build/$name.relaxed/$(basename "${s%.c}").o")
+      clang-19 --target=wasm32-unknown-emscripten --sysroot="$sys" "${CFLAGS[@]}" -msimd128 -mrelaxed-simd -mbulk-memory \
+        -c "$s" -o "${objects[-1]}"
+    done
+    wasm-ld-19 -o "build/$name.relaxed.wasm" "${objects[@]}" -L"$lib" "$lib/crt1_reactor.o" \
+      -lstandalonewasm-memgrow -lstubs -lnoexit -lc -lemmalloc -lcompiler_rt \
+      --import-undefined --strip-all "${exports[@]/#_/--export=}" --export=_initialize \
+      -z stack-size=$STACK --initial-memory=$INITIAL_MEMORY --max-memory=$MAX_MEMORY --entry=_initialize
+  fi
+  if stale "build/$name.wasm"; then
+    emcc "${CFLAGS[@]}" "${em[@]}" "${sources[@]}" -o "build/$name.wasm"
+  fi
+}
+engine attention attention training
+engine attention-only attention
 # The text <attention-tiny-gpt> learns from, made from the article every
 # build (cheap; file times after a git checkout or merge say nothing).
 node scripts/article-text.mjs
