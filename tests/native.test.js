@@ -6,7 +6,11 @@
 // (a) Compiles the sources of src/sources.txt and tests/native/harness.c
 //     once, links one program per test file (tests/native/test_<area>.c, one
 //     area of src/ each) and runs them, two at a time: fails if a case
-//     fails, a sanitizer fires, or memory leaks.
+//     fails, a sanitizer fires, or memory leaks. A program that calls none of
+//     the training part's functions (src/exports.txt) is linked with the
+//     attention part alone, which so must stand alone (no reference into the
+//     training part); the others with both parts. The fuzz harnesses of (c)
+//     likewise.
 // (b) The C contract: every function declared in src/attention.h is
 //     exported (src/exports.txt) and called with bad arguments by the
 //     contract test (test_contract.c), which returns exactly the statuses
@@ -40,10 +44,23 @@ const SAN_ENV = {
 };
 const SANITIZER_REPORT = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: UndefinedBehaviorSanitizer/;
 
-/** A list file of src/ (sources.txt, exports.txt): its names, without comments and blank lines. */
-function listFile(name) {
-  return readFileSync(join(srcDir, name), 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+/**
+ * A list file of src/ (sources.txt, exports.txt) by part, {attention: names,
+ * training: names}: a line "# [name]" starts part `name`; other comments and
+ * blank lines are dropped.
+ */
+function listParts(name) {
+  const parts = {};
+  let part = null;
+  for (const line of readFileSync(join(srcDir, name), 'utf8').split('\n')) {
+    part = /^#\s*\[(\w+)\]/.exec(line)?.[1] ?? part;
+    const entry = line.replace(/#.*/, '').trim();
+    if (entry) (parts[part] ??= []).push(entry);
+  }
+  assert.deepEqual(Object.keys(parts), ['attention', 'training'], `src/${name}: the attention part, then the training part`);
+  return parts;
 }
+const listFile = (name) => Object.values(listParts(name)).flat();
 
 /** The C sources: the one list build.sh reads too (and every .c file of src/ is on it). */
 function cSources() {
@@ -51,6 +68,15 @@ function cSources() {
   const present = readdirSync(srcDir).filter((f) => f.endsWith('.c'));
   assert.deepEqual([...files].sort(), present.sort(), 'src/sources.txt lists every .c file of src/, once');
   return files.map((f) => join(srcDir, f));
+}
+
+/** The objects a program from `file` links with: the attention part's alone unless it calls the training part. */
+function partObjects(file, objects) {
+  const training = listParts('exports.txt').training.map((n) => n.replace(/^_/, ''));
+  const code = readFileSync(file, 'utf8');
+  if (training.some((fn) => new RegExp(`\\b${fn}\\b`).test(code))) return { part: 'both parts', objects };
+  const attention = new Set(listParts('sources.txt').attention.map((f) => basename(f, '.c')));
+  return { part: 'the attention part alone', objects: objects.filter((o) => attention.has(basename(o, '.o'))) };
 }
 
 function works(cmd) {
@@ -123,15 +149,21 @@ test('native C tests under ASan and UBSan, one program per area of src/', { time
       assert.equal(r.code, 0, `compiling ${file} failed:\n${r.cmd}\n${tail(r.stderr)}`);
       return obj;
     });
+    const [harness, kernels] = [objects.at(-1), objects.slice(0, -1)];
     const results = await pool(TEST_FILES, 2, async (file) => {
       const exe = join(build.dir, basename(file, '.c'));
-      const cc1 = await run(cc, [...flags, join(nativeDir, file), ...objects, '-lm', '-o', exe]);
-      if (cc1.code !== 0) return { file, cc1 };
-      return { file, cc1, r: await run(exe, [], { env: SAN_ENV, timeoutMs: 300_000 }) };
+      const { part, objects: linked } = partObjects(join(nativeDir, file), kernels);
+      const cc1 = await run(cc, [...flags, join(nativeDir, file), ...linked, harness, '-lm', '-o', exe]);
+      if (cc1.code !== 0) return { file, part, cc1 };
+      return { file, part, cc1, r: await run(exe, [], { env: SAN_ENV, timeoutMs: 300_000 }) };
     });
-    for (const { file, cc1, r } of results) {
+    const alone = results.filter((x) => x.part === 'the attention part alone').map((x) => x.file);
+    assert.ok(['test_attention.c', 'test_softmax.c', 'test_linear.c', 'test_gemm.c'].every((f) => alone.includes(f)),
+      `programs linked with the attention part alone: ${alone}`);
+    for (const { file, part, cc1, r } of results) {
       await t.test(file, (st) => {
-        assert.equal(cc1.code, 0, `compiling ${file} failed:\n${cc1.cmd}\n${tail(cc1.stderr)}`);
+        assert.equal(cc1.code, 0, `compiling ${file} (with ${part}) failed:\n${cc1.cmd}\n${tail(cc1.stderr)}`);
+        st.diagnostic(`linked with ${part}`);
         const failures = r.stdout.split('\n').filter((l) => l.startsWith('FAIL')).slice(0, 40).join('\n');
         const summary = r.stdout.trim().split('\n').at(-1) ?? '';
         st.diagnostic(`${cc}: ${summary} (${(r.ms / 1000).toFixed(1)} s)`);
@@ -228,9 +260,10 @@ test('libFuzzer harnesses: build and bounded run', { timeout: 300_000 }, async (
     });
     const exes = await pool(HARNESSES, 2, async (name) => {
       const exe = join(build.dir, `fuzz_${name}`);
-      const r = await run(clang, [...common, '-fsanitize=fuzzer,address,undefined',
-        join(root, 'tests/fuzz', `fuzz_${name}.c`), ...objects, '-lm', '-o', exe]);
-      assert.equal(r.code, 0, `building fuzz_${name} failed:\n${tail(r.stderr)}`);
+      const source = join(root, 'tests/fuzz', `fuzz_${name}.c`);
+      const { part, objects: linked } = partObjects(source, objects);
+      const r = await run(clang, [...common, '-fsanitize=fuzzer,address,undefined', source, ...linked, '-lm', '-o', exe]);
+      assert.equal(r.code, 0, `building fuzz_${name} (with ${part}) failed:\n${tail(r.stderr)}`);
       return exe;
     });
 
