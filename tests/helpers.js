@@ -23,7 +23,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // ---- the builds -------------------------------------------------------------
 
 function ensureBuilt() {
-  const wasm = ['attention.simd.wasm', 'attention.wasm', 'attention.relaxed.wasm'].map((f) => new URL(`../build/${f}`, import.meta.url));
+  const wasm = ['attention', 'attention-only'].flatMap((name) => ['.simd', '', '.relaxed'].map((build) => new URL(`../build/${name}${build}.wasm`, import.meta.url)));
   if (wasm.every((u) => existsSync(u))) return;
   execFileSync('bash', ['build.sh'], { cwd: ROOT, stdio: 'inherit' });
 }

@@ -23,8 +23,16 @@ const FIELDS = {
 
 const names = Object.keys(BUILDS).filter((b) => b !== 'relaxed' || relaxedSimdSupported());
 
+// The exports of one build of one part (the full engine: parts 'all').
+const load = async (build, parts) => (await instantiate({ parts, build, wasmUrl: new URL(`../build/${
+  parts === 'all' ? BUILDS[build] : BUILDS[build].replace('attention', 'attention-only')}`, import.meta.url) })).ex;
+
 for (const build of names) {
-  const ex = await instantiate(undefined, new URL(`../build/${BUILDS[build]}`, import.meta.url));
+  const ex = await load(build, 'all');
+
+  test(`the attention part alone reports the same layouts [${build}]`, async () => {
+    assert.deepEqual(layoutOf(await load(build, 'attention')), layoutOf(ex));
+  });
 
   test(`every struct the API touches, each field one aligned word inside it [${build}]`, () => {
     const layout = layoutOf(ex);

@@ -3,43 +3,74 @@
 // own module under api/ (one job each), and the methods here only hand them
 // this build's Kernels.
 //
+// The engine has two parts (src/sources.txt): attention (the forward calls,
+// the softmax and its backward, matmul, positional encoding) and training
+// (the gradients of attention, tiny transformers). loadAttention() loads
+// both; loadAttention({ parts: 'attention' }) the first alone: a smaller
+// .wasm, and none of the training part's JavaScript (api/training.js, which
+// only a dynamic import below reaches).
+//
 // Every call: check types, shapes and sizes and name the bad argument (before
 // touching wasm memory), copy inputs into wasm (where a SIMD scan rejects NaN
 // and infinities), run one C function, copy results out into fresh
 // Float32Arrays, free everything in `finally`.
-import { BUILDS, bestBuild, chooseBuild, instantiate, relaxedSimdSupported, simdSupported } from './api/load.js';
+import { bestBuild, instantiate, relaxedSimdSupported, simdSupported, toLoadOptions } from './api/load.js';
 import { Kernels } from './api/kernels.js';
-import { attention, matmul, matrix, positionalEncoding, softmax } from './api/ops.js';
+import { attention, matmul, matrix, positionalEncoding, softmax, softmaxBackward } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
-import { attentionBackward, multiHeadAttentionBackward, softmaxBackward } from './api/backward.js';
 import { linearAttention, randomFeatures } from './api/linear.js';
-import { createTransformer } from './api/transformer.js';
 
 export { bestBuild, relaxedSimdSupported, simdSupported };
 
+// Every .wasm, by part and build, as one literal URL each: the form Vite,
+// webpack 5, Parcel and Rollup recognise, copy into a build and rename. Each
+// is made only when loadAttention needs it (not with a module, bytes or a
+// wasmUrl of one's own).
+const WASM = {
+  attention: {
+    relaxed: () => new URL('../build/attention-only.relaxed.wasm', import.meta.url),
+    simd: () => new URL('../build/attention-only.simd.wasm', import.meta.url),
+    scalar: () => new URL('../build/attention-only.wasm', import.meta.url),
+  },
+  all: {
+    relaxed: () => new URL('../build/attention.relaxed.wasm', import.meta.url),
+    simd: () => new URL('../build/attention.simd.wasm', import.meta.url),
+    scalar: () => new URL('../build/attention.wasm', import.meta.url),
+  },
+};
+
 /**
- * Load the kernels. Options: `build` ('relaxed', 'simd' or 'scalar';
- * default: the best the engine validates), `simd` (false: scalar, true:
- * SIMD; `build` wins), `wasmUrl` (where that build's .wasm is; default next
- * to this file in ../build/), `wasmBinary` (the .wasm bytes themselves,
- * skips fetching).
+ * Load the kernels. Options: `parts` ('all', the default: every call;
+ * 'attention': the attention part alone, whose training calls throw),
+ * `build` ('relaxed', 'simd' or 'scalar'; default: the best the engine
+ * validates), `simd` (false: scalar, true: SIMD; `build` wins); where the
+ * engine comes from, the first given of: `module` (a compiled
+ * WebAssembly.Module, e.g. attn.module sent to a worker), `wasmBinary` (the
+ * .wasm bytes), `wasmUrl` (relative to the page, or in Node to the working
+ * directory); default: the build's file in ../build/.
  */
 export async function loadAttention(options = {}) {
-  const build = chooseBuild(options);
-  const url = new URL(options.wasmUrl ?? `../build/${BUILDS[build]}`, import.meta.url);
-  const ex = await instantiate(options.wasmBinary, url);
-  const simd = ex.attn_simd_enabled() === 1 && build !== 'scalar';
-  return new Attention(new Kernels(ex), simd ? build : 'scalar');
+  const o = toLoadOptions(options);
+  // The training part's JavaScript loads while the wasm compiles.
+  const [training, { module, ex, build }] = await Promise.all([
+    o.parts === 'all' ? import('./api/training.js') : null,
+    instantiate(o, () => WASM[o.parts][o.build]()),
+  ]);
+  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module });
 }
 
 class Attention {
   #k;
-  constructor(kernels, build) {
+  constructor(kernels, { build, parts, module }) {
     this.#k = kernels;
     /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
     this.build = build;
     /** True when a SIMD build (plain or relaxed) runs. */
     this.simd = build !== 'scalar';
+    /** 'all' (every call) or 'attention' (the attention part alone: training calls throw). */
+    this.parts = parts;
+    /** The compiled WebAssembly.Module: post it to a worker, which passes it to loadAttention({ module, parts }). */
+    this.module = module;
   }
 
   /** Bytes the module has allocated right now (0 between calls). */
@@ -61,14 +92,22 @@ class Attention {
   matrix(rows, cols, data) { return matrix(rows, cols, data); }
   matmul(A, B, options) { return matmul(this.#k, A, B, options); }
   softmax(M, options) { return softmax(this.#k, M, options); }
+  softmaxBackward(weights, dWeights, options) { return softmaxBackward(this.#k, weights, dWeights, options); }
   positionalEncoding(n, d) { return positionalEncoding(this.#k, n, d); }
   attention(Q, K, V, options) { return attention(this.#k, Q, K, V, options); }
   multiHeadAttention(Xq, Xkv, options) { return multiHeadAttention(this.#k, Xq, Xkv, options); }
   multiHeadAttentionLayer(options) { return multiHeadAttentionLayer(this.#k, options); }
-  softmaxBackward(weights, dWeights, options) { return softmaxBackward(this.#k, weights, dWeights, options); }
-  attentionBackward(Q, K, V, dOutput, options) { return attentionBackward(this.#k, Q, K, V, dOutput, options); }
-  multiHeadAttentionBackward(Xq, Xkv, dY, options) { return multiHeadAttentionBackward(this.#k, Xq, Xkv, dY, options); }
   linearAttention(Q, K, V, options) { return linearAttention(this.#k, Q, K, V, options); }
   randomFeatures(m, d, options) { return randomFeatures(this.#k, m, d, options); }
-  createTransformer(options) { return createTransformer(this.#k, options); }
+
+  // The training part: an Error naming the option on an engine loaded without it.
+  attentionBackward(Q, K, V, dOutput, options) {
+    return this.#k.trainingPart('attentionBackward').attentionBackward(this.#k, Q, K, V, dOutput, options);
+  }
+  multiHeadAttentionBackward(Xq, Xkv, dY, options) {
+    return this.#k.trainingPart('multiHeadAttentionBackward').multiHeadAttentionBackward(this.#k, Xq, Xkv, dY, options);
+  }
+  createTransformer(options) {
+    return this.#k.trainingPart('createTransformer').createTransformer(this.#k, options);
+  }
 }

@@ -1,31 +1,14 @@
-// backward.js: gradients. Each call takes what the forward call it
-// differentiates takes, plus the gradient of a loss with respect to that
-// call's result; it is checked by the same validators, runs the forward
-// again in wasm (the backward needs its output, and its weights or each
-// row's log-sum-exp), then the backward, and returns fresh Float32Arrays.
-import { FUSED_HINT, checkBytes, expectShape, toFlag, toFloat32, toMatrix, toOptions, toPositive } from './check.js';
+// backward.js: the gradients of attention and multi-head attention (the
+// training part: training.js; the softmax's own is in ops.js). Each call
+// takes what the forward call it differentiates takes, plus the gradient of
+// a loss with respect to that call's result; it is checked by the same
+// validators, runs the forward again in wasm (the backward needs its
+// output, and its weights or each row's log-sum-exp), then the backward,
+// and returns fresh Float32Arrays.
+import { FUSED_HINT, checkBytes, expectShape, toFlag, toFloat32, toMatrix, toOptions } from './check.js';
 import { putGrads, putLayer, toLayer, toSequences } from './layer.js';
 import { putMasks, toMasks } from './masks.js';
 import { toAttentionCall } from './ops.js';
-
-/**
- * The gradient of softmax(M / temperature) row-wise, from its result
- * `weights` and dWeights = dLoss/dweights: dLoss/dM (same shape).
- */
-export function softmaxBackward(k, weights, dWeights, options) {
-  const opts = toOptions(options, 'softmaxBackward');
-  const Y = toMatrix(weights, 'weights');
-  const dY = toMatrix(dWeights, 'dWeights');
-  expectShape(dY, 'dWeights', Y.rows, Y.cols, 'one gradient per weight');
-  const temperature = toPositive(opts.temperature, 'temperature', 1);
-  checkBytes(8 * Y.data.length, 'softmaxBackward');
-  return k.run((arena, ex) => {
-    const y = arena.input(Y);
-    const dy = arena.input(dY);
-    k.check(ex.attn_softmax_backward(dy, y, dy, Y.rows, Y.cols, toFloat32(temperature)), 'softmaxBackward');
-    return k.read(dy, Y.rows, Y.cols);
-  });
-}
 
 /**
  * dQ, dK, dV of attention(Q, K, V, options) given dOutput = dLoss/doutput

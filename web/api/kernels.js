@@ -58,11 +58,22 @@ export class Arena {
   }
 }
 
-/** One instantiated build: `ex` its exports. */
+/**
+ * One instantiated build: `ex` its exports; `training` the training part's
+ * JS (training.js), or null for an engine loaded with parts: 'attention'.
+ */
 export class Kernels {
-  constructor(ex) {
+  constructor(ex, training = null) {
     this.ex = ex;
+    this.training = training;
     this.peak = 0; // see Attention.memoryPeak()
+  }
+
+  /** The training part's JS for the call `what`, or an Error that names the option which loads it. */
+  trainingPart(what) {
+    if (this.training) return this.training;
+    throw new Error(`attention-wasm: ${what} is in the training part of the engine, and this one was loaded with ` +
+      "parts: 'attention' (the attention part alone); load it with loadAttention({ parts: 'all' }), the default");
   }
 
   /** fn(arena, exports) with a fresh arena, freed afterwards whatever happens. */

@@ -1,4 +1,13 @@
-// load.js: finding, compiling and instantiating a build of the kernels.
+// load.js: choosing, compiling, checking and instantiating a build of the
+// kernels. Where the .wasm comes from (the URLs bundlers see) is
+// web/attention.js's.
+
+// What only Node can do (read a file: URL, say where the working directory
+// is) comes from '#read-file' (package.json "imports": Node's file under the
+// "node" condition, a file that says why not under any other). Imported only
+// when needed, which a page never does: so a browser can import this file
+// unbundled, and a bundler resolves '#read-file' to the one without node:.
+const host = () => import('#read-file');
 
 // A tiny module that uses one SIMD instruction: validates only where wasm
 // SIMD is supported.
@@ -28,12 +37,15 @@ export const simdSupported = () => validates(SIMD_PROBE);
 /** True when this engine validates relaxed SIMD (f32x4.relaxed_madd). */
 export const relaxedSimdSupported = () => validates(RELAXED_PROBE);
 
-/** Each build's .wasm file, best first. */
+/** The full engine's .wasm file per build, best first (build/attention-only*.wasm: the attention part's). */
 export const BUILDS = Object.freeze({
   relaxed: 'attention.relaxed.wasm',
   simd: 'attention.simd.wasm',
   scalar: 'attention.wasm',
 });
+
+/** What attn_simd_enabled() reports, by build. */
+const BUILD_OF_SIMD_KIND = ['scalar', 'simd', 'relaxed'];
 
 /** The best build this engine validates: 'relaxed', 'simd' or 'scalar'. */
 export function bestBuild() {
@@ -51,6 +63,7 @@ export function chooseBuild({ build, simd } = {}) {
     if (typeof build !== 'string') throw new TypeError(`build must be 'relaxed', 'simd' or 'scalar', got ${typeof build}`);
     if (!Object.hasOwn(BUILDS, build)) throw new RangeError(`build must be 'relaxed', 'simd' or 'scalar', got '${build}'`);
   } else if (simd !== undefined) {
+    if (typeof simd !== 'boolean') throw new TypeError(`simd must be true or false, got ${String(simd)}`);
     build = simd ? 'simd' : 'scalar';
   } else {
     return bestBuild();
@@ -60,33 +73,111 @@ export function chooseBuild({ build, simd } = {}) {
   return build;
 }
 
+// The functions each part's module exports: src/exports.txt's two parts
+// (tests/load.test.js keeps them equal). The full engine has both parts.
+const EXPORTS = {
+  attention: [
+    'status_name', 'simd_enabled', 'alloc', 'free', 'memory_in_use', 'first_nonfinite', 'layout_name',
+    'layout_value', 'matmul', 'softmax_rows', 'positional_encoding', 'attention_workspace_size', 'attention',
+    'attention_lse', 'mha_workspace_size', 'mha', 'random_features', 'linear_attention_workspace_size',
+    'linear_attention', 'softmax_backward',
+  ],
+  training: [
+    'attention_backward_workspace_size', 'attention_backward', 'mha_backward_workspace_size', 'mha_backward',
+    'tf_param_count', 'tf_param_info', 'tf_init', 'tf_workspace_size', 'tf_forward', 'tf_gradients',
+    'tf_train_step', 'tf_cache_size', 'tf_decode_workspace_size', 'tf_decode',
+  ],
+};
+/** The functions a module must export for loadAttention's `parts`. */
+export const partExports = (parts) =>
+  (parts === 'all' ? [...EXPORTS.attention, ...EXPORTS.training] : EXPORTS.attention).map((name) => `attn_${name}`);
+
+const OPTIONS = ['parts', 'build', 'simd', 'module', 'wasmBinary', 'wasmUrl'];
+
 /**
- * The exports of an instantiated build. `binary` (bytes) wins over `url`;
- * a damaged module or a failed fetch is an Error that says which.
+ * loadAttention's options, checked: {parts, build (null: whatever the
+ * module given is), module or wasmBinary, or wasmUrl (as given)}.
  */
-export async function instantiate(binary, url) {
+export function toLoadOptions(options) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('loadAttention options must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new RangeError(`loadAttention: unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
+  }
+  const { parts = 'all', module, wasmBinary, wasmUrl } = options;
+  if (typeof parts !== 'string') throw new TypeError(`parts must be 'attention' or 'all', got ${typeof parts}`);
+  if (parts !== 'attention' && parts !== 'all') throw new RangeError(`parts must be 'attention' or 'all', got '${parts}'`);
+  if (module !== undefined && !(module instanceof WebAssembly.Module)) {
+    throw new TypeError('module must be a WebAssembly.Module (attn.module of an engine loaded before, or what WebAssembly.compile gives)');
+  }
+  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary))) {
+    throw new TypeError('wasmBinary must be the .wasm bytes (an ArrayBuffer, a typed array or a Buffer)');
+  }
+  if (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL)) {
+    throw new TypeError(`wasmUrl must be a string or a URL, got ${typeof wasmUrl}`);
+  }
+  // With a module, bytes or a URL of one's own, the build is the one they
+  // are, unless `build` or `simd` names it (then it is checked).
+  const own = module !== undefined || wasmBinary !== undefined || wasmUrl !== undefined;
+  const build = own && options.build === undefined && options.simd === undefined ? null : chooseBuild(options);
+  return module || wasmBinary ? { parts, build, module, wasmBinary } : { parts, build, wasmUrl };
+}
+
+// A relative wasmUrl is relative to the page (document.baseURI: its <base>
+// if it has one), a worker's script, or in Node the working directory:
+// where the caller is, not this package.
+async function resolve(wasmUrl) {
+  const base = globalThis.document?.baseURI ?? globalThis.location?.href ?? (await host()).baseUrl();
+  try {
+    return new URL(wasmUrl, base);
+  } catch (err) {
+    throw new TypeError(`wasmUrl '${wasmUrl}' is not a URL${base ? '' : ' (a relative one needs a page to be relative to; give an absolute URL)'}`, { cause: err });
+  }
+}
+
+/**
+ * The engine from the first source given: a compiled `module`, the bytes
+ * `wasmBinary`, a `wasmUrl`, or else `defaultUrl()` (called only then).
+ * Returns {module, ex: the instance's exports, build: the one the module
+ * reports}. Checks that the module exports what `parts` needs, and that it
+ * is the `build` asked for (when one was); a damaged module or a failed
+ * fetch is an Error that says which.
+ */
+export async function instantiate({ parts, build, module, wasmBinary, wasmUrl }, defaultUrl) {
   if (typeof WebAssembly !== 'object' || WebAssembly === null) {
     throw new Error('attention-wasm: this browser has no WebAssembly (it may be switched off), so the kernels cannot run');
   }
-  let module;
-  try {
-    module = await compile(binary, url);
-  } catch (err) {
-    if (!(err instanceof WebAssembly.CompileError)) throw err;
-    const what = binary ? 'wasmBinary' : String(url);
-    throw new Error(`attention-wasm: ${what} is not a valid WebAssembly module (damaged, or another file): ${err.message}`, { cause: err });
+  const url = module || wasmBinary ? null : wasmUrl === undefined ? defaultUrl() : await resolve(wasmUrl);
+  const what = module ? 'module' : wasmBinary ? 'wasmBinary' : String(url);
+  if (!module) {
+    try {
+      module = await (wasmBinary ? WebAssembly.compile(wasmBinary) : compile(url));
+    } catch (err) {
+      if (!(err instanceof WebAssembly.CompileError)) throw err;
+      throw new Error(`attention-wasm: ${what} is not a valid WebAssembly module (damaged, or another file): ${err.message}`, { cause: err });
+    }
+  }
+  const exported = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
+  const missing = partExports(parts).filter((name) => !exported.has(name));
+  if (missing.length) {
+    const small = parts === 'all' && partExports('attention').every((name) => exported.has(name));
+    throw new Error(small
+      ? `attention-wasm: ${what} is the attention part alone (attention-only*.wasm): it has no ${missing[0]}, which parts: 'all' needs; load it with parts: 'attention', or give the full engine (attention*.wasm)`
+      : `attention-wasm: ${what} is not an attention-wasm engine: it does not export ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}`);
   }
   const instance = await WebAssembly.instantiate(module, stubImports(module));
   instance.exports._initialize?.();
-  return instance.exports;
+  const ex = instance.exports;
+  const is = BUILD_OF_SIMD_KIND[ex.attn_simd_enabled()];
+  if (build !== null && build !== is) {
+    throw new Error(`attention-wasm: the '${build}' build was asked for, but ${what} is the '${is}' build`);
+  }
+  return { module, ex, build: is };
 }
 
-async function compile(binary, url) {
-  if (binary) return WebAssembly.compile(binary);
-  if (url.protocol === 'file:') {
-    const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
-    return WebAssembly.compile(await readFile(url));
-  }
+async function compile(url) {
+  if (url.protocol === 'file:') return WebAssembly.compile(await readFileUrl(url));
   let response;
   try {
     response = await fetch(url);
@@ -102,6 +193,21 @@ async function compile(binary, url) {
     return WebAssembly.compileStreaming(response);
   }
   return WebAssembly.compile(await response.arrayBuffer());
+}
+
+async function readFileUrl(url) {
+  let read;
+  try {
+    ({ readFile: read } = await host());
+  } catch (err) { // an unbundled page opened from a file: it cannot resolve '#read-file'
+    throw new Error(`attention-wasm: cannot read ${url} (a file: URL) here; serve the page and the .wasm over http(s)`, { cause: err });
+  }
+  try {
+    return await read(url);
+  } catch (err) {
+    if (err.message.startsWith('attention-wasm:')) throw err;
+    throw new Error(`attention-wasm: could not load ${url} (${err.code ?? err.message})`, { cause: err });
+  }
 }
 
 // The standalone module imports only notifications we do not need.

@@ -1,7 +1,7 @@
 // mha.js: multi-head attention, as one call or as a layer whose parameters
-// stay in wasm memory.
+// stay in wasm memory (the layer's backward is the training part's:
+// backward.js, reached through k.trainingPart).
 import { FUSED_HINT, checkBytes, expectShape, toFlag, toMatrix, toOptions } from './check.js';
-import { runMhaBackward, toMhaBackwardCall } from './backward.js';
 import { Arena, residentArena } from './kernels.js';
 import { putLayer, toLayer, toSequences } from './layer.js';
 import { putMasks, toMasks } from './masks.js';
@@ -106,10 +106,13 @@ export function multiHeadAttentionLayer(k, options) {
     const call = toMhaCall(layer, xq, xkv, o);
     return k.run((arena) => runMha(k, arena, params, call));
   });
-  self.backward = (Xq, Xkv, dY, options) => checked('backward', Xq, Xkv, options, (xq, xkv, o) => {
-    const call = toMhaBackwardCall(layer, xq, xkv, dY, o);
-    return k.run((arena) => runMhaBackward(k, arena, params, call));
-  });
+  self.backward = (Xq, Xkv, dY, options) => {
+    const training = k.trainingPart('layer.backward');
+    return checked('backward', Xq, Xkv, options, (xq, xkv, o) => {
+      const call = training.toMhaBackwardCall(layer, xq, xkv, dY, o);
+      return k.run((arena) => training.runMhaBackward(k, arena, params, call));
+    });
+  };
   self.dispose = () => {
     resident.dispose();
     params = 0;

@@ -1,4 +1,5 @@
-// ops.js: the single-matrix operations and scaled dot-product attention.
+// ops.js: the single-matrix operations (the softmax and its backward among
+// them) and scaled dot-product attention.
 // Each takes the Kernels of one build first (see kernels.js).
 import {
   CAP, FUSED_HINT, MEMORY_LIMIT, checkBytes, checkSize, expectShape, position, toFlag, toFloat32,
@@ -55,6 +56,25 @@ export function softmax(k, M, options) {
     const p = arena.input(M);
     k.check(ex.attn_softmax_rows(p, p, M.rows, M.cols, toFloat32(temperature)), 'softmax');
     return k.read(p, M.rows, M.cols);
+  });
+}
+
+/**
+ * The gradient of softmax(M / temperature) row-wise, from its result
+ * `weights` and dWeights = dLoss/dweights: dLoss/dM (same shape).
+ */
+export function softmaxBackward(k, weights, dWeights, options) {
+  const opts = toOptions(options, 'softmaxBackward');
+  const Y = toMatrix(weights, 'weights');
+  const dY = toMatrix(dWeights, 'dWeights');
+  expectShape(dY, 'dWeights', Y.rows, Y.cols, 'one gradient per weight');
+  const temperature = toPositive(opts.temperature, 'temperature', 1);
+  checkBytes(8 * Y.data.length, 'softmaxBackward');
+  return k.run((arena, ex) => {
+    const y = arena.input(Y);
+    const dy = arena.input(dY);
+    k.check(ex.attn_softmax_backward(dy, y, dy, Y.rows, Y.cols, toFloat32(temperature)), 'softmaxBackward');
+    return k.read(dy, Y.rows, Y.cols);
   });
 }
 

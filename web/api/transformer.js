@@ -144,7 +144,7 @@ class Transformer {
     this.#k.check(ex.attn_tf_init(this.#model, cfg.seed >>> 0), 'createTransformer');
   }
 
-  // The tensors of the block, named as DESIGN.md names them.
+  // The tensors of the block, named as the C layout names them (attn_tf_param_info).
   #readLayout(arena, config) {
     const { ex } = this.#k;
     const info = arena.struct('attn_tf_param', {});
@@ -263,7 +263,7 @@ class Transformer {
     return out;
   }
 
-  /** Every parameter, {name: Float32Array} (row-major; DESIGN.md names them). */
+  /** Every parameter, {name: Float32Array} (row-major; the names: README, web/attention.d.ts). */
   parameters() {
     this.#live('parameters');
     return this.#block(this.#params);
@@ -306,7 +306,7 @@ class Transformer {
 }
 
 /**
- * A causal decoder trained in wasm (DESIGN.md, "Tiny transformers"):
+ * A causal decoder trained in wasm (the README's createTransformer):
  * {vocab, context, dModel, heads, layers, mlp: false, layerNorm: false, seed};
  * mlp and layerNorm make each layer a GPT block (pre-norm LayerNorm, GELU MLP
  * of width 4 dModel, a final LayerNorm).
