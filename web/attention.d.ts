@@ -15,19 +15,44 @@ export type MatrixLike =
 /** The builds of the kernels: relaxed SIMD (fused multiply-add), plain wasm SIMD, scalar. */
 export type Build = 'relaxed' | 'simd' | 'scalar';
 
+/** Which parts of the engine loadAttention loads. */
+export type Parts = 'all' | 'attention';
+
 export interface LoadOptions {
   /**
+   * 'all' (the default): every call. 'attention': the attention part alone
+   * (build/attention-only*.wasm, and none of the training part's JavaScript):
+   * attention, masks, windows, multi-head attention and a resident layer's run,
+   * linear attention and random features, positional encoding, softmax and
+   * softmaxBackward, matmul. Its training calls (attentionBackward,
+   * multiHeadAttentionBackward, layer.backward, createTransformer) throw an
+   * Error that names parts: 'all'.
+   */
+  parts?: Parts;
+  /**
    * Force a build; an Error when the engine does not validate it. Default: the best the
-   * engine validates (relaxed > simd > scalar). With wasmUrl or wasmBinary, name the build
-   * those bytes are.
+   * engine validates (relaxed > simd > scalar). With `module`, `wasmBinary` or `wasmUrl`
+   * the build is the one those are, and `build` (or `simd`) only checks it: an Error if
+   * they are another.
    */
   build?: Build;
   /** Force the SIMD (true) or scalar (false) build; `build` wins when both are given. */
   simd?: boolean;
-  /** Where the .wasm file is. Default: ../build/attention[.relaxed|.simd].wasm next to attention.js. */
-  wasmUrl?: string | URL;
-  /** The .wasm bytes themselves (skips fetching). */
+  /**
+   * A compiled module of the engine (attn.module of an engine loaded before, for instance
+   * posted to a Web Worker): no fetch, no compile. Checked to be a WebAssembly.Module that
+   * exports what `parts` needs. Wins over wasmBinary and wasmUrl.
+   */
+  module?: WebAssembly.Module;
+  /** The .wasm bytes themselves: no fetch, and no URL is made. Wins over wasmUrl. */
   wasmBinary?: BufferSource;
+  /**
+   * Where the .wasm file is. A relative URL is relative to the page (document.baseURI) or a
+   * worker's script, in Node to the working directory. Default:
+   * ../build/attention[-only][.relaxed|.simd].wasm next to web/attention.js (a literal
+   * new URL(..., import.meta.url) per file, which bundlers copy).
+   */
+  wasmUrl?: string | URL;
 }
 
 export interface MaskOptions {
@@ -127,13 +152,13 @@ export interface MultiHeadLayer {
   readonly heads: number;
   readonly dModel: number;
   run(Xq: MatrixLike, Xkv?: MatrixLike | null, options?: MaskOptions & { weights?: boolean }): MultiHeadResult;
-  /** The layer's gradients given dY = dLoss/doutput (n_q x d_model). */
+  /** Training part (an Error with parts: 'attention'). The layer's gradients given dY = dLoss/doutput (n_q x d_model). */
   backward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options?: MaskOptions & { weights?: boolean }): MultiHeadGradients;
   /** Frees the parameters; run() throws afterwards. */
   dispose(): void;
 }
 
-/** createTransformer's options (DESIGN.md, "Training"); attention-only, or GPT blocks with mlp and layerNorm. */
+/** createTransformer's options: attention-only layers, or GPT blocks with mlp and layerNorm. */
 export interface TransformerOptions {
   vocab: number;
   /** Most input tokens; a sequence has at most context + 1 tokens. */
@@ -212,7 +237,11 @@ export interface Transformer {
   logits(sequence: ArrayLike<number>): Matrix;
   /** Switch a head's output off (true, the default) or back on (false) for every later call. */
   ablate(layer: number, head: number, off?: boolean): void;
-  /** Every parameter by name (tok, pos, layers.i.Wq .. bo, Wu, bu), row-major, fresh copies. */
+  /**
+   * Every parameter by name, row-major, fresh copies: tok, pos, layers.i.Wq .. Wo and bq .. bo,
+   * Wu, bu; with mlp also layers.i.W1, b1, W2, b2; with layerNorm also layers.i.ln1.g,
+   * layers.i.ln1.b and lnf.g, lnf.b (with both, layers.i.ln2.g, layers.i.ln2.b too).
+   */
   parameters(): Record<string, Float32Array>;
   /** Overwrite the named parameters (same sizes; all checked before any is written). */
   setParameters(values: Record<string, ArrayLike<number>>): void;
@@ -226,14 +255,25 @@ export interface Transformer {
 }
 
 export interface Attention {
-  /** Which build runs. */
+  /** Which build runs (the one the module is). */
   readonly build: Build;
   /** True when a SIMD build (relaxed or plain) runs. */
   readonly simd: boolean;
+  /** 'all', or 'attention': the attention part alone, whose training calls throw. */
+  readonly parts: Parts;
+  /**
+   * The compiled module: post it to a Web Worker (postMessage), which gets an engine of its
+   * own with loadAttention({ module, parts }) and neither fetches nor compiles the .wasm again.
+   */
+  readonly module: WebAssembly.Module;
   /** Bytes of wasm memory the module holds right now (0 between calls). */
   memoryInUse(): number;
   /** Most bytes in use at any moment of the calls since the previous memoryPeak(); resets the count. */
   memoryPeak(): number;
+  /**
+   * A checked matrix {rows, cols, data: Float32Array} (zeros without data; NaN and +Infinity
+   * are a RangeError), the form every call accepts without copying row arrays.
+   */
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
   attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): AttentionResult;
   multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): MultiHeadResult;
@@ -254,17 +294,19 @@ export interface Attention {
    */
   softmaxBackward(weights: MatrixLike, dWeights: MatrixLike, options?: { temperature?: number }): Matrix;
   /**
+   * Training part (an Error with parts: 'attention').
    * dQ, dK, dV of attention(Q, K, V, options) given dOutput = dLoss/doutput (n_q x d_v).
    * Masked positions pass no gradient; the additive mask is a constant. weights: false
    * recomputes the weights tile by tile from each row's log-sum-exp (memory O(N d)).
    */
   attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: AttentionOptions): AttentionGradients;
-  /** Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
+  /** Training part. Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
   multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
-  /** A tiny transformer trained in wasm (attention-only, or GPT blocks with mlp and layerNorm). */
+  /** Training part. A tiny transformer trained in wasm (attention-only layers, or GPT blocks with mlp and layerNorm). */
   createTransformer(options: TransformerOptions): Transformer;
 }
 
+/** Load the kernels: every call, or with { parts: 'attention' } the attention part alone. */
 export function loadAttention(options?: LoadOptions): Promise<Attention>;
 export function simdSupported(): boolean;
 /** True when the engine validates relaxed SIMD (f32x4.relaxed_madd). */
