@@ -4,13 +4,16 @@
 //   - wasmBinary and module never build a URL; a relative wasmUrl is the
 //     caller's (the page's, or in Node the working directory's);
 //   - the build is the one the module is (attn_simd_enabled), never a guess;
-//   - '#read-file' (package.json "imports"): Node's reads files, every other
-//     host's says why not; a browser bundle of the loader names no node: module;
+//   - '#read-file' (package.json "imports"): Node's fs and url (where
+//     process.getBuiltinModule does not lend them), null anywhere else, where
+//     a file: URL is an Error that says why; a browser bundle of the loader
+//     names no node: module;
 //   - every .wasm is referenced as one literal new URL('../build/<file>',
 //     import.meta.url), the form Vite, webpack 5, Parcel and Rollup copy.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -207,17 +210,28 @@ describe('the source of the engine', () => {
 });
 
 describe('#read-file, and what bundlers see', () => {
-  it("'#read-file' is Node's file reader in Node, and a clear Error anywhere else", async () => {
+  it("'#read-file' is Node's fs and url in Node, and null anywhere else", async () => {
     assert.match(import.meta.resolve('#read-file'), /\/web\/api\/read-file\.node\.js$/);
-    const node = await import('#read-file');
-    const url = new URL('../build/attention-only.wasm', import.meta.url);
-    assert.deepEqual(await node.readFile(url), bytesOf('attention-only.wasm'));
-    assert.equal(node.baseUrl(), `${pathToFileURL(process.cwd()).href}/`);
-    const elsewhere = await import('../web/api/read-file.js');
-    await assert.rejects(elsewhere.readFile(url), { name: 'Error', message: /cannot read file:.*only Node reads.*wasmBinary.*module/ });
-    assert.equal(elsewhere.baseUrl(), undefined);
+    const { default: node } = await import('#read-file');
+    assert.deepEqual(node.fs.readFileSync(new URL('../build/attention-only.wasm', import.meta.url)), bytesOf('attention-only.wasm'));
+    assert.equal(typeof node.url.pathToFileURL, 'function');
+    assert.equal((await import('../web/api/read-file.js')).default, null);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     assert.deepEqual(pkg.imports['#read-file'], { node: './web/api/read-file.node.js', default: './web/api/read-file.js' });
+  });
+
+  // A fresh Node that has no process.getBuiltinModule (as before 20.16 and 22.3): `code` with loadAttention from `api`.
+  const withoutLend = (api, code, cwd = ROOT) => execFileSync(process.execPath, ['--input-type=module', '-e', `
+    delete process.getBuiltinModule;
+    const { loadAttention } = await import(${JSON.stringify(api)});
+    ${code}`], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+  it("a Node without process.getBuiltinModule reads the .wasm through '#read-file'", () => {
+    const out = withoutLend(API, `
+      const attn = await loadAttention({ parts: 'attention', build: 'scalar' });
+      const rel = await loadAttention({ parts: 'attention', wasmUrl: 'build/attention-only.simd.wasm' });
+      console.log(attn.build, rel.build, attn.attention([[1]], [[1]], [[5]]).output.data[0]);`);
+    assert.equal(out.trim(), 'scalar simd 5');
   });
 
   // What esbuild, Vite's production build (Rollup) and webpack do alike:
@@ -239,6 +253,18 @@ describe('#read-file, and what bundlers see', () => {
     for (const [name, text] of Object.entries(files)) assert.doesNotMatch(text, /node:/, name);
     const inputs = Object.keys(meta.inputs);
     assert.ok(inputs.includes('web/api/read-file.js') && !inputs.some((f) => f.includes('read-file.node')), `inputs: ${inputs}`);
+  });
+
+  it('that bundle, where no Node built-ins are lent, says why a file: URL cannot be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attention-browser-bundle-'));
+    try {
+      await esbuild({ entryPoints: [join(ROOT, 'web/attention.js')], bundle: true, format: 'esm', platform: 'browser',
+        outfile: join(dir, 'web/attention.js'), logLevel: 'silent' });
+      assert.throws(() => withoutLend(pathToFileURL(join(dir, 'web/attention.js')).href, 'await loadAttention();'),
+        (err) => /cannot read file:\/\/\S+\/build\/attention\.\w+\.?wasm here \(a file: URL, which only Node reads\); serve the \.wasm over http\(s\)/.test(err.stderr));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the training part's JavaScript is a chunk of its own, which parts: 'attention' never loads", async () => {

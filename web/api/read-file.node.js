@@ -1,11 +1,8 @@
-// read-file.node.js: what only Node can do for the loader (package.json
-// "imports": "#read-file" under the "node" condition; read-file.js is every
-// other host's). The package's only node: imports are here.
-import { readFile as read } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
+// read-file.node.js: Node's built-ins that reading a file: URL needs, for a
+// Node without process.getBuiltinModule (before 20.16 and 22.3; load.js asks
+// that first). package.json "imports": "#read-file" under the "node"
+// condition; read-file.js under any other. The package's only node: imports.
+import * as fs from 'node:fs';
+import * as url from 'node:url';
 
-/** The bytes of a file: URL (a .wasm of the package, or the caller's own). */
-export const readFile = (url) => read(url);
-
-/** What a relative wasmUrl is relative to: the working directory. */
-export const baseUrl = () => pathToFileURL(process.cwd()).href.replace(/\/?$/, '/');
+export default { fs, url };
