@@ -1,9 +1,19 @@
 // cold-start.mjs: import-to-first-result time of one engine, in a fresh
 // Node process so no engine profits from another's warm caches.
 //   node bench/cold-start.mjs ENGINE_ID   prints {"ms": ...}
+//   node bench/cold-start.mjs --parts [RUNS] [--json FILE]
+//                                         attention-wasm's attention part
+//                                         (parts: 'attention') against the
+//                                         full engine, every build this Node
+//                                         runs: RUNS (default 21) fresh
+//                                         processes each, interleaved; prints
+//                                         the median and the spread
+// ENGINE_ID is an id of engines.mjs, or one of ours with ':attention' (the
+// attention part alone, loadAttention({ parts: 'attention' })).
 // The clock starts before the engine's library is imported and stops when
 // the first SDPA result (N = 64, d = 64, no weights) is in a Float32Array.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENGINES } from './engines.mjs';
 import { sdpaInputs } from './inputs.mjs';
@@ -12,12 +22,18 @@ import { isPromise, median } from './timing.mjs';
 const SELF = fileURLToPath(import.meta.url);
 const CONFIG = { kind: 'sdpa', N: 64, d: 64 };
 
-async function child(id) {
+/** Our engines with the attention part alone, as ids ('wasm-simd:attention'). */
+export const ATTENTION_PART_IDS = ENGINES.filter((e) => e.id.startsWith('wasm-')).map((e) => `${e.id}:attention`);
+
+async function child(idWithPart) {
+  const [id, parts] = idWithPart.split(':');
   const spec = ENGINES.find((e) => e.id === id);
-  if (!spec) throw new Error(`unknown engine ${id}; one of ${ENGINES.map((e) => e.id).join(', ')}`);
+  if (!spec || (parts !== undefined && (parts !== 'attention' || !id.startsWith('wasm-')))) {
+    throw new Error(`unknown engine ${idWithPart}; one of ${[...ENGINES.map((e) => e.id), ...ATTENTION_PART_IDS].join(', ')}`);
+  }
   const x = sdpaInputs(CONFIG);
   const t0 = performance.now();
-  const engine = await spec.load();
+  const engine = await spec.load(parts ? { parts } : {});
   const run = await engine.prepare(CONFIG, x, { weights: false });
   let r = run();
   if (isPromise(r)) r = await r;
@@ -26,14 +42,14 @@ async function child(id) {
   process.stdout.write(JSON.stringify({ ms }));
 }
 
+const once = (id) =>
+  JSON.parse(execFileSync(process.execPath, [...process.execArgv, SELF, id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).ms;
+
 /** Median cold start over `repeats` fresh processes: { ms, runs } or { error }. */
 export function measureColdStart(id, repeats) {
   const runs = [];
   try {
-    for (let i = 0; i < repeats; i++) {
-      const out = execFileSync(process.execPath, [...process.execArgv, SELF, id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      runs.push(JSON.parse(out).ms);
-    }
+    for (let i = 0; i < repeats; i++) runs.push(once(id));
   } catch (e) {
     const lines = String(e.stderr || e.message).split('\n');
     return { error: lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[0] };
@@ -41,4 +57,37 @@ export function measureColdStart(id, repeats) {
   return { ms: median(runs), runs };
 }
 
-if (process.argv[1] === SELF) await child(process.argv[2]);
+// Our engines, attention part and full, `runs` fresh processes each, in
+// rounds that run every engine once in a rotated order (so a busy moment of
+// a shared machine falls on all alike).
+// (The loader is imported here only: a child must import it after its clock starts.)
+async function compareParts(runs, jsonFile) {
+  const { relaxedSimdSupported } = await import('../web/attention.js');
+  const builds = ['relaxed', 'simd', 'scalar'].filter((b) => b !== 'relaxed' || relaxedSimdSupported());
+  const ids = builds.flatMap((b) => [`wasm-${b}:attention`, `wasm-${b}`]);
+  const times = Object.fromEntries(ids.map((id) => [id, []]));
+  for (let r = 0; r < runs; r++) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[(i + r) % ids.length];
+      times[id].push(once(id));
+    }
+  }
+  const q = (xs, f) => [...xs].sort((a, b) => a - b)[Math.round(f * (xs.length - 1))];
+  console.log(`cold start, import to first result (SDPA N=64 d=64), ${runs} fresh processes each, ms: median [p10-p90] (min-max)`);
+  for (const id of ids) {
+    const xs = times[id];
+    const f = (v) => v.toFixed(1);
+    console.log(`  ${id.padEnd(22)} ${f(median(xs)).padStart(6)} [${f(q(xs, 0.1))}-${f(q(xs, 0.9))}] (${f(Math.min(...xs))}-${f(Math.max(...xs))})`);
+  }
+  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ node: process.version, execArgv: process.execArgv, runs, times }, null, 2)}\n`);
+}
+
+if (process.argv[1] === SELF) {
+  const args = process.argv.slice(2);
+  if (args[0] === '--parts') {
+    const json = args.indexOf('--json');
+    await compareParts(Number(args[1] > 0 ? args[1] : 21), json >= 0 ? args[json + 1] : null);
+  } else {
+    await child(args[0]);
+  }
+}

@@ -1,5 +1,6 @@
 // engine-this.mjs: this project's API (web/attention.js), one build
-// (relaxed, simd or scalar). Runs in Node and in the browser bench's page.
+// (relaxed, simd or scalar), the full engine or (parts: 'attention') the
+// attention part alone. Runs in Node and in the browser bench's page.
 
 const PACKAGE = new URL('../package.json', import.meta.url);
 
@@ -31,9 +32,9 @@ async function loadWatched(loadAttention, options) {
   }
 }
 
-export async function load({ build, quick } = {}) {
+export async function load({ build, quick, parts = 'all' } = {}) {
   const { loadAttention } = await import('../web/attention.js');
-  const { attn, exports } = await loadWatched(loadAttention, { build });
+  const { attn, exports } = await loadWatched(loadAttention, { build, parts });
   if (attn.build !== build) throw new Error(`asked for the ${build} build, the API loaded ${attn.build}`);
   const simd = attn.simd;
   return {

@@ -1,8 +1,14 @@
 // payload.mjs: gzip bytes of what each engine ships to a browser.
+//   node bench/payload.mjs   prints attention-wasm's rows (every build, both parts)
 //   attention-wasm, per build: the one .wasm a page loads (the loader fetches
 //     only the build it picks) + the loader (web/attention.js and its modules
 //     in web/api/, as the one minified ES module esbuild makes of them, which
-//     is what a bundler or a CDN serves).
+//     is what a bundler or a CDN serves; without '#read-file', which a page
+//     never imports: only a file: URL needs it).
+//   attention-wasm's attention part (id 'wasm-*:attention', parts:
+//     'attention'): build/attention-only*.wasm + the same loader without the
+//     training part's JavaScript (api/training.js, which only parts: 'all'
+//     imports: bundlers make it a chunk such a page never loads).
 //   onnxruntime-web: the wasm-only browser bundle (Node loads ort.node.min.mjs
 //     plus onnxruntime-common instead, ~the same JS) + the SIMD module it
 //     loads (ort-wasm-simd-threaded .mjs + .wasm, the only build it ships).
@@ -20,13 +26,15 @@ const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = (pkg) => path.dirname(require.resolve(pkg));
 
-// The loader as one minified module (a name, not a path: read() bundles it).
+// The loader as one minified module (names, not paths: read() bundles them):
+// all of it, or the attention part's (api/training.js left out).
 const LOADER = 'web/attention.js (esbuild --bundle --minify)';
+const LOADER_ATTENTION = "web/attention.js, parts: 'attention' (esbuild --bundle --minify, without api/training.js)";
 function read(file) {
-  if (file !== LOADER) return readFileSync(file);
+  if (file !== LOADER && file !== LOADER_ATTENTION) return readFileSync(file);
   const out = buildSync({
-    entryPoints: [path.join(root, 'web/attention.js')], bundle: true, minify: true, format: 'esm',
-    external: ['node:*'], write: false, logLevel: 'silent',
+    entryPoints: [path.join(root, 'web/attention.js')], bundle: true, minify: true, format: 'esm', platform: 'browser',
+    external: file === LOADER ? ['#read-file'] : ['#read-file', './api/training.js'], write: false, logLevel: 'silent',
   });
   return Buffer.from(out.outputFiles[0].contents);
 }
@@ -35,11 +43,14 @@ function files() {
   const ort = dist('onnxruntime-web');
   const tfw = dist('@tensorflow/tfjs-backend-wasm');
   const tfc = dist('@tensorflow/tfjs-core');
-  const ours = (file) => [path.join(root, 'build', file), LOADER];
+  const ours = (file) => [path.join(root, 'build', file), file.startsWith('attention-only') ? LOADER_ATTENTION : LOADER];
   return {
     'wasm-relaxed': ours('attention.relaxed.wasm'),
     'wasm-simd': ours('attention.simd.wasm'),
     'wasm-scalar': ours('attention.wasm'),
+    'wasm-relaxed:attention': ours('attention-only.relaxed.wasm'),
+    'wasm-simd:attention': ours('attention-only.simd.wasm'),
+    'wasm-scalar:attention': ours('attention-only.wasm'),
     ort: ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => path.join(ort, f)),
     tfjs: [path.join(tfc, 'tf-core.min.js'), path.join(tfw, 'tf-backend-wasm.min.js'), path.join(tfw, 'tfjs-backend-wasm-simd.wasm')],
     js: [path.join(root, 'bench/plain-js.mjs')],
@@ -53,7 +64,7 @@ export function measurePayload() {
     try {
       const data = list.map(read);
       out[id] = {
-        files: list.map((f) => (f === LOADER ? f : path.relative(root, f))),
+        files: list.map((f) => (f === LOADER || f === LOADER_ATTENTION ? f : path.relative(root, f))),
         bytes: data.reduce((s, b) => s + b.length, 0),
         gzipBytes: data.reduce((s, b) => s + gzipSync(b, { level: 9 }).length, 0),
       };
@@ -62,4 +73,12 @@ export function measurePayload() {
     }
   }
   return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log('attention-wasm payload, gzip -9 of each file, summed (raw in parentheses; KB = 1024 bytes):');
+  for (const [id, p] of Object.entries(measurePayload()).filter(([id]) => id.startsWith('wasm-'))) {
+    console.log(`  ${id.padEnd(22)} ${p.error ? `n/a: ${p.error}` : `${kb(p.gzipBytes).padStart(8)} = ${p.gzipBytes} bytes (${kb(p.bytes)}): ${p.files.join(' + ')}`}`);
+  }
 }

@@ -51,7 +51,7 @@ export function printResults(results) {
 export function printColdStart(cold, labels) {
   console.log('\ncold start (fresh node process; import + instantiate + first SDPA N=64 result; median of runs):');
   for (const [id, c] of Object.entries(cold)) {
-    console.log(`  ${pad(labels[id], 22)} ${c.error ? `n/a: ${c.error}` : `${c.ms.toFixed(1)} ms`}`);
+    console.log(`  ${pad(labels[id] ?? id, 22)} ${c.error ? `n/a: ${c.error}` : `${c.ms.toFixed(1)} ms`}`);
   }
 }
 

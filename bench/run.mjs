@@ -13,7 +13,7 @@ import { configs, label, FLOP_FORMULAS } from './configs.mjs';
 import { sdpaInputs } from './inputs.mjs';
 import { addRatios, labels, loadEngines, problems, runConfig } from './forward.mjs';
 import { measureCeiling } from './ceiling.mjs';
-import { measureColdStart } from './cold-start.mjs';
+import { ATTENTION_PART_IDS, measureColdStart } from './cold-start.mjs';
 import { measurePayload } from './payload.mjs';
 import { machineInfo } from './machine.mjs';
 import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
@@ -105,7 +105,7 @@ async function main() {
 // The forward section: every engine on every config, cold start, payload, fused memory.
 async function forward(ceiling, relaxedCeiling) {
   const payload = measurePayload();
-  const cold = Object.fromEntries(ENGINES.map((e) => [e.id, measureColdStart(e.id, quick ? 1 : 3)]));
+  const cold = Object.fromEntries([...ENGINES.map((e) => e.id), ...ATTENTION_PART_IDS].map((id) => [id, measureColdStart(id, quick ? 1 : 3)]));
 
   const engines = await loadEngines({ quick });
   const list = configs({ quick }).filter((c) => !filter || filter.test(label(c)));
