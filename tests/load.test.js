@@ -30,6 +30,41 @@ const API = pathToFileURL(join(ROOT, 'web/attention.js')).href;
 const rs = rng(26001);
 const [Q, K, V] = [randMatrix(rs, 5, 8), randMatrix(rs, 7, 8), randMatrix(rs, 7, 3)];
 
+/**
+ * The imports of a .wasm, read from its bytes ("module.name"): what
+ * WebAssembly.Module.imports says, also for a build this engine cannot
+ * compile (relaxed SIMD on Node 20 without the flag).
+ */
+function importsOf(bytes) {
+  let at = 8;
+  const leb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[at++];
+      value += (b & 127) * 2 ** shift;
+      if (b < 128) return value;
+    }
+  };
+  const name = () => {
+    const n = leb();
+    return bytes.subarray(at, (at += n)).toString();
+  };
+  while (at < bytes.length) {
+    const [id, size] = [bytes[at++], leb()];
+    if (id !== 2) {
+      at += size;
+      continue;
+    }
+    return Array.from({ length: leb() }, () => {
+      const what = `${name()}.${name()}`;
+      assert.equal(bytes[at++], 0, `${what} is not a function import`);
+      leb(); // its type
+      return what;
+    });
+  }
+  return [];
+}
+
 /** Every URL constructed while fn runs (the loader's, the test's own included). */
 async function urlsBuiltBy(fn) {
   const Real = globalThis.URL;
@@ -202,9 +237,14 @@ describe('the source of the engine', () => {
     assert.deepEqual(partExports('all'), [...parts.attention, ...parts.training]);
     const exported = (file) => WebAssembly.Module.exports(new WebAssembly.Module(bytesOf(file)))
       .filter((e) => e.kind === 'function' && e.name.startsWith('attn_')).map((e) => e.name).sort();
-    for (const build of ['simd', 'scalar']) {
+    for (const build of ['simd', 'scalar', ...(relaxedSimdSupported() ? ['relaxed'] : [])]) {
       assert.deepEqual(exported(BUILDS[build]), partExports('all').sort(), BUILDS[build]);
       assert.deepEqual(exported(BUILDS[build].replace('attention', 'attention-only')), partExports('attention').sort());
+    }
+    // and imports only the growth notice: the relaxed link (wasm-ld --import-undefined) would
+    // turn a function missing from a part into an import, which the loader would stub
+    for (const file of ['attention', 'attention-only'].flatMap((n) => ['.simd', '', '.relaxed'].map((b) => `${n}${b}.wasm`))) {
+      assert.deepEqual(importsOf(bytesOf(file)), ['env.emscripten_notify_memory_growth'], file);
     }
   });
 });
