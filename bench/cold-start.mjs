@@ -6,14 +6,17 @@
 //                                         (parts: 'attention') against the
 //                                         full engine, every build this Node
 //                                         runs: RUNS (default 21) fresh
-//                                         processes each, interleaved; prints
-//                                         the median and the spread
+//                                         processes each, in rotating rounds;
+//                                         prints the median and the spread
 // ENGINE_ID is an id of engines.mjs, or one of ours with ':attention' (the
 // attention part alone, loadAttention({ parts: 'attention' })).
 // The clock starts before the engine's library is imported and stops when
 // the first SDPA result (N = 64, d = 64, no weights) is in a Float32Array.
+// An ENGINE_ID goes through its bench adapter (engines.mjs), as every engine
+// does in npm run bench (ours reads package.json for its version, about a
+// millisecond); --parts times the package alone, as its user runs it:
+// import, loadAttention, three attn.matrix, attn.attention.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENGINES } from './engines.mjs';
 import { sdpaInputs } from './inputs.mjs';
@@ -42,8 +45,21 @@ async function child(idWithPart) {
   process.stdout.write(JSON.stringify({ ms }));
 }
 
-const once = (id) =>
-  JSON.parse(execFileSync(process.execPath, [...process.execArgv, SELF, id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).ms;
+// What a user of the package runs, timed the same way.
+async function packageChild(build, parts) {
+  const x = sdpaInputs(CONFIG);
+  const t0 = performance.now();
+  const { loadAttention } = await import('../web/attention.js');
+  const attn = await loadAttention({ build, parts });
+  const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
+  const r = attn.attention(Q, K, V, { weights: false });
+  const ms = performance.now() - t0;
+  if (!(r.output.data instanceof Float32Array) || attn.build !== build || attn.parts !== parts) throw new Error('not the engine asked for');
+  process.stdout.write(JSON.stringify({ ms }));
+}
+
+const once = (...args) =>
+  JSON.parse(execFileSync(process.execPath, [...process.execArgv, SELF, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).ms;
 
 /** Median cold start over `repeats` fresh processes: { ms, runs } or { error }. */
 export function measureColdStart(id, repeats) {
@@ -69,17 +85,21 @@ async function compareParts(runs, jsonFile) {
   for (let r = 0; r < runs; r++) {
     for (let i = 0; i < ids.length; i++) {
       const id = ids[(i + r) % ids.length];
-      times[id].push(once(id));
+      const [build, parts = 'all'] = id.replace('wasm-', '').split(':');
+      times[id].push(once('--package', build, parts));
     }
   }
   const q = (xs, f) => [...xs].sort((a, b) => a - b)[Math.round(f * (xs.length - 1))];
-  console.log(`cold start, import to first result (SDPA N=64 d=64), ${runs} fresh processes each, ms: median [p10-p90] (min-max)`);
+  console.log(`cold start of the package, import to first result (SDPA N=64 d=64), node ${process.version}, ${runs} fresh processes each, ms: median [p10-p90] (min-max)`);
   for (const id of ids) {
     const xs = times[id];
     const f = (v) => v.toFixed(1);
     console.log(`  ${id.padEnd(22)} ${f(median(xs)).padStart(6)} [${f(q(xs, 0.1))}-${f(q(xs, 0.9))}] (${f(Math.min(...xs))}-${f(Math.max(...xs))})`);
   }
-  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify({ node: process.version, execArgv: process.execArgv, runs, times }, null, 2)}\n`);
+  if (jsonFile) {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(jsonFile, `${JSON.stringify({ node: process.version, execArgv: process.execArgv, runs, times }, null, 2)}\n`);
+  }
 }
 
 if (process.argv[1] === SELF) {
@@ -87,6 +107,8 @@ if (process.argv[1] === SELF) {
   if (args[0] === '--parts') {
     const json = args.indexOf('--json');
     await compareParts(Number(args[1] > 0 ? args[1] : 21), json >= 0 ? args[json + 1] : null);
+  } else if (args[0] === '--package') {
+    await packageChild(args[1], args[2]);
   } else {
     await child(args[0]);
   }
