@@ -46,7 +46,8 @@ class Cost extends MeasuringFigure {
   table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.86em; width: 100%; }
   th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid var(--attention-border); }
   th:first-child, td:first-child { text-align: left; }
-  .wrap { overflow-x: auto; }
+  .wrap { overflow-x: auto; container-type: inline-size; }
+  @container (max-width: 420px) { table { font-size: 0.8em; } th, td { padding: 2px 3px; } } /* five columns on a phone */
   td.skip { color: var(--attention-muted); font-style: italic; }
   th span, td span { white-space: nowrap; } /* a narrow cell breaks between words and numbers, not inside them */`;
 
