@@ -18,10 +18,10 @@
 //            (model.generate) and without it (model.logits over the window
 //            for every new character, the same windows as the cache uses);
 //            both must write the same characters.
-import { ALPHABET, DEFAULTS, randomWindows, splitText } from '../web/figures/tiny-gpt.model.js';
+import { ALPHABET, DEFAULTS, randomWindows, splitText } from '../web/figures/tiny-gpt/tiny-gpt.model.js';
 import { ARTICLE_TEXT } from '../web/figures/tiny-gpt.text.js';
-import { uniform } from '../web/figures/random.js';
-import * as ref from '../tests/transformer-reference.js';
+import { uniform } from '../web/kit/random.js';
+import * as ref from '../tests/unit/transformer-reference.js';
 import { interleave } from './timing.mjs';
 import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
 

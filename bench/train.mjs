@@ -11,9 +11,9 @@
 // A step is forward, backward, the AdamW update and the loss read back. All
 // start from the same parameters and see the same batches; their losses
 // over the first steps must agree (the correctness check).
-import { DEFAULTS, makeBatch } from '../web/figures/induction.model.js';
-import { uniform } from '../web/figures/random.js';
-import * as ref from '../tests/transformer-reference.js';
+import { DEFAULTS, makeBatch } from '../web/figures/induction/induction.model.js';
+import { uniform } from '../web/kit/random.js';
+import * as ref from '../tests/unit/transformer-reference.js';
 import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
 
 const CFG = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: 2 };

@@ -5,7 +5,7 @@
 // sections run and print them. Each load gives make(params) ->
 // {step(sequences) -> loss, parameters(), dispose()}; without params this
 // project's model keeps its own seeded initialisation.
-import * as ref from '../tests/transformer-reference.js';
+import * as ref from '../tests/unit/transformer-reference.js';
 import { useWasmBackend } from './engine-tfjs.mjs';
 import { interleave } from './timing.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';

@@ -15,7 +15,7 @@ for (const colorScheme of ['light', 'dark']) {
     const { page, problems, context } = await server.open('/web/index.html', { colorScheme });
     await ready(page, 'attention-notation');
     const worst = await page.evaluate(async () => {
-      const [{ scaleRgb }, { cssColor }] = await Promise.all([import('/web/figures/colors.js'), import('/web/figures/scale.js')]);
+      const [{ scaleRgb }, { cssColor }] = await Promise.all([import('/web/kit/draw/colors.js'), import('/web/kit/draw/scale.js')]);
       const root = document.querySelector('attention-notation').shadowRoot;
       const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
       const browser = (css) => { // the browser's colour, read back through a canvas pixel

@@ -7,8 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, frames, layoutProblems, addFigure, SCREENSHOTS } from './harness.js';
-import * as ref from '../reference.js';
-import { num, roundShares, pcts } from '../../web/figures/format.js';
+import * as ref from '../unit/reference.js';
+import { num, roundShares, pcts } from '../../web/kit/format.js';
 
 let server;
 before(async () => { server = await start(); });

@@ -6,10 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, frames, layoutProblems, addFigure, SCREENSHOTS } from './harness.js';
-import { engine } from '../figures/engine.js';
-import { num, roundShares } from '../../web/figures/format.js';
-import { causalModel, TOKENS } from '../../web/figures/causal-mask.model.js';
-import { crossModel, PAIRS } from '../../web/figures/cross.model.js';
+import { engine } from '../kit/engine.js';
+import { num, roundShares } from '../../web/kit/format.js';
+import { causalModel, TOKENS } from '../../web/figures/causal-mask/causal-mask.model.js';
+import { crossModel, PAIRS } from '../../web/figures/cross/cross.model.js';
 
 let server;
 before(async () => { server = await start(); });

@@ -240,7 +240,7 @@ function probes() {
     return { summary: el.summary, controls, props, html, canvases, partial: el.linkLeavesOut?.() != null };
   }
   async function twin(el) {
-    const { changedState } = await import('/web/figures/state-link.js');
+    const { changedState } = await import('/web/kit/state-link.js');
     const t = document.createElement(el.localName);
     for (const [k, v] of Object.entries(changedState(el))) t.setAttribute(k, v);
     let box = document.getElementById('__twins');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import {
   assertClose, attentionBackwardBound, attentionBound, makeMasks, matmulBound, randMatrix, ref, rng, softmaxBound,
-} from '../helpers.js';
+} from '../unit/helpers.js';
 
 let server;
 before(async () => { server = await start(); });

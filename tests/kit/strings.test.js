@@ -1,0 +1,97 @@
+// Every word a figure shows comes from its string table (web/figures/i18n.js),
+// complete in English and Simplified Chinese, and a page can override any.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { translator, languageOf, fill, LANGUAGES } from '../../web/kit/i18n.js';
+
+const DIR = new URL('../../web/figures/', import.meta.url);
+const read = (file) => readFileSync(new URL(file, DIR), 'utf8');
+const FILES = readdirSync(DIR).filter((f) => f.endsWith('.js'));
+const TABLES = FILES.filter((f) => f.endsWith('.strings.js'));
+// every figure: the files that define an element
+const NAMES = FILES.flatMap((f) => [...read(f).matchAll(/defineFigure\('attention-([a-z-]+)'/g)].map((m) => m[1]));
+
+
+const CJK = /[\u3400-\u9fff]/;
+// Latin words of two or more letters, outside inline math ($…$) and placeholders ({name}).
+const latinWords = (text) => text.replace(/\$[^$]*\$/g, ' ').replace(/\{\w+\}/g, ' ').match(/[A-Za-z]{2,}/g) ?? [];
+
+for (const file of TABLES) {
+  test(`${file}: English and Chinese hold the same keys, and the Chinese is Chinese`, async () => {
+    const table = (await import(new URL(file, DIR))).default;
+    assert.deepEqual(Object.keys(table).sort(), [...LANGUAGES].sort());
+    assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort(), 'the same keys');
+    for (const lang of LANGUAGES) {
+      for (const [key, text] of Object.entries(table[lang])) {
+        assert.ok(typeof text === 'string' || typeof text === 'function', `${lang}.${key} is a string or a function`);
+      }
+    }
+    for (const [key, text] of Object.entries(table.zh)) {
+      if (typeof text !== 'string') continue;
+      // names, units and symbols may stay as they are (R, G, B; SVG; d_k); prose may not
+      const words = latinWords(text);
+      assert.ok(CJK.test(text) || words.length <= 1, `zh.${key} reads as English: ${JSON.stringify(text)}`);
+    }
+  });
+}
+
+test('a page overrides any string, for every language or for one; placeholders are filled', () => {
+  const table = { en: { hello: 'Hello {who}', bye: ({ n }) => `bye ×${n}` }, zh: { hello: '你好 {who}', bye: ({ n }) => `再见 ×${n}` } };
+  assert.equal(translator(table, 'en')('hello', { who: 'Ada' }), 'Hello Ada');
+  assert.equal(translator(table, 'zh')('hello', { who: 'Ada' }), '你好 Ada');
+  assert.equal(translator(table, 'zh')('bye', { n: 2 }), '再见 ×2');
+  assert.equal(translator(table, 'zh', [{ hello: 'Hi {who}' }])('hello', { who: 'A' }), 'Hi A', 'a top-level override is for every language');
+  const both = [{ hello: 'Hi', zh: { hello: '嗨 {who}' } }];
+  assert.equal(translator(table, 'zh', both)('hello', { who: 'A' }), '嗨 A');
+  assert.equal(translator(table, 'en', both)('hello'), 'Hi');
+  assert.equal(translator(table, 'en', [{ bye: 'Cheers {n}' }])('bye', { n: 3 }), 'Cheers 3', 'a string replaces a function');
+  assert.equal(translator(table, 'en')('copyLink'), 'Copy link', 'the shared table is underneath');
+  assert.equal(fill('{a} and {b}', { a: '<b>' }), '<b> and {b}', 'text stays text; unknown names stay');
+  assert.throws(() => translator(table, 'en')('nope'), /no string "nope"/);
+  assert.throws(() => translator(table, 'en', ['x']), TypeError);
+});
+
+test('the language comes from the nearest lang: zh-* picks Chinese, anything else English', () => {
+  const el = (lang) => ({ closest: () => (lang === null ? null : { getAttribute: () => lang }) });
+  for (const [lang, want] of [['zh-CN', 'zh'], ['zh-Hans', 'zh'], ['zh', 'zh'], ['ZH-tw', 'zh'], ['en', 'en'], ['fr', 'en'], ['zhx', 'en'], ['', 'en']]) {
+    assert.equal(languageOf(el(lang)), want, lang);
+  }
+});
+
+// Prose in a figure's code is a string that missed its table. This finds
+// string literals holding three or more words in a row (CSS, tags and
+// programmers' errors aside).
+const SHARED_ALLOWED = new Set([
+  'rect, line, circle, polyline, polygon, path, text', // export.js: a selector
+  'this article builds it up one idea at a time', // tiny-gpt.model.js: a sentence of the article the model reads (content, not UI)
+  '(prefers-color-scheme: dark)',
+  'error example-error', // class names
+  'attention-katex-css',
+]);
+function prose(source) {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
+    .replace(/throw new \w*Error\([^;]*\);/g, ''); // a programmer's error, in the API's English
+  const found = [];
+  for (const m of code.matchAll(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g)) {
+    const text = m[0].slice(1, -1).replace(/\$\{[^}]*\}/g, ' ');
+    if (/[{};]\s*$|^\s*[.:#@]|--attention|px|rgb\(/.test(text) || /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(text) /* a tag, a name, a value */ || SHARED_ALLOWED.has(text)) continue;
+    if (/[A-Za-z]{2,}(?:[ ,'\u2019-]+[A-Za-z]{2,}){2,}/.test(text)) found.push(text);
+  }
+  return found;
+}
+const CONTENT = new Set(['tiny-gpt.text.js']); // the article text the tiny GPT learns: content, not UI
+
+test('no figure code holds prose of its own: its words are in its string table', () => {
+  const left = FILES.filter((f) => !f.endsWith('.strings.js') && !CONTENT.has(f))
+    .flatMap((f) => prose(read(f)).map((text) => `${f}: ${text.slice(0, 80)}`));
+  assert.deepEqual(left, []);
+});
+
+test('every figure reads its own string table', () => {
+  assert.equal(NAMES.length, 19);
+  for (const name of NAMES) {
+    assert.match(read(`${name}.js`), new RegExp(`from '\\./${name}\\.strings\\.js'`), name);
+    assert.ok(TABLES.includes(`${name}.strings.js`), `${name}.strings.js exists`);
+  }
+});

@@ -1,0 +1,102 @@
+// <attention-as-dense>: a fully connected layer written as multi-head
+// attention (one head per input, fixed one-hot attention, W^V = I, W^O = the
+// dense weights), checked live against the direct layer.
+// Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
+import { FigureElement, defineFigure } from '../../kit/figure-element.js';
+import { h, replace, setText } from '../../kit/dom.js';
+import { slider } from '../../kit/controls.js';
+import { matrixView } from '../../kit/draw/matrix-view.js';
+import { mathSpan } from '../../kit/math.js';
+import { rich } from '../../kit/rich.js';
+import strings from './as-dense.strings.js';
+import { num, gap, sameness } from '../../kit/format.js';
+import { maxAbs } from '../../kit/draw/scale.js';
+import { denseModel, denseLayer, N, M } from './as-dense.model.js';
+
+const DEFAULT_X = [1, -0.5, 0.8, 0.2];
+function parseX(text) {
+  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
+  return v.length === N && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 2) ? v.map((x) => +x.toFixed(2)) : DEFAULT_X.slice();
+}
+const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
+const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
+
+class AsDense extends FigureElement {
+  static strings = strings;
+
+  static props = {
+    x: { type: 'string', default: DEFAULT_X.join(','), normalize: (t) => parseX(t).join(',') },
+    seed: { type: 'number', default: 1, min: 1, max: 999, integer: true },
+  };
+
+  static css = `
+  .row2 { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; margin: 6px 0 12px; }
+  .heads { display: inline-flex; gap: 6px; flex-wrap: wrap; }
+  .sub { margin: 10px 0 2px; font-size: 0.98em; }
+  .check { font-weight: 600; } .check .ok { color: var(--attention-head-1); }`;
+
+  build() {
+    const cols = inputs.flatMap((x, i) => [x, this.t('tag', { n: i + 1 })]);
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 34, values: true, ...opts });
+    this.views = {
+      x: v('x', { colLabels: inputs }), W: v('W', { rowLabels: inputs, colLabels: outputs }),
+      b: v('b', { colLabels: outputs }), y: v('y', { colLabels: outputs }),
+      X: matrixView({ t: this.t, name: 'X', cell: 28, values: true, digits: 1, colLabels: cols, groups: true }),
+      Z: matrixView({ t: this.t, name: 'Z', cell: 28, values: true, digits: 1, groups: true }),
+      Wo: matrixView({ t: this.t, name: 'W\u1d3c', cell: 28, values: true, digits: 1, rowLabels: cols, colLabels: [...outputs, '', '', '', ''].slice(0, 2 * N) }),
+      Y: matrixView({ t: this.t, name: 'Y', cell: 32, values: true, colLabels: [...outputs, '\u00b7', '\u00b7', '\u00b7', '\u00b7'].slice(0, 2 * N) }),
+    };
+    this.headViews = Array.from({ length: N }, (_, hd) => matrixView({ t: this.t, name: this.t('head', { n: hd + 1 }), cell: 12 }));
+    this.scaleNote = h('p', { class: 'note' });
+    this.sliders = inputs.map((name, i) => slider({
+      label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 2),
+      oninput: (val) => { const x = parseX(this.state.x); x[i] = val; this.set({ x: x.map((t) => +t.toFixed(2)).join(',') }); },
+    }));
+    this.check = h('p', { class: 'check' });
+    const reseed = h('button', { type: 'button', onclick: () => this.set({ seed: (this.state.seed % 999) + 1 }) }, this.t('newWeights'));
+    return h('div', {}, [
+      h('p', { class: 'title' }, this.t('title')),
+      h('div', { class: 'controls' }, [...this.sliders.map((sl) => sl.el), reseed]),
+      h('div', { class: 'sub' }, this.t('denseLayer')),
+      h('div', { class: 'row2' }, [this.views.x.el, h('span', { class: 'op' }, '\u00d7'), this.views.W.el, h('span', { class: 'op' }, '+'), this.views.b.el, h('span', { class: 'op' }, '='), this.views.y.el]),
+      h('div', { class: 'sub' }, this.t('asAttention', { heads: N })),
+      h('div', { class: 'row2' }, [this.views.X.el, h('span', { class: 'op' }, '\u2192'), h('div', { class: 'heads' }, this.headViews.map((hv) => hv.el)),
+        h('span', { class: 'op' }, '\u2192'), this.views.Z.el]),
+      h('div', { class: 'row2' }, [mathSpan('Z'), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),
+      this.check,
+      h('p', { class: 'note' }, rich(this.t('note'))),
+      this.scaleNote,
+    ]);
+  }
+
+  syncControls() {
+    if (!this.sliders) return;
+    parseX(this.state.x).forEach((v, i) => this.sliders[i].set(v));
+  }
+
+  render() {
+    const x = parseX(this.state.x);
+    const layer = denseLayer(Math.round(this.state.seed));
+    const m = denseModel(this.attn, x, layer);
+    const vs = this.views;
+    // every number here except the attention weights on one colour scale
+    const max = maxAbs([x, layer.W.data, layer.b, m.direct, m.X.data, m.Z.data, m.params.Wo.data, m.Y.data].flatMap((a) => Array.from(a)));
+    vs.x.update([x], { max });
+    vs.W.update(layer.W, { max });
+    vs.b.update([layer.b], { max });
+    vs.y.update([m.direct], { max });
+    vs.X.update(m.X, { groups: N, max });
+    m.weights.forEach((Wh, hd) => this.headViews[hd].update(Wh, { max: 1 }));
+    vs.Z.update(m.Z, { groups: N, max });
+    vs.Wo.update(m.params.Wo, { max });
+    vs.Y.update(m.Y, { max });
+    setText(this.scaleNote, this.t('scale', { max: num(max) }));
+    const key = sameness(m.maxDiff);
+    const [same, difference] = [this.t(key), gap(m.maxDiff)];
+    replace(this.check, [...rich(this.t('check', { same, difference })), key === 'different' ? '' : ' \u2714']);
+    this.check.querySelector('strong')?.classList.toggle('ok', key !== 'different');
+    this.announce(this.t('summary', { output: m.direct.map((v) => num(v)).join(', '), same, difference }));
+  }
+}
+
+defineFigure('attention-as-dense', AsDense);

@@ -1,0 +1,140 @@
+// <attention-cross>: cross-attention in translation. Decoder words (queries)
+// over encoder words (keys and values): the weights are an alignment.
+// Attributes: pair="en-fr|en-de|en-fr-short", temperature="0.02..3",
+// word="0.." (the decoder word whose lines are highlighted). A page's own
+// sentences: a <script type="application/json" data-example> child (see
+// parseExample in cross.model.js), which replaces the pairs.
+import { FigureElement, defineFigure } from '../../kit/figure-element.js';
+import { h, s, replace } from '../../kit/dom.js';
+import { choice, slider } from '../../kit/controls.js';
+import { matrixView } from '../../kit/draw/matrix-view.js';
+import { rich } from '../../kit/rich.js';
+import { leaders, pcts } from '../../kit/format.js';
+import strings from './cross.strings.js';
+import { crossModel, crossSetup, parseExample, PAIRS } from './cross.model.js';
+
+const W = 640;
+const [Y_TOP, Y_BOTTOM] = [20, 130];
+const xOf = (n, i) => 60 + ((W - 80) * (i + 0.5)) / n;
+
+class Cross extends FigureElement {
+  static strings = strings;
+
+  static props = {
+    pair: { type: 'enum', values: Object.keys(PAIRS), default: 'en-fr' },
+    temperature: { type: 'number', default: 0.2, min: 0.02, max: 3 },
+    word: { type: 'number', default: 4, min: 0, max: 40, integer: true },
+  };
+
+  static css = `
+  .lines text { font-size: 12px; cursor: pointer; }
+  .lines text.sel { font-weight: 700; fill: var(--attention-accent); }
+  .lines line { stroke: var(--attention-positive); stroke-linecap: round; }
+  .lines line.sel { stroke: var(--attention-accent); }
+  .lines line.faint { visibility: hidden; } /* not display: a slider step would rebuild the layout tree */
+  .lines .side { font-size: 11px; fill: var(--attention-muted); cursor: default; }`;
+
+  #example = null;
+  #setups = new Map(); // what does not change with the temperature, per pair
+  #drawn = null; // the setup whose lines and labels the SVG holds
+
+  /** The page's own sentences (called once, before build). */
+  useExample(data) {
+    this.#example = parseExample(data);
+  }
+
+  setup() {
+    const key = this.#example ? 'page' : this.state.pair;
+    if (!this.#setups.has(key)) this.#setups.set(key, crossSetup(this.#example ?? PAIRS[key]));
+    return this.#setups.get(key);
+  }
+
+  pairName() {
+    return this.t(this.#example ? 'pageExample' : this.state.pair);
+  }
+
+  build() {
+    this.pairChoice = choice({
+      label: this.t('pair'), value: this.state.pair, prop: 'pair', options: Object.keys(PAIRS).map((value) => ({ value, label: this.t(value) })),
+      onchange: (pair) => this.set({ pair, word: 0 }),
+    });
+    this.tSlider = slider({
+      label: this.t('temperature'), min: 0.02, max: 3, log: true, value: this.state.temperature, prop: 'temperature', format: (v) => v.toFixed(2),
+      oninput: (temperature) => this.set({ temperature }),
+    });
+    this.lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} 150`, width: W, role: 'img' });
+    this.#drawn = null;
+    this.view = matrixView({ t: this.t, name: this.t('weights'), cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
+    this.readout = h('p', {});
+    return h('div', {}, [
+      h('p', { class: 'title' }, this.t('title')),
+      h('div', { class: 'controls' }, [this.#example ? null : this.pairChoice.el, this.tSlider.el]),
+      this.lines,
+      this.readout,
+      this.view.el,
+      h('p', { class: 'note' }, rich(this.t('note') + (this.#example ? '' : this.t('notePairs')) + this.t('noteToy'))),
+    ]);
+  }
+
+  linkable() {
+    return !this.#example; // a link cannot carry the page's sentences
+  }
+
+  syncControls() {
+    if (!this.pairChoice) return;
+    this.pairChoice.set(this.state.pair);
+    this.tSlider.set(this.state.temperature);
+  }
+
+  render() {
+    const setup = this.setup();
+    const m = crossModel(this.attn, { temperature: this.state.temperature, setup });
+    const sel = Math.min(this.state.word, m.target.length - 1);
+    this.state.word = sel; // a word past the end of this pair's sentence means its last word
+    this.view.update(m.weights, { max: 1, rowLabels: m.target, colLabels: m.source, marks: new Set(m.source.map((_, j) => `${sel},${j}`)) });
+    if (this.#drawn !== setup) this.buildLines(m, setup);
+    this.drawLines(m, sel);
+    const w = m.focus(sel);
+    const shown = pcts(w);
+    const top = leaders(w, shown);
+    const looks = top.length > 1 ? this.t('looksEqually', { sources: top.map((j) => m.source[j]), share: shown[top[0]] })
+      : this.t('looksAt', { source: m.source[top[0]], share: shown[top[0]] });
+    replace(this.readout, ['\u201c', h('strong', {}, m.target[sel]), '\u201d', looks]);
+    this.announce(this.t('summary', { pair: this.pairName(), word: m.target[sel], looks }));
+  }
+
+  // The lines and words of one pair, made once: a change of temperature or
+  // of the chosen word only restyles them (drawLines).
+  buildLines(m, setup) {
+    this.#drawn = setup;
+    const kids = [s('text', { class: 'side', x: 0, y: Y_TOP + 4 }, this.t('source')), s('text', { class: 'side', x: 0, y: Y_BOTTOM + 4 }, this.t('output'))];
+    const [nt, ns] = [m.target.length, m.source.length];
+    this.lineEls = m.target.map((_, i) => m.source.map((__, j) => s('line', { x1: xOf(nt, i), y1: Y_BOTTOM - 14, x2: xOf(ns, j), y2: Y_TOP + 8 })));
+    kids.push(...this.lineEls.flat());
+    const label = (text, x, y) => s('text', { x, y, 'text-anchor': 'middle', transform: `rotate(-25 ${x} ${y})` }, text);
+    kids.push(...m.source.map((w, j) => label(w, xOf(ns, j), Y_TOP)));
+    this.targetEls = m.target.map((w, i) => {
+      const t = label(w, xOf(nt, i), Y_BOTTOM + 6);
+      t.addEventListener('click', () => this.set({ word: i }));
+      return t;
+    });
+    kids.push(...this.targetEls);
+    replace(this.lines, kids);
+  }
+
+  drawLines(m, sel) {
+    const ns = m.source.length;
+    this.lineEls.forEach((row, i) => row.forEach((line, j) => {
+      const wt = m.weights.data[i * ns + j];
+      const on = i === sel;
+      // whole attributes, so that a restyled figure's markup is a fresh one's
+      line.setAttribute('class', `${on ? 'sel' : ''}${wt < 0.02 ? ' faint' : ''}`.trim());
+      line.setAttribute('stroke-width', ((on ? 1 : 0.5) + 4 * wt).toFixed(2));
+      line.setAttribute('stroke-opacity', (on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt).toFixed(3));
+    }));
+    this.targetEls.forEach((t, i) => t.setAttribute('class', i === sel ? 'sel' : ''));
+    this.lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
+  }
+}
+
+defineFigure('attention-cross', Cross);

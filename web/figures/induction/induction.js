@@ -1,0 +1,255 @@
+// <attention-induction>: a two-layer attention-only transformer learns, in
+// the reader's browser, to continue sequences that repeat a random segment.
+// Training runs in a Web Worker (induction.worker.js); the page draws the
+// loss on the first pass and on the repeats as it falls, every head's
+// attention on one held-out sequence with its previous-token and
+// prefix-matching scores, and, once training stops, what switching heads
+// off does to the loss.
+// Attributes: layers="1|2", steps="100..5000" (the budget), seed="0.." (whole numbers).
+import { defineFigure } from '../../kit/figure-element.js';
+import { h, s, replace, setText } from '../../kit/dom.js';
+import { choice } from '../../kit/controls.js';
+import { TrainingFigure } from '../../kit/workers/training.js';
+import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
+import { rich } from '../../kit/rich.js';
+import { ALPHABET, DEFAULTS } from './induction.model.js';
+import strings from './induction.strings.js';
+
+const [PH, PL, PB, PT] = [220, 40, 30, 24]; // loss plot: height, left, bottom and top margins
+const PW_MAX = 560;
+const CHANCE = Math.log(DEFAULTS.vocab);
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '\u2013');
+const headName = (l, hd) => `L${l + 1}H${hd + 1}`;
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+class Induction extends TrainingFigure {
+  static strings = strings;
+  static worker = 'induction.worker.js';
+
+  static props = {
+    layers: { type: 'enum', values: ['1', '2'], default: '2' },
+    steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000, integer: true },
+    seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31, integer: true },
+  };
+
+  static css = `
+  .status { font-variant-numeric: tabular-nums; margin: 4px 0; }
+  .status b { font-weight: 600; }
+  .milestone { color: var(--attention-accent); min-height: 1.4em; margin: 0 0 4px; }
+  .plot { width: 100%; max-width: ${PW_MAX}px; }
+  .plot text { font-size: 11px; fill: var(--attention-muted); }
+  .plot .grid { stroke: var(--attention-border); stroke-width: 0.5; }
+  .plot .chance { stroke: var(--attention-muted); stroke-dasharray: 4 3; }
+  .plot polyline { fill: none; stroke-width: 2; }
+  .plot circle { fill: currentColor; stroke: none; }
+  .first { stroke: var(--attention-key); color: var(--attention-key); }
+  .repeats { stroke: var(--attention-head-1); color: var(--attention-head-1); }
+  .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; color: var(--attention-fg); }
+  .legend i { display: inline-block; width: 22px; border-top: 3px solid; vertical-align: middle; margin-right: 5px; }
+  .sample { margin: 8px 0 4px; }
+  .sample .pass { display: inline-block; font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: 0.08em; padding: 0 2px; border-radius: 3px; }
+  .sample .pass:nth-child(odd) { background: var(--attention-panel); }
+  .layers { display: grid; gap: 10px; margin-top: 6px; }
+  .layer { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-start; }
+  .layer > .lab { flex: 0 0 100%; font-weight: 600; font-size: 0.92em; }
+  .head { flex: 1 1 140px; max-width: 240px; min-width: 0; }
+  .head.off canvas { opacity: 0.3; }
+  .head canvas { display: block; width: 100%; aspect-ratio: 1; image-rendering: pixelated; border: 1px solid var(--attention-border); border-radius: 3px; }
+  .head .cap { font-size: 0.85em; font-weight: 600; margin-bottom: 3px; }
+  .score { display: grid; grid-template-columns: 1fr 2.6em; align-items: center; gap: 0 6px; font-size: 0.8em; font-variant-numeric: tabular-nums; margin-top: 3px; }
+  .score .name { grid-column: 1 / -1; }
+  .score .bar { height: 7px; background: var(--attention-panel); border-radius: 4px; overflow: hidden; }
+  .score .bar span { display: block; height: 100%; background: var(--attention-accent); }
+  .head .switch { font-size: 0.85em; }
+  .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }
+  .ablation { background: var(--attention-panel); border-radius: 8px; padding: 8px 10px; margin-top: 10px; font-variant-numeric: tabular-nums; }
+  .ablation:empty { display: none; }`;
+
+  build() {
+    // a rebuild in another language keeps the run drawn so far
+    this.curve ??= [];
+    this.view ??= null;
+    this.off ??= new Set();
+    this.colors = null;
+    this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
+    this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
+    this.layerChoice = choice({
+      label: this.t('layers'), value: this.state.layers,
+      options: ['1', '2'].map((n) => ({ value: n, label: this.t('layerCount', { n: Number(n) }) })),
+      onchange: (layers) => this.set({ layers }),
+    });
+    this.statusEl = h('p', { class: 'status' }); // not a live region: announce() speaks at a human pace
+    this.milestoneEl = h('p', { class: 'milestone' });
+    this.plotEl = h('div');
+    new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
+    this.sampleEl = h('p', { class: 'sample' });
+    this.readoutEl = h('p', { class: 'readout' });
+    this.layersEl = h('div', { class: 'layers' });
+    this.ablationEl = h('div', { class: 'ablation' });
+    return h('div', {}, [
+      h('p', { class: 'title' }, this.t('title')),
+      h('div', { class: 'controls' }, [this.run, this.resetButton, this.layerChoice.el]),
+      this.statusEl, this.milestoneEl,
+      h('div', { class: 'legend' }, [
+        h('span', {}, [h('i', { class: 'first' }), this.t('legendFirst')]),
+        h('span', {}, [h('i', { class: 'repeats' }), this.t('legendRepeats')]),
+      ]),
+      this.plotEl,
+      h('p', { class: 'note' }, this.t('sampleNote')),
+      this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl,
+      h('p', { class: 'note' }, rich(this.t('note', {
+        vocab: DEFAULTS.vocab, context: DEFAULTS.context, width: DEFAULTS.dModel, heads: DEFAULTS.heads, lr: DEFAULTS.lr, batch: DEFAULTS.batch,
+      }))),
+    ]);
+  }
+
+  syncControls() {
+    this.layerChoice?.set(this.state.layers);
+  }
+
+  set(patch) {
+    const again = 'layers' in patch && patch.layers !== this.state.layers;
+    super.set(patch);
+    if (again) this.reset();
+  }
+
+  runOptions() {
+    return { layers: Number(this.state.layers), steps: this.state.steps, seed: this.state.seed };
+  }
+
+  // Forget the drawn run, until the new model's first view.
+  clear() {
+    this.curve = [];
+    this.view = null;
+    this.off = new Set();
+    for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) if (el) replace(el);
+  }
+
+  receive(msg) {
+    if (msg.type === 'error') return this.fail(this.t('failed', { message: msg.message }));
+    this.msg = msg;
+    this.curve.push(...msg.curve);
+    if (msg.view) this.view = msg.view;
+    this.invalidate();
+  }
+
+  ablate(off) {
+    this.worker?.postMessage({ type: 'ablate', off });
+  }
+
+  render() {
+    const { step, steps, running, done, trainingMs, rate, state, phase } = this.progress();
+    setText(this.statusEl, this.error ? this.t('stopped', { error: this.error })
+      : this.t('status', { step, steps, time: seconds(trainingMs), rate, state: this.t(state) }));
+    const m = this.msg.milestone;
+    const milestone = m ? this.t('milestone', { step: m.step, every: DEFAULTS.evalEvery, time: seconds(m.trainingMs) }) : '';
+    setText(this.milestoneEl, milestone);
+    replace(this.plotEl, this.plot());
+    if (this.view) this.renderHeads(running);
+    const last = this.curve.at(-1);
+    // while it trains, the summary is short (it is spoken every few seconds); the scores come when it stops
+    this.announce(this.t('summary', {
+      layers: this.t('layerCount', { n: Number(this.state.layers) }), step, steps,
+      state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : '',
+      losses: last ? this.t('summaryLosses', { first: fmt(last.first), repeats: fmt(last.repeats) }) : '',
+      milestone: m ? ` ${milestone}` : '',
+      scores: running ? '' : this.scoreText(),
+    }).replace(/\s+/g, ' ').trim(), { phase: `${phase}${m ? ', induction' : ''}` });
+  }
+
+  scoreText() {
+    if (!this.view) return '';
+    return this.t('scores', { items: this.view.scores.flatMap((heads, l) => heads.map((x, hd) =>
+      this.t('score', { head: headName(l, hd), previous: fmt(x.previousToken), prefix: fmt(x.prefixMatching) }))) });
+  }
+
+  // The loss on the held-out set against the step, for the first pass and the repeats.
+  plot() {
+    // drawn at the width it is shown at, so its text stays readable on a phone
+    const PW = Math.max(280, Math.min(PW_MAX, Math.round(this.plotEl.clientWidth) || PW_MAX));
+    const steps = this.msg.steps;
+    const top = Math.max(4.5, ...this.curve.map((p) => Math.max(p.first, p.repeats)));
+    const yMax = Math.ceil(top);
+    const X = (st) => PL + (st / steps) * (PW - PL - 10);
+    const Y = (v) => PT + (1 - v / yMax) * (PH - PB - PT);
+    const kids = [];
+    for (let v = 0; v <= yMax; v++) {
+      kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 10, y1: Y(v), y2: Y(v) }), s('text', { x: PL - 6, y: Y(v) + 4, 'text-anchor': 'end' }, String(v)));
+    }
+    for (let k = 0; k <= 4; k++) {
+      const st = Math.round((k * steps) / 4);
+      kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
+    }
+    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')));
+    kids.push(s('text', { x: 4, y: 10 }, this.t('lossAxis')));
+    kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
+      s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, this.t('uniform', { vocab: DEFAULTS.vocab, value: CHANCE.toFixed(2) })));
+    const last = this.curve.at(-1);
+    for (const part of ['first', 'repeats']) {
+      if (!last) continue;
+      kids.push(s('polyline', { class: part, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
+      kids.push(s('circle', { class: part, cx: X(last.step), cy: Y(last[part]), r: 3 })); // the latest value (all there is at step 0)
+    }
+    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img',
+      'aria-label': this.t('plotLabel') }, kids);
+  }
+
+  renderHeads(running) {
+    const { tokens, period, attention, scores, losses } = this.view;
+    const key = getComputedStyle(this).getPropertyValue('--attention-positive');
+    if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
+    const passes = [];
+    for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
+    replace(this.sampleEl, [this.t('sample', { period }), h('span', { class: 'tokens' }, passes)]);
+    const canAblate = !running && this.msg.step > 0;
+    if (!canAblate && this.off.size) this.off.clear();
+    const focused = this.shadowRoot.activeElement?.dataset?.head; // a switch keeps its focus across the redraw
+    replace(this.layersEl, attention.map((heads, l) => h('div', { class: 'layer', role: 'group', 'aria-label': this.t('layerGroup', { l: l + 1 }) }, [
+      h('span', { class: 'lab' }, this.t('layer', { l: l + 1 })),
+      ...heads.map((W, hd) => this.headCard(W, l, hd, scores[l][hd], tokens, canAblate)),
+    ])));
+    const repeatsTrained = this.curve.at(-1)?.repeats;
+    if (focused) this.layersEl.querySelector(`input[data-head="${focused}"]`)?.focus();
+    replace(this.ablationEl, canAblate ? this.ablationText(losses, repeatsTrained)
+      : this.t('ablationLater'));
+  }
+
+  headCard(W, l, hd, score, tokens, canAblate) {
+    const name = `${l}.${hd}`;
+    const canvas = h('canvas', { role: 'img', 'aria-label': this.t('headMap', { l: l + 1, h: hd + 1 }) });
+    paintMatrix(canvas, W, this.colors, 1);
+    canvas.addEventListener('mousemove', (e) => {
+      const r = canvas.getBoundingClientRect();
+      const [i, j] = [Math.floor(((e.clientY - r.top) / r.height) * W.rows), Math.floor(((e.clientX - r.left) / r.width) * W.cols)];
+      if (i < 0 || j < 0 || i >= W.rows || j >= W.cols) return;
+      setText(this.readoutEl, this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) }));
+    });
+    const bar = (label, v) => h('div', { class: 'score' }, [h('span', { class: 'name' }, label), h('span', { class: 'bar' }, h('span', { style: `width:${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%` })), fmt(v)]);
+    const input = h('input', { type: 'checkbox', role: 'switch', 'data-head': name, checked: this.off.has(name), disabled: !canAblate });
+    input.addEventListener('change', () => {
+      if (input.checked) this.off.add(name); else this.off.delete(name);
+      this.ablate([...this.off].map((k) => k.split('.').map(Number)));
+    });
+    return h('div', { class: `head${this.off.has(name) ? ' off' : ''}` }, [
+      h('div', { class: 'cap' }, this.t('head', { l: l + 1, h: hd + 1 })),
+      canvas,
+      bar(this.t('previousToken'), score.previousToken),
+      bar(this.t('prefixMatching'), score.prefixMatching),
+      // each switch names its head (four "switch this head off" would be one name for four controls)
+      h('label', { class: 'switch' }, [input, this.t('switchOff', { head: headName(l, hd) })]),
+    ]);
+  }
+
+  ablationText(losses, repeatsTrained) {
+    const before = this.curve[0]?.repeats;
+    if (!this.off.size) return this.t('ablationNone', { now: fmt(repeatsTrained), before: fmt(before) });
+    const names = this.t('headList', { names: [...this.off].map((k) => k.split('.').map(Number)).map(([l, hd]) => headName(l, hd)) });
+    const back = before - repeatsTrained > 0 ? (losses.repeats - repeatsTrained) / (before - repeatsTrained) : NaN;
+    return this.t('ablationOff', {
+      names, loss: fmt(losses.repeats), trained: fmt(repeatsTrained), before: fmt(before),
+      back: Number.isFinite(back) ? Math.round(100 * back) : '\u2013', first: fmt(losses.first),
+    });
+  }
+}
+
+defineFigure('attention-induction', Induction);

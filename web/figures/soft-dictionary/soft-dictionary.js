@@ -1,0 +1,195 @@
+// <attention-soft-dictionary>: drag the query among keys; every key answers
+// in proportion to its match. Attributes: temperature, query="x,y"; a page's
+// own keys, values and labels through a data-example JSON child (parseExample).
+import { FigureElement, defineFigure } from '../../kit/figure-element.js';
+import { h, s, replace, setText } from '../../kit/dom.js';
+import { slider } from '../../kit/controls.js';
+import { rich } from '../../kit/rich.js';
+import { num, pcts } from '../../kit/format.js';
+import { columns } from '../../kit/example-data.js';
+import strings from './soft-dictionary.strings.js';
+import { softLookup, hardDictionary, keyString, largestShare, parseQuery, parseExample, ENTRIES } from './soft-dictionary.model.js';
+
+const SIZE = 300;
+const C = SIZE / 2;
+const UNIT = 118; // px per unit of the plane
+const STEP = 0.05; // arrow-key step; keys sit on this grid
+const SNAP = 0.08; // dragging this close to a key lands on it exactly
+const LETTER = 7.5; // px per letter of a key's label, at most (12 px text)
+const px = ([x, y]) => [C + x * UNIT, C - y * UNIT];
+const rgb = (v) => `rgb(${v.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255)).join(',')})`;
+const DEFAULT_QUERY = '0.35,-0.15';
+
+class SoftDictionary extends FigureElement {
+  static strings = strings;
+  entries = ENTRIES;
+
+  static props = {
+    temperature: { type: 'number', default: 0.2, min: 0.001, max: 1000 },
+    query: { type: 'string', default: DEFAULT_QUERY, normalize: (t) => (parseQuery(t) ?? parseQuery(DEFAULT_QUERY)).join(',') },
+  };
+
+  static css = `
+  .layout { display: grid; grid-template-columns: minmax(0, 320px) minmax(0, 1fr); gap: 16px; align-items: start; }
+  @media (max-width: 640px) { .layout { grid-template-columns: minmax(0, 1fr); } }
+  .plane { touch-action: none; cursor: crosshair; width: 100%; max-width: 320px; background: var(--attention-panel); border-radius: 8px; }
+  .plane .grid { stroke: var(--attention-border); stroke-width: 1; }
+  .plane .link { stroke: var(--attention-fg); stroke-linecap: round; }
+  .plane .key { stroke: var(--attention-fg); stroke-width: 1.5; }
+  .plane .ring { fill: none; stroke: var(--attention-muted); stroke-dasharray: 2 3; }
+  .plane .q { fill: var(--attention-bg); stroke: var(--attention-accent); stroke-width: 3; }
+  .plane .qh:focus { outline: none; } .plane .qh:focus-visible .q { stroke-width: 5; }
+  table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 0.92em; }
+  td { padding: 2px 4px; } td.bar { width: 45%; }
+  .bar i { display: block; height: 12px; background: var(--attention-positive); border-radius: 3px; }
+  .sw { display: inline-block; width: 1.1em; height: 1.1em; border-radius: 3px; vertical-align: -0.2em; border: 1px solid var(--attention-border); }
+  .big.sw { width: 2.4em; height: 2.4em; vertical-align: middle; margin-right: 8px; }
+  .out { display: flex; align-items: center; gap: 4px; margin: 4px 0; flex-wrap: wrap; }
+  code { font-size: 0.9em; background: var(--attention-panel); padding: 1px 4px; border-radius: 4px; }
+  .cols { display: grid; gap: 10px; }`;
+
+  useExample(data) {
+    this.entries = parseExample(data);
+  }
+
+  build() {
+    const entries = this.entries;
+    this.hardMap = hardDictionary(entries);
+    this.tempSlider = slider({
+      label: this.t('temperature'), min: 0.001, max: 1000, log: true, value: this.state.temperature, prop: 'temperature',
+      format: (v) => (v < 0.1 ? v.toPrecision(1) : v < 10 ? v.toFixed(2) : Math.round(v).toString()),
+      oninput: (temperature) => this.set({ temperature }),
+    });
+    this.plane = s('svg', { class: 'plane', viewBox: `0 0 ${SIZE} ${SIZE}`, width: SIZE, height: SIZE });
+    this.links = entries.map(() => s('line', { class: 'link' }));
+    this.rings = entries.map((e) => s('circle', { class: 'ring', cx: px(e.at)[0], cy: px(e.at)[1], r: 22 }));
+    this.dots = entries.map((e) => s('circle', { class: 'key', cx: px(e.at)[0], cy: px(e.at)[1], style: `fill:${rgb(e.value)}` }));
+    this.qMark = s('circle', { class: 'q', r: 8 });
+    this.qHandle = s('g', {
+      class: 'qh', tabindex: 0, role: 'slider', 'aria-label': this.t('queryHandle'),
+      'aria-valuemin': -1.2, 'aria-valuemax': 1.2,
+    }, [this.qMark]);
+    const grid = [-1, -0.5, 0, 0.5, 1].flatMap((g) => [
+      s('line', { class: 'grid', x1: px([g, -1.2])[0], y1: 0, x2: px([g, -1.2])[0], y2: SIZE }),
+      s('line', { class: 'grid', x1: 0, y1: px([0, g])[1], x2: SIZE, y2: px([0, g])[1] }),
+    ]);
+    // a label goes left of its key when it would run off the plane's right edge
+    const labels = entries.map((e) => {
+      const [x, y] = px(e.at);
+      const left = x + 14 + columns(e.name) * LETTER > SIZE;
+      return s('text', { x: left ? x - 14 : x + 14, y: y - 14, 'font-size': 12, 'text-anchor': left ? 'end' : 'start' }, e.name);
+    });
+    replace(this.plane, grid, this.links, this.rings, this.dots, labels, this.qHandle);
+    this.bindPointer();
+    // made once; render only resizes and rewrites them
+    this.rows = entries.map(() => ({ bar: h('i'), share: h('td') }));
+    this.list = h('tbody', {}, entries.map((e, i) => h('tr', {}, [
+      h('td', {}, [h('span', { class: 'sw', style: `background:${rgb(e.value)}` }), ' ', e.name]),
+      h('td', { class: 'bar' }, this.rows[i].bar),
+      this.rows[i].share,
+    ])));
+    this.softSw = h('span', { class: 'big sw' });
+    this.softValue = h('span');
+    this.softLargest = h('span');
+    this.soft = h('div', { class: 'out' }, [this.softSw, h('span', {}, [this.softValue, h('br'), this.softLargest])]);
+    this.hard = h('div');
+    this.hardFor = null; // the Map key the hard panel shows (render)
+    return h('div', {}, [
+      h('p', { class: 'title' }, this.t('title')),
+      h('div', { class: 'layout' }, [
+        h('div', {}, [this.plane, h('p', { class: 'note' }, this.t('dragNote'))]),
+        h('div', { class: 'cols' }, [
+          this.tempSlider.el,
+          h('table', {}, [h('caption', { class: 'sr-only' }, this.t('weightsCaption')), this.list]),
+          h('div', { class: 'panel' }, [h('strong', {}, this.t('softTitle')), this.soft]),
+          h('div', { class: 'panel' }, [h('strong', {}, this.t('hardTitle')), this.hard,
+            h('p', { class: 'note' }, this.t('hardNote'))]),
+        ]),
+      ]),
+      h('p', { class: 'note' }, rich(this.t('note'))),
+    ]);
+  }
+
+  get queryPoint() {
+    return parseQuery(this.state.query);
+  }
+
+  moveQuery([x, y], snap) {
+    let q = parseQuery(`${x},${y}`);
+    if (snap) {
+      const near = this.entries.find((e) => Math.hypot(e.at[0] - q[0], e.at[1] - q[1]) < SNAP);
+      if (near) q = near.at.slice();
+    }
+    this.set({ query: q.join(',') });
+  }
+
+  bindPointer() {
+    const toPlane = (ev) => {
+      const r = this.plane.getBoundingClientRect();
+      const k = SIZE / r.width;
+      return [((ev.clientX - r.left) * k - C) / UNIT, (C - (ev.clientY - r.top) * k) / UNIT];
+    };
+    this.plane.addEventListener('pointerdown', (ev) => {
+      this.plane.setPointerCapture(ev.pointerId);
+      this.dragging = true;
+      this.moveQuery(toPlane(ev), true);
+      ev.preventDefault();
+    });
+    this.plane.addEventListener('pointermove', (ev) => { if (this.dragging) this.moveQuery(toPlane(ev), true); });
+    const end = () => { this.dragging = false; };
+    this.plane.addEventListener('pointerup', end);
+    this.plane.addEventListener('pointercancel', end);
+    this.qHandle.addEventListener('keydown', (ev) => {
+      const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[ev.key];
+      if (!d) return;
+      const [x, y] = this.queryPoint;
+      const snapGrid = (v) => Math.round(v / STEP) * STEP;
+      this.moveQuery([snapGrid(x) + d[0] * STEP, snapGrid(y) + d[1] * STEP], false);
+      ev.preventDefault();
+    });
+  }
+
+  syncControls() {
+    this.tempSlider?.set(this.state.temperature);
+  }
+
+  render() {
+    const q = this.queryPoint;
+    const T = this.state.temperature;
+    const entries = this.entries;
+    const { weights, result } = softLookup(this.attn, q, T, entries);
+    const [qx, qy] = px(q);
+    this.qMark.setAttribute('cx', qx);
+    this.qMark.setAttribute('cy', qy);
+    this.qHandle.setAttribute('aria-valuetext', this.t('queryAt', { x: num(q[0]), y: num(q[1]) }));
+    entries.forEach((e, i) => {
+      const [x, y] = px(e.at);
+      this.dots[i].setAttribute('r', 3 + 19 * Math.sqrt(weights[i]));
+      Object.entries({ x1: qx, y1: qy, x2: x, y2: y }).forEach(([k, v]) => this.links[i].setAttribute(k, v));
+      this.links[i].setAttribute('stroke-width', 0.5 + 6 * weights[i]);
+      this.links[i].setAttribute('stroke-opacity', 0.15 + 0.6 * weights[i]);
+    });
+    const shown = pcts(weights);
+    const top = largestShare(weights, entries);
+    const largest = this.t(top.key, { share: top.share, names: top.tied?.map((i) => entries[i].name), name: entries[top.entry]?.name });
+    this.rows.forEach((r, i) => {
+      r.bar.style.width = `${(weights[i] * 100).toFixed(1)}%`;
+      setText(r.share, shown[i]);
+    });
+    this.softSw.style.background = rgb(result);
+    setText(this.softValue, `(${result.map((v) => num(v)).join(', ')})`);
+    setText(this.softLargest, largest);
+    const key = keyString(q);
+    const hit = this.hardMap.get(key);
+    if (this.hardFor !== key) replace(this.hard, h('div', { class: 'out' }, [
+      hit ? h('span', { class: 'big sw', style: `background:${rgb(hit)}` }) : null,
+      h('span', {}, [h('code', {}, `map.get("${key}")`), ' \u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
+    ]));
+    this.hardFor = key;
+    this.announce(this.t('summary', {
+      x: num(q[0]), y: num(q[1]), T: num(T, 3), names: entries.map((e) => e.name), shares: shown, largest, map: this.t(hit ? 'mapFinds' : 'mapNothing'),
+    }));
+  }
+}
+
+defineFigure('attention-soft-dictionary', SoftDictionary);

@@ -1,0 +1,241 @@
+// matrix.view.js: a matrix drawn as coloured squares (the project's notation).
+//
+// Colour comes from scale.js only. The squares and their values are painted
+// on a canvas: a slider step recolours and relabels every cell, and the
+// browser restyles and lays out a hundred SVG or HTML texts in several
+// milliseconds where a canvas paints them in a fraction of one. An SVG on
+// top keeps what a reader points at or a page styles: the axis labels, the
+// seams between cells, the outlines of marked and active cells, and one
+// transparent square over them all that finds the cell under the pointer
+// (a rect per cell made a change of shape rebuild hundreds of elements).
+// Hover, tap or keyboard focus shows a cell's value in the
+// caption; arrow keys move between cells, Enter or Space "picks" a cell (for
+// figures that react to a click on a cell). The SVG carries the matrix's
+// accessible name (role img), as before: its squares were never read out.
+import { h, s } from '../dom.js';
+import { labelFor, maxAbs } from './scale.js';
+import { rgbText, scaleRgb } from './colors.js';
+import { num, roundShares } from '../format.js';
+import { centredText, lineBox } from './drawing.js';
+
+const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
+const VALUE_PX = 10; // the values' font size
+
+function asRows(M) {
+  if (Array.isArray(M)) return M.map((r) => Array.from(r));
+  return Array.from({ length: M.rows }, (_, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols)));
+}
+
+/**
+ * Paint `cells` ({i, j, fill, label, ink}; label and ink may be null) onto
+ * `canvas` as n x m squares of `cell` CSS px. The canvas also offers them
+ * as `canvas.drawing` (drawing.js items, made when asked): for downloads,
+ * which keep the values as text, and for tests.
+ */
+function paintCells(canvas, cells, { n, m, cell, font }) {
+  // as many canvas pixels as screen pixels (a download redraws from `drawing`, at its own scale)
+  const [w, hgt] = [m * cell, n * cell].map((v) => Math.round(v * (globalThis.devicePixelRatio || 1)));
+  if (canvas.width !== w || canvas.height !== hgt) [canvas.width, canvas.height] = [w, hgt];
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
+  ctx.font = font;
+  ctx.textAlign = 'center';
+  const { ascent, height } = lineBox(font);
+  const baseline = (i) => (i + 0.5) * cell - height / 2 + ascent; // where centredText puts it
+  // a colour is set only when it changes: the canvas parses every colour string it is given
+  let style = '';
+  const use = (color) => { if (color !== style) ctx.fillStyle = style = color; };
+  for (const c of cells) {
+    use(c.fill);
+    ctx.fillRect(c.j * cell, c.i * cell, cell, cell);
+  }
+  for (const ink of new Set(cells.map((c) => c.ink))) {
+    if (!ink) continue;
+    use(ink);
+    for (const c of cells) if (c.ink === ink) ctx.fillText(c.label, (c.j + 0.5) * cell, baseline(c.i));
+  }
+  canvas.drawing = {
+    width: m * cell,
+    height: n * cell,
+    get items() {
+      return cells.flatMap((c) => [{ kind: 'box', x: c.j * cell, y: c.i * cell, width: cell, height: cell, fill: c.fill },
+        ...(c.label ? [centredText(c.label, (c.j + 0.5) * cell, (c.i + 0.5) * cell, font, c.ink)] : [])]);
+    },
+  };
+}
+
+/**
+ * matrixView({t, name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
+ * returns {el, update(M, {max, marks, groups})}. `marks` is a Set of "i,j" cells to
+ * outline; with `groups: true`, update's `groups: h` draws a bar in each
+ * head's colour under every block of cols/h columns. `shares: true` marks
+ * rows of attention weights: they are printed so that each row adds up to 1
+ * (format.roundShares). Value labels are black or white, whichever
+ * contrasts more with their cell. `t`: the figure's translator (its aria text).
+ */
+export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
+  // Labels can also change later: update(M, {rowLabels, colLabels}).
+  const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
+  const el = h('figure', { class: 'mat' }, [h('div', { class: 'layered' }, [canvas, svg]), cap]);
+  let rows = [];
+  let active = null; // [i, j]
+  let shape = '';
+  let marked = ''; // the marks as last drawn
+  let geometry = { lw: 0, th: 0, n: 0, m: 0 };
+  let font = ''; // the values' canvas font, in the figure's font family
+  let max = 1; // the colour scale's full value
+  let waiting = false; // for the view to be placed in its figure
+  let caption = ''; // the caption as last written
+  const hit = s('rect', { class: 'hit' });
+  const seams = s('path', { class: 'seams' });
+  const marks = s('g');
+  const on = s('rect', { class: 'on', visibility: 'hidden' });
+  const bars = s('g', { class: 'groups' });
+  let barsFor = ''; // the heads and shape the bars were drawn for
+
+  const label = (i, j) => {
+    const r = rowLabels?.[i] ?? i + 1;
+    const c = colLabels?.[j] ?? j + 1;
+    return `${name}[${r}, ${c}] = ${num(rows[i][j], digits)}`;
+  };
+  const showCaption = () => {
+    const [n, m] = [rows.length, rows[0]?.length ?? 0];
+    const text = active ? label(...active) : `${n}\u00d7${m}`;
+    if (text === caption) return; // (a slider step leaves it as it was)
+    caption = text;
+    cap.replaceChildren(...(active ? [text] : [h('span', { class: 'name' }, name), ` ${text}`]));
+  };
+  const box = (i, j) => ({ x: geometry.lw + j * cell, y: geometry.th + i * cell, width: cell, height: cell });
+  const setActive = (cellIndex) => {
+    if (cellIndex?.[0] === active?.[0] && cellIndex?.[1] === active?.[1]) return;
+    active = cellIndex;
+    if (active && !on.isConnected) svg.insertBefore(on, hit); // made when first needed: many views are never pointed at
+    on.setAttribute('visibility', active ? 'visible' : 'hidden');
+    if (active) for (const [k, v] of Object.entries(box(...active))) on.setAttribute(k, v);
+    showCaption();
+  };
+  // the cell under a pointer event, or null
+  const cellAt = (e) => {
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    const [i, j] = [Math.floor((p.y - geometry.th) / cell), Math.floor((p.x - geometry.lw) / cell)];
+    return i >= 0 && i < geometry.n && j >= 0 && j < geometry.m ? [i, j] : null;
+  };
+  hit.addEventListener('pointermove', (e) => setActive(cellAt(e)));
+  hit.addEventListener('click', (e) => {
+    const c = cellAt(e);
+    if (!c) return;
+    setActive(c);
+    onpick?.(...c);
+  });
+
+  const longest = (labels) => Math.max(1, ...labels.map((t) => String(t).length));
+
+  function build(n, m) {
+    const lw = rowLabels ? longest(rowLabels) * LABEL_CHAR + 6 : 0;
+    const th = colLabels ? longest(colLabels) * LABEL_CHAR * 0.75 + 10 : 0;
+    const w = lw + m * cell;
+    const hgt = th + n * cell + (groups ? 8 : 0);
+    geometry = { lw, th, n, m };
+    svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
+    svg.setAttribute('width', w);
+    svg.setAttribute('height', hgt);
+    // the canvas covers the cells, in shares of the SVG: both scale together in a narrow figure
+    const pct = (v, of) => `${(100 * v) / of}%`;
+    canvas.style.cssText = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
+    const kids = [];
+    if (rowLabels) rowLabels.forEach((t, i) => kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
+    for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) hit.setAttribute(k, v);
+    const lines = [...Array.from({ length: n + 1 }, (_, i) => `M${lw} ${th + i * cell}h${m * cell}`),
+      ...Array.from({ length: m + 1 }, (_, j) => `M${lw + j * cell} ${th}v${n * cell}`)];
+    seams.setAttribute('d', lines.join(''));
+    marked = '';
+    if (colLabels) {
+      colLabels.forEach((t, j) => kids.push(s('text', {
+        class: 'lab', x: lw + (j + 0.5) * cell, y: th - 6, 'text-anchor': 'start',
+        transform: `rotate(-40 ${lw + (j + 0.5) * cell} ${th - 6})`,
+      }, t)));
+    }
+    svg.replaceChildren(...kids, seams, ...(groups ? [bars] : []), hit); // (marks and the active outline join when needed)
+  }
+
+  function drawGroups(h) {
+    const { lw, th, n, m } = geometry;
+    if (barsFor === `${h}|${shape}`) return;
+    barsFor = `${h}|${shape}`;
+    const w = (m / h) * cell;
+    bars.replaceChildren(...Array.from({ length: h }, (_, k) => s('rect', {
+      x: lw + k * w + 1, y: th + n * cell + 3, width: w - 2, height: 4, rx: 2, style: `fill:var(--attention-head-${k + 1})`,
+    })));
+  }
+
+  svg.addEventListener('pointerleave', () => setActive(null));
+  svg.addEventListener('blur', () => setActive(null));
+  svg.addEventListener('focus', () => { if (!active) setActive([0, 0]); });
+  svg.addEventListener('keydown', (e) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const [i, j] = active ?? [0, 0];
+    if (moves[e.key]) {
+      const [di, dj] = moves[e.key];
+      setActive([Math.max(0, Math.min(rows.length - 1, i + di)), Math.max(0, Math.min(rows[0].length - 1, j + dj))]);
+      e.preventDefault();
+    } else if ((e.key === 'Enter' || e.key === ' ') && onpick) {
+      onpick(i, j);
+      e.preventDefault();
+    }
+  });
+
+  // Paint the cells in the figure's theme: once the view is inside its
+  // figure (a view updated before it is placed paints when the task that
+  // places it is done).
+  function repaint() {
+    const root = svg.getRootNode();
+    if (!root.host) {
+      if (!waiting) {
+        waiting = true;
+        queueMicrotask(() => { waiting = false; if (svg.getRootNode().host) repaint(); });
+      }
+      return;
+    }
+    // read once: reading a style after this render's writes costs a restyle
+    font ||= `${VALUE_PX}px ${getComputedStyle(svg).fontFamily}`;
+    const [n, m] = [rows.length, rows[0].length];
+    const cells = rows.flatMap((row, i) => {
+      const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
+      return row.map((v, j) => {
+        const fill = scaleRgb(root, v, max);
+        return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
+      });
+    });
+    paintCells(canvas, cells, { n, m, cell, font });
+  }
+
+  function update(M, opts = {}) {
+    rows = asRows(M);
+    const [n, m] = [rows.length, rows[0].length];
+    if (opts.rowLabels) rowLabels = opts.rowLabels;
+    if (opts.colLabels) colLabels = opts.colLabels;
+    const key = `${n}x${m}|${rowLabels ?? ''}|${colLabels ?? ''}`;
+    if (shape !== key) {
+      shape = key;
+      setActive(null);
+      build(n, m);
+    }
+    max = opts.max ?? maxAbs(rows.flat());
+    repaint();
+    const marking = [...(opts.marks ?? [])].join(' ');
+    if (marking !== marked) {
+      marked = marking;
+      marks.replaceChildren(...[...(opts.marks ?? [])].map((ij) => s('rect', { class: 'mark', ...box(...ij.split(',').map(Number)) })));
+      if (marking) svg.insertBefore(marks, hit);
+      else marks.remove();
+    }
+    if (groups) drawGroups(opts.groups ?? 1);
+    const said = describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m });
+    if (svg.getAttribute('aria-label') !== said) svg.setAttribute('aria-label', said);
+    showCaption();
+  }
+
+  return { el, update, svg };
+}

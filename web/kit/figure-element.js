@@ -1,0 +1,299 @@
+// figure-element.js: what every figure element has in common.
+//
+// A subclass declares `static props` (attributes that set its initial state,
+// mirrored as properties), `static css`, `build()` (makes its DOM once, after
+// the engine is loaded), `render()` (draws this.state; called through
+// requestAnimationFrame after each change) and `syncControls()` (makes every
+// control show this.state; called after each render, so no control can show
+// a state the figure does not draw). It starts when it nears the viewport.
+// Off the page it does nothing: no frame, no announcement; a figure with work
+// in the background (a worker) starts it in onPage() and stops it in
+// disconnectedCallback().
+// Until it upgrades, the page's light-DOM children (a short text) are what a
+// reader without JavaScript sees; the shadow root hides them.
+//
+// Words come from `static strings` (the figure's table, see i18n.js) through
+// this.t(key, args), in the language the element's or the page's `lang`
+// picks; a change of the element's own `lang` rebuilds the figure in it.
+// A figure that teaches with an example may take the page's own: it
+// defines useExample(data), which gets the parsed JSON of a
+// <script type="application/json" data-example> child before build() and
+// throws an ExampleError (a string key and its arguments) when the data
+// will not do; the figure then says why, in its language, above itself,
+// and keeps its own example.
+//
+// A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}:
+// numbers are clamped to [min, max] and, with `integer: true`, rounded (or
+// moved to the nearest allowed value by `snap(v)`);
+// enums keep only one of `values`; strings go through `normalize(text)`,
+// which returns the canonical text of a valid value (the default's text
+// for anything else). Attributes, properties and links all pass through
+// here, so the state is always valid whatever a page or a URL holds.
+import { engine } from './engine.js';
+import { adopt } from './sheets.js';
+import { baseCss } from './styles.js';
+import { mathStyles } from './math.js';
+import { h } from './dom.js';
+import { theme } from './draw/colors.js';
+import { attrNumber } from './format.js';
+import { exportButtons } from './export.js';
+import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
+import { languageOf, overridesOf, translator } from './i18n.js';
+import { ExampleError } from './example.js';
+
+function parse(prop, value) {
+  if (value === null) return prop.default;
+  if (prop.type === 'number') {
+    // rounded as a link writes numbers, so that a link restores exactly this state
+    const v = linkNumber(attrNumber(value, prop.default, prop.min, prop.max));
+    return prop.snap ? prop.snap(v) : prop.integer ? Math.round(v) : v;
+  }
+  if (prop.type === 'boolean') return value !== 'false';
+  if (prop.type === 'enum') return prop.values.includes(value) ? value : prop.default;
+  return prop.normalize ? prop.normalize(value) : value;
+}
+
+const DARK = '(prefers-color-scheme: dark)';
+// The live region follows the summary once changes pause for ANNOUNCE_WAIT
+// (a slider let go); while they never pause (a model training), at most every
+// ANNOUNCE_EVERY; and at once when the figure marks a new phase.
+const ANNOUNCE_WAIT = 350;
+const ANNOUNCE_EVERY = 5000;
+
+export class FigureElement extends HTMLElement {
+  static props = {};
+  static css = '';
+  static strings = { en: {}, zh: {} };
+
+  static get observedAttributes() {
+    return [...Object.keys(this.props), 'lang'];
+  }
+
+  #frame = 0;
+  #started = false;
+  #observer = null;
+  #announceTimer = 0;
+  #announceBy = 0; // when the pending summary is spoken at the latest (0: nothing pending)
+  #phase;
+  #stale = false; // a redraw was asked for while off the page
+  #resolveReady;
+  #scheme = null;
+  #onScheme = () => this.invalidate();
+  #linkButton = null;
+  #problems = [];
+  #translator = null;
+
+  constructor() {
+    super();
+    this.state = {};
+    for (const [k, p] of Object.entries(this.constructor.props)) this.state[k] = p.default;
+    this.attachShadow({ mode: 'open' });
+    adopt(this.shadowRoot, baseCss, this.constructor.css);
+    mathStyles(this.shadowRoot);
+    this.shadowRoot.append(h('div', { class: 'loading' }));
+    /** Resolves once the figure has drawn for the first time. */
+    this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });
+    /** The current state in words (what the live region announces). */
+    this.summary = '';
+  }
+
+  connectedCallback() {
+    if (!this.#started) this.shadowRoot.querySelector('.loading')?.replaceChildren(translator({}, languageOf(this))('loading'));
+    applyLinkedState(this);
+    // colours resolved in JavaScript (cell labels, canvases) follow a theme switch
+    this.#scheme ??= globalThis.matchMedia?.(DARK);
+    this.#scheme?.addEventListener('change', this.#onScheme);
+    if (this.attn) {
+      if (this.#stale) this.invalidate();
+      this.onPage();
+    }
+    if (this.#started || this.#observer) return;
+    if (typeof IntersectionObserver !== 'function') return void this.#start();
+    this.#observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) this.#start();
+    }, { rootMargin: '400px 0px' });
+    this.#observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.#scheme?.removeEventListener('change', this.#onScheme);
+    this.#observer?.disconnect();
+    this.#observer = null;
+    if (this.#frame) {
+      cancelAnimationFrame(this.#frame);
+      this.#frame = 0;
+      this.#stale = true;
+    }
+    clearTimeout(this.#announceTimer);
+    this.#announceBy = 0;
+  }
+
+  /**
+   * The figure is built and on the page (called once it has started, and
+   * again whenever it is put back): a figure with background work starts it here.
+   */
+  onPage() {}
+
+  attributeChangedCallback(name, old, value) {
+    if (name === 'lang') {
+      if (this.attn && old !== value) this.#mount();
+      return;
+    }
+    this.state[name] = parse(this.constructor.props[name], value);
+    this.invalidate();
+  }
+
+  async #start() {
+    if (this.#started) return;
+    this.#started = true;
+    this.#observer?.disconnect();
+    this.#observer = null;
+    try {
+      this.attn = await engine();
+      this.#useTheirs();
+      this.#mount();
+      if (this.isConnected) this.onPage();
+      this.toggleAttribute('data-ready', true);
+    } catch (err) {
+      const t = this.t ?? translator({}, languageOf(this));
+      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })));
+      this.toggleAttribute('data-error', true);
+    }
+    this.#resolveReady();
+  }
+
+  // The page's strings and example, each checked once; what cannot be used
+  // is said above the figure (#mount) and left out.
+  #useTheirs() {
+    const table = this.constructor.strings;
+    let overrides = [];
+    try {
+      overrides = overridesOf(this);
+      translator(table, 'en', overrides);
+    } catch (err) {
+      this.#problems.push(['stringsNotJson', { message: err.message }]);
+      overrides = [];
+    }
+    this.#translator = () => translator(table, languageOf(this), overrides);
+    const script = this.querySelector(':scope > script[type="application/json"][data-example]');
+    if (!script || !this.useExample) return;
+    let data;
+    try {
+      data = JSON.parse(script.textContent);
+    } catch (err) {
+      return void this.#problems.push(['exampleRejected', { problem: ['exampleNotJson', { message: err.message }] }]);
+    }
+    try {
+      this.useExample(data);
+    } catch (err) {
+      if (!(err instanceof ExampleError)) throw err;
+      this.#problems.push(['exampleRejected', { problem: [err.key, err.args] }]);
+    }
+  }
+
+  // (Re)build the figure in the current language.
+  #mount() {
+    this.language = languageOf(this);
+    this.t = this.#translator();
+    this.live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+    const link = copyLinkButton(this);
+    this.#linkButton = link[0];
+    const tools = h('div', { class: 'tools' }, [...link, ...exportButtons(this)]);
+    const problems = this.#problems.map((problem) => h('p', { class: 'error example-error', role: 'alert' }, this.say(problem)));
+    const root = this.build();
+    // a figure named by its title, for screen readers' lists of figures
+    root.setAttribute('role', 'figure');
+    root.setAttribute('lang', this.language === 'zh' ? 'zh-CN' : 'en');
+    if (!root.hasAttribute('aria-label')) root.setAttribute('aria-label', root.querySelector('.title')?.textContent ?? this.localName);
+    this.shadowRoot.replaceChildren(...problems, root, tools, this.live);
+    this.#draw();
+  }
+
+  /** A text: a plain string as it is, or [key, args] of the string table (args may hold more such pairs). */
+  say(text) {
+    if (!Array.isArray(text)) return text;
+    const [key, args = {}] = text;
+    return this.t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? this.say(v) : v])));
+  }
+
+  /** Merge `patch` into the state and redraw on the next frame. */
+  set(patch) {
+    Object.assign(this.state, patch);
+    this.invalidate();
+  }
+
+  invalidate() {
+    if (!this.attn || this.#frame) return;
+    if (!this.isConnected) return void (this.#stale = true);
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#draw();
+    });
+  }
+
+  /** Whether a link can restore what the figure shows (false hides "Copy link"). */
+  linkable() {
+    return true;
+  }
+
+  /**
+   * What a link to the current view leaves out, as a text (see say()) that
+   * "Copy link" adds to "Link copied" (a run trained in the reader's
+   * browser); null when a link restores the whole view.
+   */
+  linkLeavesOut() {
+    return null;
+  }
+
+  // render(), then make the controls agree with the state, and give keyboard
+  // focus back if render replaced the focused element: its replacement
+  // carries the same data-key.
+  #draw() {
+    if (!this.isConnected) return void (this.#stale = true);
+    this.#stale = false;
+    const focused = this.shadowRoot.activeElement;
+    const key = focused?.dataset?.key;
+    // the theme is read before render writes anything: read after, it
+    // would make the browser restyle the figure mid-render
+    theme(this.shadowRoot);
+    this.render();
+    this.syncControls?.();
+    this.#linkButton.hidden = !this.linkable();
+    if (key && !focused.isConnected) this.shadowRoot.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+  }
+
+  /**
+   * Describe the current state for screen readers, at a human pace: once
+   * changes pause, every few seconds while they do not, and at once when
+   * `phase` (a short key such as 'training' or 'done') differs from the
+   * last one given.
+   */
+  announce(text, { phase } = {}) {
+    this.summary = text;
+    clearTimeout(this.#announceTimer);
+    const now = performance.now();
+    if (phase !== undefined && phase !== this.#phase) {
+      this.#phase = phase;
+      this.#announceBy = now;
+    } else if (this.live.textContent === text) {
+      return void (this.#announceBy = 0);
+    }
+    this.#announceBy ||= now + ANNOUNCE_EVERY;
+    this.#announceTimer = setTimeout(() => {
+      this.#announceBy = 0;
+      this.live.textContent = this.summary;
+    }, Math.max(0, Math.min(ANNOUNCE_WAIT, this.#announceBy - now)));
+  }
+}
+
+/** Register `cls` as `tag` (once), with a property per declared attribute. */
+export function defineFigure(tag, cls) {
+  for (const name of Object.keys(cls.props)) {
+    if (Object.getOwnPropertyDescriptor(cls.prototype, name)) continue;
+    Object.defineProperty(cls.prototype, name, {
+      get() { return this.state[name]; },
+      set(v) { this.setAttribute(name, String(v)); },
+    });
+  }
+  if (!customElements.get(tag)) customElements.define(tag, cls);
+}
