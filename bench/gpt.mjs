@@ -19,7 +19,7 @@
 //            for every new character, the same windows as the cache uses);
 //            both must write the same characters.
 import { ALPHABET, DEFAULTS, randomWindows, splitText } from '../web/figures/tiny-gpt/tiny-gpt.model.js';
-import { ARTICLE_TEXT } from '../web/figures/tiny-gpt.text.js';
+import { ARTICLE_TEXT } from '#article-text';
 import { uniform } from '../web/kit/random.js';
 import * as ref from '../tests/unit/transformer-reference.js';
 import { interleave } from './timing.mjs';

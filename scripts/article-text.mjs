@@ -2,10 +2,11 @@
 // web/index.html's <article> (figures' fallback descriptions included, tags,
 // math markup and entities removed), lower-cased, with every character
 // outside the model's alphabet dropped and runs of white space made one
-// space. Run by build.sh when web/index.html changes; writes
-// web/figures/tiny-gpt.text.js (committed, so the page works unbuilt).
+// space. Run by every build.sh; writes build/article-text.js, which the
+// figure's worker, its tests and the bench import as '#article-text'
+// (package.json's "imports").
 //   node scripts/article-text.mjs
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { ALPHABET } from '../web/figures/tiny-gpt/tiny-gpt.model.js';
@@ -32,9 +33,10 @@ export function articleText(html) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = new URL('../', import.meta.url);
   const text = articleText(readFileSync(new URL('web/index.html', root), 'utf8'));
-  const out = `// tiny-gpt.text.js: made by scripts/article-text.mjs from web/index.html (do not edit).
+  const out = `// article-text.js: made by scripts/article-text.mjs from web/index.html (do not edit).
 export const ARTICLE_TEXT = ${JSON.stringify(text)};
 `;
-  writeFileSync(new URL('web/figures/tiny-gpt.text.js', root), out);
+  mkdirSync(new URL('build/', root), { recursive: true });
+  writeFileSync(new URL('build/article-text.js', root), out);
   console.log(`article-text.mjs: ${text.length} characters of the article for <attention-tiny-gpt>`);
 }

@@ -29,7 +29,7 @@ import { engine } from '../../kit/engine.js';
 import {
   ALPHABET, DEFAULTS, attentionOn, bigramLoss, createRun, decode, decodings, encode, splitText, tiles, unknownChars,
 } from '../../../web/figures/tiny-gpt/tiny-gpt.model.js';
-import { ARTICLE_TEXT } from '../../../web/figures/tiny-gpt.text.js';
+import { ARTICLE_TEXT } from '#article-text';
 import { articleText } from '../../../scripts/article-text.mjs';
 
 const attn = await engine();
@@ -38,7 +38,7 @@ const UNIFORM = Math.log(ALPHABET.length);
 
 test('the text: the article\'s own (regenerate with bash build.sh), in the alphabet, the last tenth held out', () => {
   const html = readFileSync(new URL('../../../web/index.html', import.meta.url), 'utf8');
-  assert.equal(ARTICLE_TEXT, articleText(html), 'web/figures/tiny-gpt.text.js is stale: run bash build.sh (or node scripts/article-text.mjs)');
+  assert.equal(ARTICLE_TEXT, articleText(html), 'build/article-text.js is stale: run bash build.sh (or node scripts/article-text.mjs)');
   assert.ok(ARTICLE_TEXT.length > 15000);
   assert.ok([...ARTICLE_TEXT].every((c) => ALPHABET.includes(c)));
   assert.ok(!/<|&\w+;|  /.test(ARTICLE_TEXT), 'no tags, entities or double spaces');

@@ -1,6 +1,6 @@
 // tiny-gpt.model.js: the pure model of <attention-tiny-gpt>: a small GPT
 // (LayerNorm, attention and MLP blocks) trained character by character on
-// this article's own text (web/figures/tiny-gpt.text.js, made at build time
+// this article's own text (build/article-text.js, made at build time
 // by scripts/article-text.mjs), a bigram model to compare it with, and the
 // three ways of decoding. No DOM; the worker (tiny-gpt.worker.js) and the
 // tests drive it.

@@ -1,5 +1,5 @@
 // tiny-gpt.strings.js: the words of <attention-tiny-gpt> (format: i18n.js).
-// The model learns from the English article (tiny-gpt.text.js) and knows only
+// The model learns from the English article (build/article-text.js) and knows only
 // its characters, so what it reads and writes (the prompt, the text it reads
 // first, its samples) is the example, not UI: it stays as the article has it.
 export default {

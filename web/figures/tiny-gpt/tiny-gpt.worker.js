@@ -10,7 +10,7 @@
 //   (typed and text: what the figure sent; decodings and view: what the model read of it, see tiny-gpt.model.js)
 import { loadAttention, simdSupported } from '../../attention.js';
 import { attentionOn, createRun, decodings } from './tiny-gpt.model.js';
-import { ARTICLE_TEXT } from '../tiny-gpt.text.js';
+import { ARTICLE_TEXT } from '#article-text';
 import { serveTraining } from '../../kit/workers/train-worker.js';
 
 const SAMPLE_EVERY = 100; // steps between two samples "as it learns"
