@@ -15,7 +15,7 @@ export function setWasmBase(url) {
 }
 
 /** The folder setWasmBase() gave, or null (for workers that load their own engine). */
-export const wasmBaseUrl = () => wasmBase;
+export const wasmBaseUrl = () => wasmBase?.href;
 
 /** The shared engine: a promise of the object loadAttention() returns. */
 export function engine() {

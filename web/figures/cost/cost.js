@@ -20,7 +20,7 @@ const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margi
 
 class Cost extends MeasuringFigure {
   static strings = strings;
-  static worker = 'cost.worker.js';
+  static worker = new URL('./cost.worker.js', import.meta.url);
   static firstN = FIRST_N;
   static quick = 2048; // the sweep that runs by itself when the figure starts: well under a second
 

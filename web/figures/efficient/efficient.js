@@ -34,7 +34,7 @@ const COLOURS = { full: '--attention-positive', window: '--attention-head-1', li
 
 class Efficient extends MeasuringFigure {
   static strings = strings;
-  static worker = 'efficient.worker.js';
+  static worker = new URL('./efficient.worker.js', import.meta.url);
   static firstN = FIRST_N;
   static quick = 4096; // the sweep that runs by itself when the figure starts (three sizes from N = 1024 for the slopes)
 

@@ -24,7 +24,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 class Induction extends TrainingFigure {
   static strings = strings;
-  static worker = 'induction.worker.js';
+  static worker = new URL('./induction.worker.js', import.meta.url);
 
   static props = {
     layers: { type: 'enum', values: ['1', '2'], default: '2' },

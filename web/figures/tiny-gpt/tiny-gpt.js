@@ -30,7 +30,7 @@ const STRATEGIES = ['greedy', 'sample', 'beam']; // keys of the decodings and of
 
 class TinyGpt extends TrainingFigure {
   static strings = strings;
-  static worker = 'tiny-gpt.worker.js';
+  static worker = new URL('./tiny-gpt.worker.js', import.meta.url);
 
   static props = {
     steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000, integer: true },

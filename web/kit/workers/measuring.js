@@ -2,7 +2,7 @@
 // memory measured in a Web Worker, as sweeps that belong to the page rather
 // than to one figure.
 //
-// A sweep is one run of a figure kind's worker (a file next to this module,
+// A sweep is one run of a figure kind's worker (a file next to the figure's module,
 // the bundle's folder once bundled: a same-origin script, as worker-src
 // under a strict CSP requires) up to a largest N. The page keeps the latest
 // sweep of each kind and settings (the figure's sweepKey(): cost's d), and
@@ -59,7 +59,7 @@ function start(sw) {
   sw.started = performance.now();
   let worker;
   try {
-    worker = new Worker(new URL(`./${sw.file}`, import.meta.url), { type: 'module' });
+    worker = new Worker(sw.file, { type: 'module' });
   } catch (err) { // (a page whose policy allows no worker from here)
     return finish(sw, 'failed', { status: ['measuringFailed', { message: err.message }] });
   }
@@ -68,8 +68,7 @@ function start(sw) {
     e.preventDefault();
     finish(sw, 'failed', { status: ['measuringFailed', { message: e.message || ['couldNotLoad'] }] });
   });
-  const base = wasmBaseUrl() ?? new URL('../../../build/', import.meta.url);
-  worker.postMessage({ type: 'run', maxN: sw.maxN, ...sw.message, wasmBase: String(base) });
+  worker.postMessage({ type: 'run', maxN: sw.maxN, ...sw.message, wasmBase: wasmBaseUrl() });
   sw.worker = worker;
   notify(sw);
 }
@@ -104,7 +103,7 @@ function prune() {
 }
 
 /**
- * A figure that measures. A subclass sets `static worker` (its worker file),
+ * A figure that measures. A subclass sets `static worker` (its worker file's URL),
  * `static firstN` (the smallest N its sweeps measure; each doubles N from
  * there) and `static quick` (the largest N of the sweep it starts by itself), and
  * may define sweepKey() (the settings its measurements depend on),

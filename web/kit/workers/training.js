@@ -1,12 +1,12 @@
 // training.js: what attention-induction and attention-tiny-gpt share, a
 // figure whose model trains in a Web Worker (train-worker.js is the other
-// side). The worker is a file next to this module (same-origin, as
+// side). The worker is a file next to the figure's module (same-origin, as
 // worker-src under a strict CSP requires) and loads its own engine once; a
 // reset, or an attribute change, starts a fresh run in it (numbered: what an
 // earlier run still says is dropped). The figure stops its worker when it
 // leaves the page; put back, it starts afresh and says so if that lost a run.
 //
-// A subclass gives `static worker` (its worker's file), runOptions() (what
+// A subclass gives `static worker` (its worker file's URL), runOptions() (what
 // the worker's reset gets: the attributes that make a new run), clear()
 // (forget the drawn run) and receive(msg) (the worker's messages), and draws
 // this.msg, the worker's latest progress, through progress().
@@ -54,7 +54,7 @@ export class TrainingFigure extends FigureElement {
     this.clear();
     this.error = null;
     if (!this.worker) {
-      const worker = new Worker(new URL(`./${this.constructor.worker}`, import.meta.url), { type: 'module' });
+      const worker = new Worker(this.constructor.worker, { type: 'module' });
       worker.addEventListener('message', ({ data }) => {
         if (data?.type === 'pong') this.#pongs.get(data.id)?.();
         else if (data?.run === this.#runs) this.receive(data);
@@ -62,8 +62,7 @@ export class TrainingFigure extends FigureElement {
       worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(this.t('trainingFailed', { message: e.message || this.t('couldNotLoad') })); });
       this.worker = worker;
     }
-    const base = wasmBaseUrl() ?? new URL('../../../build/', import.meta.url);
-    this.worker.postMessage({ type: 'reset', run: ++this.#runs, options: this.runOptions(), wasmBase: String(base) });
+    this.worker.postMessage({ type: 'reset', run: ++this.#runs, options: this.runOptions(), wasmBase: wasmBaseUrl() });
     this.invalidate();
   }
 
