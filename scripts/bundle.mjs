@@ -3,12 +3,13 @@
 //   dist/attention[.relaxed|.simd].wasm  the kernels, found next to the bundle (a page
 //                                 downloads one: the best its engine validates)
 //   dist/fonts/*.woff2            the KaTeX fonts the figures' math uses
-import { build } from 'esbuild';
+import { build, context } from 'esbuild';
 import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { BUILDS } from '../web/api/load.js';
+import { FIGURES } from '../web/figures/registry.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -47,7 +48,12 @@ export const fontCss = ${JSON.stringify(fonts)}.replaceAll('url(fonts/', 'url(' 
   },
 };
 
-export async function bundle() {
+/**
+ * Write dist/. With `watch`, esbuild keeps watching the sources and writes
+ * again on every change (npm start: a reload shows the edit); resolves to
+ * the esbuild contexts, whose dispose() stops it.
+ */
+export async function bundle({ watch = false } = {}) {
   await rm(dist, { recursive: true, force: true });
   await mkdir(join(dist, 'fonts'), { recursive: true });
   const esm = {
@@ -59,24 +65,27 @@ export async function bundle() {
     legalComments: 'eof',
     logLevel: 'warning',
   };
-  await build({
-    ...esm,
-    entryPoints: [join(root, 'web/figures/index.js')],
-    outfile: join(dist, 'attention-figures.js'),
-    plugins: [katexCssPlugin],
-  });
-  // The figures' Web Workers (attention-cost's, attention-efficient's,
-  // attention-induction's, attention-tiny-gpt's): each its own file next to
-  // the bundle (a same-origin script, as worker-src under a strict CSP requires).
-  for (const name of ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js', 'tiny-gpt.worker.js']) {
-    await build({ ...esm, entryPoints: [join(root, 'web/figures', name)], outfile: join(dist, name) });
-  }
+  const configs = [
+    { ...esm, entryPoints: [join(root, 'web/figures/index.js')], outfile: join(dist, 'attention-figures.js'), plugins: [katexCssPlugin] },
+    // The figures' Web Workers: each its own file next to the bundle (a
+    // same-origin script, as worker-src under a strict CSP requires).
+    ...FIGURES.filter((f) => f.worker).map(({ name }) => ({
+      ...esm, entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)], outfile: join(dist, `${name}.worker.js`),
+    })),
+  ];
   for (const name of Object.values(BUILDS)) {
     await copyFile(join(root, 'build', name), join(dist, name));
   }
   for (const name of FONTS) {
     await copyFile(join(katexDir, 'fonts', `${name}.woff2`), join(dist, 'fonts', `${name}.woff2`));
   }
+  if (!watch) {
+    for (const c of configs) await build(c);
+    return [];
+  }
+  const contexts = await Promise.all(configs.map((c) => context({ ...c, minify: false })));
+  await Promise.all(contexts.map((c) => c.watch()));
+  return contexts;
 }
 
 /**

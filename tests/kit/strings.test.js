@@ -1,16 +1,13 @@
-// Every word a figure shows comes from its string table (web/figures/i18n.js),
+// Every word a figure shows comes from its string table (web/kit/i18n.js),
 // complete in English and Simplified Chinese, and a page can override any.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { translator, languageOf, fill, LANGUAGES } from '../../web/kit/i18n.js';
+import { FIGURES } from '../../web/figures/registry.js';
+import { FIGURE_AND_KIT_FILES as FILES, WEB, readWeb as read } from './sources.js';
 
-const DIR = new URL('../../web/figures/', import.meta.url);
-const read = (file) => readFileSync(new URL(file, DIR), 'utf8');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.js'));
+const DIR = WEB;
 const TABLES = FILES.filter((f) => f.endsWith('.strings.js'));
-// every figure: the files that define an element
-const NAMES = FILES.flatMap((f) => [...read(f).matchAll(/defineFigure\('attention-([a-z-]+)'/g)].map((m) => m[1]));
 
 
 const CJK = /[\u3400-\u9fff]/;
@@ -80,18 +77,16 @@ function prose(source) {
   }
   return found;
 }
-const CONTENT = new Set(['tiny-gpt.text.js']); // the article text the tiny GPT learns: content, not UI
-
 test('no figure code holds prose of its own: its words are in its string table', () => {
-  const left = FILES.filter((f) => !f.endsWith('.strings.js') && !CONTENT.has(f))
+  const left = FILES.filter((f) => !f.endsWith('.strings.js'))
     .flatMap((f) => prose(read(f)).map((text) => `${f}: ${text.slice(0, 80)}`));
   assert.deepEqual(left, []);
 });
 
 test('every figure reads its own string table', () => {
-  assert.equal(NAMES.length, 19);
-  for (const name of NAMES) {
-    assert.match(read(`${name}.js`), new RegExp(`from '\\./${name}\\.strings\\.js'`), name);
-    assert.ok(TABLES.includes(`${name}.strings.js`), `${name}.strings.js exists`);
+  assert.equal(FIGURES.length, 19);
+  for (const { name } of FIGURES) {
+    assert.match(read(`figures/${name}/${name}.js`), new RegExp(`from '\\./${name}\\.strings\\.js'`), name);
+    assert.ok(TABLES.includes(`figures/${name}/${name}.strings.js`), `${name}.strings.js exists`);
   }
 });

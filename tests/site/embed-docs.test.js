@@ -7,15 +7,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { payload } from '../../scripts/bundle.mjs';
 import { QUOTING, MARKERS, quotedGzip } from '../../scripts/payload-quote.mjs';
+import { FIGURES } from '../../web/figures/registry.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const DOCS = read('web/embed/README.md');
 
-/** [{tag, props}] for every figure module web/figures/index.js imports. */
+/** [{file, tag, props}] for every figure of the registry, read from its element's source. */
 function registered() {
-  const modules = [...read('web/figures/index.js').matchAll(/^import '\.\/([\w.-]+\.js)';$/gm)].map((m) => m[1]);
-  return modules.map((file) => {
-    const src = read(`web/figures/${file}`);
+  return FIGURES.map(({ name }) => {
+    const file = `web/figures/${name}/${name}.js`;
+    const src = read(file);
     const tag = /defineFigure\('([\w-]+)'/.exec(src)?.[1];
     const block = /static props = \{([\s\S]*?)\};/.exec(src)?.[1] ?? '';
     const props = [...block.matchAll(/\b([a-z]\w*):\s*(?:\{\s*type|weightProp\b|triple\()/g)].map((m) => m[1]);
