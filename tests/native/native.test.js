@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const srcDir = join(root, 'src');
 const INSTALL_HINT = 'apt-get install -y clang libclang-rt-14-dev';
 const HARNESSES = ['matmul', 'softmax_rows', 'positional_encoding', 'first_nonfinite', 'attention', 'mha',

@@ -2,7 +2,7 @@
 // vibrancy and sign to hue everywhere.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { FIGURE_AND_KIT_FILES, readWeb } from '../../kit/sources.js';
 import { engine } from '../../kit/engine.js';
 import { colorOf, cssColor, mixOklab, rgbColor } from '../../../web/kit/draw/scale.js';
 import { notationModel } from '../../../web/figures/notation/notation.model.js';
@@ -40,14 +40,12 @@ test('the notation figure shows every value through that scale, and the three en
   }
 });
 
-test('everywhere: no figure file mixes colours for numbers except the scale', async () => {
-  const dir = new URL('../../../web/figures/', import.meta.url);
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.js'));
-  for (const f of files) {
-    const src = await readFile(new URL(f, dir), 'utf8');
-    if (f !== 'scale.js') {
+test('everywhere: no figure file mixes colours for numbers except the scale', () => {
+  for (const f of FIGURE_AND_KIT_FILES) {
+    const src = readWeb(f);
+    if (f !== 'kit/draw/scale.js') {
       assert.ok(!src.includes('color-mix('), `${f} builds its own colour mix`);
-      assert.ok(!/--attention-(positive|negative)\)?\s*[,;]?.*\d+%/.test(src) || f === 'styles.js', `${f} scales a hue itself`);
+      assert.ok(!/--attention-(positive|negative)\)?\s*[,;]?.*\d+%/.test(src) || f === 'kit/styles.js', `${f} scales a hue itself`);
     }
   }
 });

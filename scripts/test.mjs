@@ -1,0 +1,38 @@
+// test.mjs: the test suite, one area at a time or all of it (npm test).
+//   node scripts/test.mjs [area ...]     no area: every area, in one run
+// Areas (each a folder of tests/, or the files of one kind):
+//   unit      the engine and API against float64 references, every build; the
+//             figures' models and claims (tests/figures/*/*.test.js); the kit
+//   browser   headless Chromium: pages, figures in pages (*.page.test.js)
+//   native    the C kernels natively under ASan and UBSan
+//   fuzz      a bounded libFuzzer run of every harness
+// Extra arguments after `--` go to node --test (e.g. -- --test-name-pattern=heatmap).
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const tests = (dir) => readdirSync(join(ROOT, dir), { recursive: true })
+  .filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f)).sort();
+const page = (f) => f.endsWith('.page.test.js');
+
+export const AREAS = {
+  unit: () => [...tests('tests/unit'), ...tests('tests/kit'), ...tests('tests/figures').filter((f) => !page(f))],
+  browser: () => [...tests('tests/browser'), ...tests('tests/figures').filter(page)],
+  native: () => tests('tests/native'),
+  fuzz: () => tests('tests/fuzz'),
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const dash = args.indexOf('--');
+  const names = dash < 0 ? args : args.slice(0, dash);
+  const extra = dash < 0 ? [] : args.slice(dash + 1);
+  for (const n of names) if (!Object.hasOwn(AREAS, n)) throw new Error(`test.mjs: no area '${n}' (areas: ${Object.keys(AREAS).join(', ')})`);
+  const files = (names.length ? names : Object.keys(AREAS)).flatMap((n) => AREAS[n]());
+  if (!files.length) throw new Error(`test.mjs: no tests in ${names.join(', ')}`); // (node --test would run every file it finds)
+  // two files at a time: the machine's two cores, each kept busy
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', ...extra, ...files], { cwd: ROOT, stdio: 'inherit' });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
