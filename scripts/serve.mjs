@@ -1,8 +1,9 @@
 // serve.mjs: a static server for the repository root (no dependencies).
-//   node scripts/serve.mjs [--csp]     PORT=8080 by default
+//   node scripts/serve.mjs [--csp] [--watch]     PORT=8080 by default
 // /web/ is the article, /web/embed/ the embedding examples; .wasm goes out
 // as application/wasm. --csp adds the strict Content-Security-Policy that
-// the figures must work under.
+// the figures must work under. --watch (npm start) rebuilds dist/ from the
+// sources whenever one changes, so a reload shows the edit.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -46,6 +47,11 @@ export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 8080);
   const csp = process.argv.includes('--csp');
+  if (process.argv.includes('--watch')) {
+    const { bundle } = await import('./bundle.mjs');
+    await bundle({ watch: true });
+    console.log('attention-wasm: watching web/ (a reload shows an edit; `npm run build` makes dist/ as bloggers get it)');
+  }
   const server = await serve({ port, csp });
   const { port: p } = server.address();
   console.log(`attention-wasm: http://localhost:${p}/web/${csp ? '  (strict CSP)' : ''}`);
