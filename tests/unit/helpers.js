@@ -18,12 +18,12 @@ import * as ref from './reference.js';
 
 export { ref, RandomState };
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 // ---- the builds -------------------------------------------------------------
 
 function ensureBuilt() {
-  const wasm = ['attention', 'attention-only'].flatMap((name) => ['.simd', '', '.relaxed'].map((build) => new URL(`../build/${name}${build}.wasm`, import.meta.url)));
+  const wasm = ['attention', 'attention-only'].flatMap((name) => ['.simd', '', '.relaxed'].map((build) => new URL(`../../build/${name}${build}.wasm`, import.meta.url)));
   if (wasm.every((u) => existsSync(u))) return;
   execFileSync('bash', ['build.sh'], { cwd: ROOT, stdio: 'inherit' });
 }

@@ -24,7 +24,7 @@ const FIELDS = {
 const names = Object.keys(BUILDS).filter((b) => b !== 'relaxed' || relaxedSimdSupported());
 
 // The exports of one build of one part (the full engine: parts 'all').
-const load = async (build, parts) => (await instantiate({ parts, build, wasmUrl: new URL(`../build/${
+const load = async (build, parts) => (await instantiate({ parts, build, wasmUrl: new URL(`../../build/${
   parts === 'all' ? BUILDS[build] : BUILDS[build].replace('attention', 'attention-only')}`, import.meta.url) })).ex;
 
 for (const build of names) {

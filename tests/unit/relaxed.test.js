@@ -15,10 +15,10 @@ import { ROOT } from './helpers.js';
 import { relaxedSimdSupported } from '../../web/attention.js';
 
 const FLAG = '--experimental-wasm-relaxed-simd';
-const TESTS = join(ROOT, 'tests');
+const TESTS = join(ROOT, 'tests/unit');
 const suites = readdirSync(TESTS)
   .filter((f) => f.endsWith('.test.js') && /\bforEachBuild\(/.test(readFileSync(join(TESTS, f), 'utf8')))
-  .map((f) => join('tests', f));
+  .map((f) => join('tests/unit', f));
 
 test(`every numeric suite on the relaxed build (${suites.length} files, node ${FLAG})`, {
   skip: relaxedSimdSupported() && 'this Node validates relaxed SIMD: forEachBuild runs the relaxed build in process',
