@@ -2,10 +2,12 @@
 //   node scripts/test.mjs [area ...]     no area: every area, in one run
 // Areas (each a folder of tests/, or the files of one kind):
 //   unit      the engine and API against float64 references, every build; the
-//             figures' models and claims (tests/figures/*/*.test.js); the kit
+//             figures' models and claims (tests/figures/*/*.test.js); the kit;
+//             the article's and the embedding docs' claims (tests/site)
 //   browser   headless Chromium: pages, figures in pages (*.page.test.js)
 //   native    the C kernels natively under ASan and UBSan
 //   fuzz      a bounded libFuzzer run of every harness
+//   consumers the package as its users get it (npm pack): Node, Hugo and Jekyll sites
 // Extra arguments after `--` go to node --test (e.g. -- --test-name-pattern=heatmap).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -18,10 +20,11 @@ const tests = (dir) => readdirSync(join(ROOT, dir), { recursive: true })
 const page = (f) => f.endsWith('.page.test.js');
 
 export const AREAS = {
-  unit: () => [...tests('tests/unit'), ...tests('tests/kit'), ...tests('tests/figures').filter((f) => !page(f))],
+  unit: () => [...tests('tests/unit'), ...tests('tests/kit'), ...tests('tests/site'), ...tests('tests/figures').filter((f) => !page(f))],
   browser: () => [...tests('tests/browser'), ...tests('tests/figures').filter(page)],
   native: () => tests('tests/native'),
   fuzz: () => tests('tests/fuzz'),
+  consumers: () => tests('tests/consumers'),
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

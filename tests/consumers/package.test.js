@@ -63,7 +63,7 @@ describe('npm package', () => {
     tmp = mkdtempSync(join(tmpdir(), 'attention-wasm-pack-'));
     // A private npm cache: nothing read from or written to the user's.
     const env = { npm_config_cache: join(tmp, 'cache'), npm_config_update_notifier: 'false' };
-    [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], ROOT, env));
+    [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT, env));
     tarball = join(tmp, packed.filename);
     const project = join(tmp, 'consumer');
     mkdirSync(project);

@@ -13,10 +13,10 @@ import { BUILDS } from '../../web/api/load.js';
 const built = existsSync(new URL('../../dist/attention-figures.js', import.meta.url));
 
 for (const build of Object.keys(BUILDS)) {
-  test(`the figures payload with the ${build} build stays under 320 KB gzip`, { skip: !built && 'dist/ not built' }, async () => {
+  test(`the figures payload with the ${build} build stays under 325 KB gzip`, { skip: !built && 'dist/ not built' }, async () => {
     const { raw, gzip, files } = await payload(build);
     assert.ok(files.includes(BUILDS[build]) && files.filter((f) => f.endsWith('.wasm')).length === 1, `one wasm: ${files}`);
     console.log(`figures payload (${build}): ${raw} bytes, ${gzip} gzip`);
-    assert.ok(gzip < 320_000, `${gzip} bytes gzip`);
+    assert.ok(gzip < 325_000, `${gzip} bytes gzip`);
   });
 }
