@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 
 import { MASK_KINDS, builds, forEachBuild, makeMasks, randMatrix, randVector, rng } from './helpers.js';
-import { loadAttention } from '../web/attention.js';
+import { loadAttention } from '../../web/attention.js';
 
 const small = Object.fromEntries(await Promise.all(builds.map(async (b) => [b.name, await loadAttention({ build: b.name, parts: 'attention' })])));
 

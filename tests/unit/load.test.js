@@ -22,8 +22,8 @@ import { Worker } from 'node:worker_threads';
 import { build as esbuild } from 'esbuild';
 
 import { ROOT, randMatrix, rng } from './helpers.js'; // helpers also builds build/ if missing
-import { BUILDS, partExports, relaxedSimdSupported } from '../web/api/load.js';
-import { loadAttention } from '../web/attention.js';
+import { BUILDS, partExports, relaxedSimdSupported } from '../../web/api/load.js';
+import { loadAttention } from '../../web/attention.js';
 
 const bytesOf = (file) => readFileSync(join(ROOT, 'build', file));
 const API = pathToFileURL(join(ROOT, 'web/attention.js')).href;
@@ -253,9 +253,9 @@ describe('#read-file, and what bundlers see', () => {
   it("'#read-file' is Node's fs and url in Node, and null anywhere else", async () => {
     assert.match(import.meta.resolve('#read-file'), /\/web\/api\/read-file\.node\.js$/);
     const { default: node } = await import('#read-file');
-    assert.deepEqual(node.fs.readFileSync(new URL('../build/attention-only.wasm', import.meta.url)), bytesOf('attention-only.wasm'));
+    assert.deepEqual(node.fs.readFileSync(new URL('../../build/attention-only.wasm', import.meta.url)), bytesOf('attention-only.wasm'));
     assert.equal(typeof node.url.pathToFileURL, 'function');
-    assert.equal((await import('../web/api/read-file.js')).default, null);
+    assert.equal((await import('../../web/api/read-file.js')).default, null);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     assert.deepEqual(pkg.imports['#read-file'], { node: './web/api/read-file.node.js', default: './web/api/read-file.js' });
   });
