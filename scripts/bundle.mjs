@@ -1,61 +1,63 @@
 // bundle.mjs: dist/ for embedding the figures (run by build.sh).
-//   dist/attention-figures.js     all figures + toolkit + KaTeX + the JS API, one ES module
-//   dist/attention[.relaxed|.simd].wasm  the kernels, found next to the bundle (a page
-//                                 downloads one: the best its engine validates)
-//   dist/fonts/*.woff2            the KaTeX fonts the figures' math uses
+//   dist/attention-figures.js      the autoloader a blogger includes: defines each tag when a page uses it
+//   dist/figures/<name>.js         one figure's module (importable alone), and <name>.worker.js for a
+//                                  figure that trains or measures in a worker
+//   dist/chunks/*.js               code the figures share, loaded once per page
+//   dist/attention[.relaxed|.simd].wasm  the kernels (a page downloads one: the best its engine validates)
+//   dist/article-math.js           the article's formulas as MathML (web/article.js)
+// Formulas are typeset to MathML here (scripts/math.mjs); KaTeX itself is in
+// a chunk that only TeX unknown at build time loads.
 import { build, context } from 'esbuild';
-import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { BUILDS } from '../web/api/load.js';
 import { FIGURES } from '../web/figures/registry.js';
+import { articleMath, figureMath } from './math.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const katexDir = join(root, 'node_modules/katex/dist');
+// build/attention[.x].wasm's attention part alone
+const partFile = (name) => name.replace('attention', 'attention-only');
 
-// The KaTeX fonts our TeX needs (italic letters, bold vectors, sums, the R
-// of \mathbb{R}); any other font request would 404, which tests/browser catches.
-export const FONTS = [
-  'KaTeX_Main-Regular', 'KaTeX_Math-Italic', 'KaTeX_Math-BoldItalic',
-  'KaTeX_Size1-Regular', 'KaTeX_Size2-Regular', 'KaTeX_AMS-Regular',
-];
-
-// KaTeX's CSS split in two: @font-face rules (only for FONTS, woff2 only,
-// URLs relative to the bundle) and every other rule.
-async function katexCss() {
-  const css = await readFile(join(katexDir, 'katex.min.css'), 'utf8');
-  const faces = css.match(/@font-face\{[^}]*\}/g) ?? [];
-  const kept = faces
-    .filter((f) => FONTS.some((name) => f.includes(`fonts/${name}.woff2`)))
-    .map((f) => f.replace(/src:url\(fonts\/([\w-]+\.woff2)\)[^;}]*/, 'src:url(fonts/$1) format("woff2")'));
-  return { rules: faces.reduce((c, f) => c.replace(f, ''), css), fonts: kept.join('') };
-}
-
-const katexCssPlugin = {
-  name: 'attention-katex-css',
+// dist/ keeps every module one folder below the .wasm files (figures/,
+// chunks/; the autoloader, at the top, loads no wasm), so the package's
+// '../build/<file>.wasm' becomes '../<file>.wasm': still a literal
+// new URL(..., import.meta.url) that a blogger's bundler can follow.
+const wasmNextToDistPlugin = {
+  name: 'attention-wasm-urls',
   setup(b) {
-    b.onResolve({ filter: /^attention-katex-css$/ }, () => ({ path: 'katex-css', namespace: 'katex-css' }));
-    b.onLoad({ filter: /.*/, namespace: 'katex-css' }, async () => {
-      const { rules, fonts } = await katexCss();
+    b.onLoad({ filter: /[\\/]web[\\/]attention\.js$/ }, async ({ path }) => ({
+      loader: 'js',
+      contents: (await readFile(path, 'utf8')).replaceAll("new URL('../build/", "new URL('../"),
+    }));
+  },
+};
+
+// Each figure's module registers its formulas, typeset to MathML at build
+// time (scripts/math.mjs), when it loads: the page needs no typesetter.
+const figureMathPlugin = {
+  name: 'attention-figure-math',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]web[\\/]figures[\\/][\w-]+[\\/][\w-]+\.js$/ }, async ({ path }) => {
+      const name = basename(path, '.js');
+      if (basename(dirname(path)) !== name) return undefined; // not a figure's element module
+      const map = await figureMath(name);
+      const source = await readFile(path, 'utf8');
       return {
         loader: 'js',
-        contents: `export const rulesCss = ${JSON.stringify(rules)};
-export const fontCss = ${JSON.stringify(fonts)}.replaceAll('url(fonts/', 'url(' + new URL('./fonts/', import.meta.url).href);`,
+        resolveDir: dirname(path),
+        // registered before the module's own code defines the element
+        contents: Object.keys(map).length === 0 ? source
+          : `import { prerendered as __prerendered } from '../../kit/math.js';\n__prerendered(${JSON.stringify(map)});\n${source}`,
       };
     });
   },
 };
 
-/**
- * Write dist/. With `watch`, esbuild keeps watching the sources and writes
- * again on every change (npm start: a reload shows the edit); resolves to
- * the esbuild contexts, whose dispose() stops it.
- */
 export async function bundle({ watch = false } = {}) {
   await rm(dist, { recursive: true, force: true });
-  await mkdir(join(dist, 'fonts'), { recursive: true });
+  await mkdir(dist, { recursive: true });
   const esm = {
     bundle: true,
     format: 'esm',
@@ -66,19 +68,35 @@ export async function bundle({ watch = false } = {}) {
     logLevel: 'warning',
   };
   const configs = [
-    { ...esm, entryPoints: [join(root, 'web/figures/index.js')], outfile: join(dist, 'attention-figures.js'), plugins: [katexCssPlugin] },
-    // The figures' Web Workers: each its own file next to the bundle (a
-    // same-origin script, as worker-src under a strict CSP requires).
+    {
+      // the autoloader, every figure as an entry of its own, and the code
+      // they share in chunks
+      ...esm,
+      entryPoints: {
+        'attention-figures': join(root, 'web/figures/index.js'),
+        ...Object.fromEntries(FIGURES.map(({ name }) => [`figures/${name}`, join(root, 'web/figures', name, `${name}.js`)])),
+      },
+      outdir: dist,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      plugins: [figureMathPlugin, wasmNextToDistPlugin],
+    },
+    // The figures' Web Workers: each its own file next to the figure's
+    // module, which names it (a same-origin script, as worker-src under a
+    // strict CSP requires).
     ...FIGURES.filter((f) => f.worker).map(({ name }) => ({
-      ...esm, entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)], outfile: join(dist, `${name}.worker.js`),
+      ...esm,
+      entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)],
+      outfile: join(dist, 'figures', `${name}.worker.js`),
+      plugins: [wasmNextToDistPlugin],
     })),
   ];
-  for (const name of Object.values(BUILDS)) {
+  for (const name of Object.values(BUILDS)) { // the full engine and the attention part
     await copyFile(join(root, 'build', name), join(dist, name));
+    await copyFile(join(root, 'build', partFile(name)), join(dist, partFile(name)));
   }
-  for (const name of FONTS) {
-    await copyFile(join(katexDir, 'fonts', `${name}.woff2`), join(dist, 'fonts', `${name}.woff2`));
-  }
+  const article = articleMath(await readFile(join(root, 'web/index.html'), 'utf8'));
+  await writeFile(join(dist, 'article-math.js'), `// made by scripts/bundle.mjs from web/index.html's data-tex (do not edit)\nexport default ${JSON.stringify(article)};\n`);
   if (!watch) {
     for (const c of configs) await build(c);
     return [];
@@ -88,24 +106,4 @@ export async function bundle({ watch = false } = {}) {
   return contexts;
 }
 
-/**
- * Bytes a page downloads for all figures: the bundle, the one wasm its engine
- * loads (`build`: the largest, relaxed, by default) and the fonts, raw and gzip -9.
- */
-export async function payload(build = 'relaxed') {
-  const files = ['attention-figures.js', BUILDS[build], ...(await readdir(join(dist, 'fonts'))).map((f) => `fonts/${f}`)];
-  let raw = 0;
-  let gzip = 0;
-  for (const f of files) {
-    const bytes = await readFile(join(dist, f));
-    raw += bytes.length;
-    gzip += gzipSync(bytes, { level: 9 }).length;
-  }
-  return { files, raw, gzip };
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await bundle();
-  const { raw, gzip } = await payload();
-  console.log(`bundle.mjs: dist/ payload for all figures ${raw} bytes, ${gzip} gzip (JS + relaxed wasm + fonts)`);
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

@@ -5,6 +5,7 @@
 // the figures must work under. --watch (npm start) rebuilds dist/ from the
 // sources whenever one changes, so a reload shows the edit.
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +21,15 @@ const TYPES = {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Start serving `root`; resolves to the node:http server once listening. */
-export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1' } = {}) {
+// what gzip helps (woff2 and png are compressed already)
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
+
+/**
+ * Start serving `root`; resolves to the node:http server once listening.
+ * `gzip`: compress what the client accepts (level 9), as a blog's host would.
+ * `onSent(path, bytes)`: told the body bytes of every response (sizes).
+ */
+export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent } = {}) {
   const server = createServer(async (req, res) => {
     const headers = csp ? { 'content-security-policy': STRICT_CSP } : {};
     try {
@@ -33,8 +41,14 @@ export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1
       let file = normalize(join(root, path));
       if (!file.startsWith(root)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      let body = await readFile(file);
+      const type = TYPES[extname(file)] ?? 'application/octet-stream';
+      if (gzip && COMPRESSIBLE.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        body = gzipSync(body, { level: 9 });
+        headers['content-encoding'] = 'gzip';
+      }
+      res.writeHead(200, { ...headers, 'content-type': type, 'cache-control': 'no-cache' });
+      onSent?.(path, body.length);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
       const code = err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 404 : 500;

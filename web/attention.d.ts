@@ -308,6 +308,12 @@ export interface Attention {
 
 /** Load the kernels: every call, or with { parts: 'attention' } the attention part alone. */
 export function loadAttention(options?: LoadOptions): Promise<Attention>;
+/**
+ * Compile the engine without instantiating it (loadAttention's options but `module`): post
+ * the module to Web Workers, each of which calls loadAttention({ module, parts }) and neither
+ * fetches nor compiles the .wasm again.
+ */
+export function compileAttention(options?: Omit<LoadOptions, 'module'>): Promise<WebAssembly.Module>;
 export function simdSupported(): boolean;
 /** True when the engine validates relaxed SIMD (f32x4.relaxed_madd). */
 export function relaxedSimdSupported(): boolean;

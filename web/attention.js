@@ -14,7 +14,7 @@
 // touching wasm memory), copy inputs into wasm (where a SIMD scan rejects NaN
 // and infinities), run one C function, copy results out into fresh
 // Float32Arrays, free everything in `finally`.
-import { bestBuild, instantiate, relaxedSimdSupported, simdSupported, toLoadOptions } from './api/load.js';
+import { bestBuild, compileModule, instantiate, relaxedSimdSupported, simdSupported, toLoadOptions } from './api/load.js';
 import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax, softmaxBackward } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
@@ -57,6 +57,18 @@ export async function loadAttention(options = {}) {
     instantiate(o, () => WASM[o.parts][o.build]()),
   ]);
   return new Attention(new Kernels(ex, training), { build, parts: o.parts, module });
+}
+
+/**
+ * Compile the engine without instantiating it: a WebAssembly.Module to post
+ * to Web Workers, each of which gets an engine of its own with
+ * loadAttention({ module, parts }) and neither fetches nor compiles the .wasm.
+ * Takes loadAttention's options (module aside).
+ */
+export async function compileAttention(options = {}) {
+  if (options?.module !== undefined) throw new RangeError('compileAttention: a module is compiled already; pass it to loadAttention({ module })');
+  const o = toLoadOptions(options);
+  return (await compileModule(o, () => WASM[o.parts][o.build]())).module;
 }
 
 class Attention {

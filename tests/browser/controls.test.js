@@ -122,7 +122,10 @@ test('every control from the keyboard: focus stays, controls show the state, sli
       }
     }
     await page.mouse.move(0, 0);
-    before[tag] = await el.evaluate((e) => { e.shadowRoot.activeElement?.blur(); return window.__fig.snapshot(e, { markup: e.localName !== 'attention-cost' }); });
+    before[tag] = await el.evaluate(async (e) => {
+      e.shadowRoot.activeElement?.blur();
+      return { ...(await window.__fig.snapshot(e, { markup: e.localName !== 'attention-cost' })), awake: !!e.wake && !!e.worker };
+    });
     assert.equal(before[tag].partial, false, `${tag}: the view before "Copy link" is one a link can restore`);
     await el.getByRole('button', { name: 'Copy link' }).click();
   }
@@ -134,7 +137,8 @@ test('every control from the keyboard: focus stays, controls show the state, sli
   const again = await openAll(server, url.pathname + url.hash, { height: 1000 });
   for (const tag of ALL_FIGURES) {
     const el = again.page.locator(tag);
-    const snap = await el.evaluate((e) => window.__fig.snapshot(e, { markup: e.localName !== 'attention-cost' }));
+    // a training figure's model loads when the reader asks (Start, Write): ask, where it had been asked before
+    const snap = await el.evaluate((e, awake) => { if (awake) e.wake(); return window.__fig.snapshot(e, { markup: e.localName !== 'attention-cost' }); }, before[tag].awake);
     if (await el.evaluate((e) => 'sweep' in e)) { // a figure that measures (measuring.js): its settings come back, its timings are measured afresh
       const inputs = (c) => c.filter(([type]) => type !== 'button'); // the button says Measure or Stop as the fresh sweep runs
       assert.deepEqual(inputs(snap.controls), inputs(before[tag].controls), tag);

@@ -135,7 +135,7 @@ test('under the strict CSP the sweep runs in its worker: three series, their slo
   assert.deepEqual(seen.series, [1, 1, 1], 'a line per mechanism');
   assert.match(seen.slopes, /^Log-log slopes of time against N, from N = 1024 on: full -?\d+\.\d, window 32 -?\d+\.\d, Performer, 64 features -?\d+\.\d\.$/); // any value: tests never assert on time
   assert.ok(seen.rows >= 3, `${seen.rows} sizes measured`);
-  assert.ok(requests.some((u) => u.endsWith('/dist/efficient.worker.js')), 'the worker is its own same-origin file');
+  assert.ok(requests.some((u) => u.endsWith('/dist/figures/efficient.worker.js')), 'the worker is its own same-origin file');
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-sweep.png` });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);

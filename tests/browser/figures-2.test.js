@@ -135,7 +135,7 @@ test('under the strict CSP: the cost sweep runs in its worker, fused memory stay
   assert.ok(fused.every((r, i) => (r.n >= 1024 ? extra[i] === full : extra[i] <= full)) && full < 256 * 1024,
     `fused holds Q, K, V, output and a fixed workspace: ${extra}`);
   for (const r of plain) assert.ok(r.bytes >= 4 * r.n * r.n, `plain holds the N x N weights at N = ${r.n}`);
-  assert.ok(requests.some((u) => u.endsWith('/dist/cost.worker.js')), 'the worker is its own same-origin file');
+  assert.ok(requests.some((u) => u.endsWith('/dist/figures/cost.worker.js')), 'the worker is its own same-origin file');
   await el.screenshot({ path: `${SCREENSHOTS}attention-cost-sweep.png` });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);
@@ -183,7 +183,7 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
     'attention-as-conv': /temperature 0\.500/,
     'attention-cross': /^English \u2192 German/,
     'attention-induction': /^1 layer, step 0 of 200/,
-    'attention-tiny-gpt': /^Step 0 of 200\./,
+    'attention-tiny-gpt': /^Step 0 of 200, not started: Start trains the model in this page\./,
   };
   for (const tag of FIGURES_2) {
     const el = await ready(page, tag);

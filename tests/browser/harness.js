@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../scripts/chromium.mjs';
 import { TAGS } from '../../web/figures/registry.js';
 
 /** The first seven figures, in article order. */
@@ -19,9 +20,7 @@ export const ALL_FIGURES = TAGS;
 
 export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
 /** Debian's Chromium and the flags every headless run uses (the browser bench too). */
-export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+export { CHROMIUM_EXECUTABLE, CHROMIUM_ARGS };
 
 /** Start server (of the repository, or of `root`) and browser; returns {origin, open(path, opts), close()}. */
 export async function start({ csp = false, root } = {}) {
@@ -92,6 +91,15 @@ export async function ready(page, selector) {
  */
 export async function openAll(server, path, { width = 1100, colorScheme = 'light', prepare } = {}) {
   const opened = await server.open(path, { width, height: 30000, colorScheme, prepare });
+  // a figure that trains or measures loads as it nears the viewport: bring each near once
+  await opened.page.evaluate(async () => {
+    for (const e of document.querySelectorAll('*')) {
+      if (!e.localName.startsWith('attention-')) continue;
+      e.scrollIntoView();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    window.scrollTo(0, 0);
+  });
   await opened.page.waitForFunction(() => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'))
     .every((e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error')), null, { timeout: 60000 });
   return opened;
@@ -194,7 +202,8 @@ export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|poi
 //   view out (linkLeavesOut(): a run trained in the page). Two figures in
 //   the same state have equal snapshots.
 // twin(el): the snapshot of a fresh figure made from el's state, written as
-//   the attributes a copied link would carry. Equal to snapshot(el) exactly
+//   the attributes a copied link would carry (a training figure's twin
+//   loads its model if el's has). Equal to snapshot(el) exactly
 //   when every control shows the state the figure draws and the link can
 //   restore the view (assertSameView compares only what a link holds when
 //   it leaves part of the view out).
@@ -252,6 +261,7 @@ function probes() {
     }
     box.replaceChildren(t);
     await t.ready;
+    if (el.worker && t.wake) t.wake(); // a training figure's model loads when asked: ask the twin too
     await frames();
     const snap = await snapshot(t);
     t.remove();

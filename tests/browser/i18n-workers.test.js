@@ -45,14 +45,16 @@ test('cost and efficient: the sweep runs and is said in Chinese; switched to Eng
 test('induction and tiny-gpt: the status and the readout speak Chinese; switched to English, they speak English and the text read stays', async () => {
   const { page, problems, context } = await server.open('/web/embed/example.html');
   await add(page, 'attention-induction', { steps: '200' });
-  await page.waitForFunction(() => /就绪/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 120000 });
-  assert.match(await text(page, 'attention-induction', '.status'), /^第 0\/200 步 · 已训练 0\.0 s · 就绪$/);
+  await page.waitForFunction(() => /未开始/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 120000 });
+  assert.match(await text(page, 'attention-induction', '.status'), /^第 0\/200 步 · 已训练 0\.0 s · 未开始$/);
   // (a change of lang rewords the figure; its worker and run go on)
   await toEnglish(page, 'attention-induction');
-  await page.waitForFunction(() => /^Step 0 of 200 · 0\.0 s of training · ready$/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 120000 });
+  await page.waitForFunction(() => /^Step 0 of 200 · 0\.0 s of training · not started$/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 120000 });
 
   await add(page, 'attention-tiny-gpt', { steps: '200' });
   const readout = () => text(page, 'attention-tiny-gpt', '.readout');
+  // its model loads when the reader first asks it something: Write
+  await page.locator('attention-tiny-gpt').getByRole('button', { name: '生成' }).click();
   await page.waitForFunction(() => /^第 1 层第 1 个头：读到/.test(document.querySelector('attention-tiny-gpt').shadowRoot.querySelector('.readout').textContent), null, { timeout: 120000 });
   const read = await page.evaluate(() => document.querySelector('attention-tiny-gpt').shadowRoot.querySelector('input[type=text]:not([maxlength="60"])').value);
   assert.ok(read.length >= 30, `the worker filled in the article's sentence: ${read}`);

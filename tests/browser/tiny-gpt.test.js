@@ -54,6 +54,9 @@ test('says it is loading until its worker has the model, then ready', async () =
     prepare: (p) => p.route('**/attention.simd.wasm', async (route) => { await gate; await route.continue(); }),
   });
   const el = await ready(page, TAG);
+  await waitStatus(page, /not started$/);
+  // the first question to the model (Write) starts its worker, which waits for the page's compiled engine
+  await el.getByRole('button', { name: 'Write' }).click();
   await page.waitForTimeout(300);
   assert.match(await shadowText(page, '.status'), /loading the model/);
   assert.match(await summary(el), /Loading the model in a background thread\./);
@@ -68,7 +71,10 @@ test('says it is loading until its worker has the model, then ready', async () =
 test('trains in its worker under the strict CSP and writes: loss below the bigram line, beam >= greedy, attention on typed text', async (t) => {
   const { page, problems, foreign, requests, context } = await strict.open('/web/index.html');
   const el = await ready(page, TAG);
-  await waitStatus(page, /ready/);
+  await waitStatus(page, /not started$/);
+  assert.match(await summary(el), /^Step 0 of 600, not started: Start trains the model in this page\./);
+  await el.getByRole('button', { name: 'Write' }).click(); // the untrained model's writing
+  await waitStatus(page, / ready/);
   await page.waitForFunction(() => document.querySelector('attention-tiny-gpt').shadowRoot.querySelectorAll('.decoding').length === 3);
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-before.png` });
   assert.match(await summary(el), /^Step 0 of 600\. Training loss 3\.\d\d, held-out loss 3\.\d\d nats per character; the bigram model's held-out loss is 2\.\d\d\./);
@@ -78,7 +84,7 @@ test('trains in its worker under the strict CSP and writes: loss below the bigra
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-during.png` });
   await waitStatus(page, /done/);
   t.diagnostic(`600 steps trained in ${((Date.now() - t0) / 1000).toFixed(1)} s (wall clock, shared machine); ${await el.evaluate((e) => e.shadowRoot.querySelector('.status').textContent)}`);
-  assert.ok(requests.some((u) => u.endsWith('/dist/tiny-gpt.worker.js')), 'the worker is its own same-origin file');
+  assert.ok(requests.some((u) => u.endsWith('/dist/figures/tiny-gpt.worker.js')), 'the worker is its own same-origin file');
   const done = await summary(el);
   const [held, bigram] = done.match(/held-out loss (\d\.\d\d) nats per character; the bigram model's held-out loss is (\d\.\d\d)/).slice(1).map(Number);
   assert.ok(held < bigram - 0.3, done);

@@ -52,7 +52,7 @@ for (const { tag } of FIGURES.filter((f) => f.worker)) {
       const training = await el.evaluate((e) => typeof e.toggle === 'function');
       if (training) {
         await el.evaluate((e) => e.settled());
-        assert.equal(await live(), 1, `${tag}: one worker while on the page`);
+        assert.equal(await live(), 0, `${tag}: no worker before Start`);
         if (cycle % 2) {
           await removeAndCount('while idle');
           continue;
@@ -63,7 +63,10 @@ for (const { tag } of FIGURES.filter((f) => f.worker)) {
         // put back, it starts afresh (the next test reads what it says): one worker, none once removed again
         await page.evaluate(() => document.querySelector('main').prepend(window.__removed));
         await el.evaluate((e) => e.settled());
-        assert.equal(await live(), 1, `${tag}: one worker once put back`);
+        assert.equal(await live(), 0, `${tag}: no worker once put back, until Start`);
+        await el.getByRole('button', { name: 'Start training' }).click();
+        await page.waitForFunction(() => document.querySelector('#mine').msg.step > 0);
+        assert.equal(await live(), 1, `${tag}: one worker once started again`);
         await removeAndCount('once put back');
       } else {
         await page.waitForFunction(() => !!document.querySelector('#mine').worker);
@@ -97,7 +100,7 @@ test('a training figure put back on the page after it trained says its training 
     assert.equal(step, 0, tag);
     assert.match(status, /ready; training starts again from step 0, since the figure was taken off the page/, tag);
     assert.match(summary, /from the start again: the figure was taken off the page, which ended its training/, tag);
-    assert.equal(await page.evaluate(() => window.__liveWorkers()), 1, `${tag}: one worker again`);
+    assert.equal(await page.evaluate(() => window.__liveWorkers()), 0, `${tag}: no worker until Start`);
     // pressing start clears the note
     await el.getByRole('button', { name: 'Start training' }).click();
     await page.waitForFunction(() => document.querySelector('#mine').msg.step > 0);

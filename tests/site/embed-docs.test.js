@@ -1,12 +1,10 @@
 // web/embed/README.md documents every element the bundle registers, every
 // attribute each one declares (its `static props`) with a snippet that uses
-// the element; README.md and the embed README quote the same payload
-// sentence, still within 3% of what dist/ weighs now.
+// the element. (What pages download, quoted in both READMEs, is
+// tests/browser/size.test.js's.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
-import { payload } from '../../scripts/bundle.mjs';
-import { QUOTING, MARKERS, quotedGzip } from '../../scripts/payload-quote.mjs';
+import { readFileSync } from 'node:fs';
 import { FIGURES } from '../../web/figures/registry.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -39,11 +37,3 @@ test('every registered element has a section with each attribute and a snippet',
   }
 });
 
-test('README.md and the embed README quote one payload sentence, within 3% of dist/', { skip: !existsSync(new URL('../../dist/attention-figures.js', import.meta.url)) && 'dist/ not built' }, async () => {
-  const quotes = QUOTING.map((f) => MARKERS.exec(read(f))?.[2]);
-  assert.ok(quotes[0], 'README.md has no payload quote');
-  assert.equal(quotes[1], quotes[0], 'the two files quote different payloads: run node scripts/payload-quote.mjs --write');
-  const { gzip } = await payload('relaxed');
-  const quoted = quotedGzip(quotes[0]);
-  assert.ok(Math.abs(quoted - gzip) / gzip < 0.03, `quoted ${quoted} gzip, dist/ is ${gzip}: run node scripts/payload-quote.mjs --write`);
-});

@@ -143,14 +143,13 @@ async function resolve(wasmUrl) {
 }
 
 /**
- * The engine from the first source given: a compiled `module`, the bytes
- * `wasmBinary`, a `wasmUrl`, or else `defaultUrl()` (called only then).
- * Returns {module, ex: the instance's exports, build: the one the module
- * reports}. Checks that the module exports what `parts` needs, and that it
- * is the `build` asked for (when one was); a damaged module or a failed
- * fetch is an Error that says which.
+ * The compiled module from the first source given: a compiled `module`, the
+ * bytes `wasmBinary`, a `wasmUrl`, or else `defaultUrl()` (called only
+ * then), checked to export what `parts` needs. Returns {module, what: the
+ * source's name for errors}; a damaged module or a failed fetch is an Error
+ * that says which.
  */
-export async function instantiate({ parts, build, module, wasmBinary, wasmUrl }, defaultUrl) {
+export async function compileModule({ parts, module, wasmBinary, wasmUrl }, defaultUrl) {
   if (typeof WebAssembly !== 'object' || WebAssembly === null) {
     throw new Error('attention-wasm: this browser has no WebAssembly (it may be switched off), so the kernels cannot run');
   }
@@ -172,12 +171,22 @@ export async function instantiate({ parts, build, module, wasmBinary, wasmUrl },
       ? `attention-wasm: ${what} is the attention part alone (attention-only*.wasm): it has no ${missing[0]}, which parts: 'all' needs; load it with parts: 'attention', or give the full engine (attention*.wasm)`
       : `attention-wasm: ${what} is not an attention-wasm engine: it does not export ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}`);
   }
+  return { module, what };
+}
+
+/**
+ * The engine (see compileModule for where it comes from), instantiated.
+ * Returns {module, ex: the instance's exports, build: the one the module
+ * reports}, having checked that it is the `build` asked for (when one was).
+ */
+export async function instantiate(options, defaultUrl) {
+  const { module, what } = await compileModule(options, defaultUrl);
   const instance = await WebAssembly.instantiate(module, stubImports(module));
   instance.exports._initialize?.();
   const ex = instance.exports;
   const is = BUILD_OF_SIMD_KIND[ex.attn_simd_enabled()];
-  if (build !== null && build !== is) {
-    throw new Error(`attention-wasm: the '${build}' build was asked for, but ${what} is the '${is}' build`);
+  if (options.build !== null && options.build !== is) {
+    throw new Error(`attention-wasm: the '${options.build}' build was asked for, but ${what} is the '${is}' build`);
   }
   return { module, ex, build: is };
 }

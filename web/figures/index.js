@@ -1,12 +1,16 @@
-// index.js: the figures bundle (dist/attention-figures.js). Importing it
-// defines every figure element of the registry; the wasm is looked up next
-// to the bundle.
-import { setWasmBase } from '../kit/engine.js';
+// index.js: dist/attention-figures.js, the one script a blogger includes.
+// It defines no figure itself: it imports a figure's own module
+// (dist/figures/<name>.js, with the shared chunks it needs, loaded once
+// however many figures a page has) when the page uses that figure's tag
+// (kit/autoload.js). `import 'attention-wasm/figures'` does the same in a
+// bundler; `import 'attention-wasm/figures/<name>'` defines one figure.
 import { FIGURES } from './registry.js';
+import { autoload } from '../kit/autoload.js';
 
-setWasmBase(new URL('./', import.meta.url));
+autoload(FIGURES);
 
-export { engine } from '../kit/engine.js';
-export { typeset } from '../kit/math.js';
+/** The engine every figure on the page shares: a promise of loadAttention()'s object. */
+export const engine = () => import('../kit/engine.js').then((m) => m.engine());
 
-await Promise.all(FIGURES.map((f) => f.load()));
+/** Typeset the elements with data-tex under `root` (`formulas`: {TeX: MathML} made at build time); resolves when done. */
+export const typeset = (root = document, formulas = {}) => import('../kit/math.js').then((m) => m.typeset(root, formulas));

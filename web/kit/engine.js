@@ -1,28 +1,36 @@
-// engine.js: the one attention engine every figure on a page shares.
+// engine.js: the one attention engine every figure on a page shares, and
+// the compiled modules the figures' workers are given.
 //
-// The first figure that starts loads the wasm; the others await the same
-// promise. The promise lives on a global symbol so that two copies of the
-// bundle on one page still share one instance.
-import { loadAttention } from '../attention.js';
-import { BUILDS, bestBuild } from '../api/load.js';
+// The figures draw with the attention part alone (the small .wasm); the
+// first figure that starts loads it, the others await the same promise. A
+// worker gets a compiled WebAssembly.Module from the page (the page's own
+// engine's, or one compiled here once) and neither fetches nor compiles the
+// .wasm again. Both live on global symbols, so that two copies of the
+// bundle on one page still share them.
+import { compileAttention, loadAttention } from '../attention.js';
+import { bestBuild } from '../api/load.js';
 
-const KEY = Symbol.for('attention-wasm.engine');
-let wasmBase = null;
+const ENGINE = Symbol.for('attention-wasm.engine');
+const MODULES = Symbol.for('attention-wasm.modules');
 
-/** Where the .wasm files are (a folder URL); the bundle sets this to its own folder. */
-export function setWasmBase(url) {
-  wasmBase = url;
+/** The shared engine: a promise of loadAttention({ parts: 'attention' })'s object, in the best build this engine validates. */
+export function engine() {
+  globalThis[ENGINE] ??= loadAttention({ parts: 'attention', build: bestBuild() });
+  return globalThis[ENGINE];
 }
 
-/** The folder setWasmBase() gave, or null (for workers that load their own engine). */
-export const wasmBaseUrl = () => wasmBase?.href;
-
-/** The shared engine: a promise of the object loadAttention() returns. */
-export function engine() {
-  if (!globalThis[KEY]) {
-    // One build, the best this engine validates: the page downloads only it.
-    const build = bestBuild();
-    globalThis[KEY] = loadAttention(wasmBase ? { build, wasmUrl: new URL(BUILDS[build], wasmBase) } : { build });
+/**
+ * A promise of the compiled module of `parts` ('attention' or 'all') in
+ * `build` (default: the best), for a worker's loadAttention({ module, parts }).
+ * Compiled once per page (a failure too is kept: nothing retries it).
+ */
+export function workerModule(parts, build = bestBuild()) {
+  const modules = (globalThis[MODULES] ??= new Map());
+  const key = `${parts}/${build}`;
+  if (!modules.has(key)) {
+    modules.set(key, parts === 'attention' && build === bestBuild()
+      ? engine().then((attn) => attn.module)
+      : compileAttention({ parts, build }));
   }
-  return globalThis[KEY];
+  return modules.get(key);
 }

@@ -32,7 +32,6 @@
 import { engine } from './engine.js';
 import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
-import { mathStyles } from './math.js';
 import { h } from './dom.js';
 import { theme } from './draw/colors.js';
 import { attrNumber } from './format.js';
@@ -89,7 +88,6 @@ export class FigureElement extends HTMLElement {
     for (const [k, p] of Object.entries(this.constructor.props)) this.state[k] = p.default;
     this.attachShadow({ mode: 'open' });
     adopt(this.shadowRoot, baseCss, this.constructor.css);
-    mathStyles(this.shadowRoot);
     this.shadowRoot.append(h('div', { class: 'loading' }));
     /** Resolves once the figure has drawn for the first time. */
     this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });

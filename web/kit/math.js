@@ -1,37 +1,59 @@
-// math.js: KaTeX typesetting for figures and pages.
+// math.js: formulas as MathML, which browsers draw natively (no fonts, no
+// stylesheet, no typesetter in the page).
 //
-// KaTeX's CSS rules go into each shadow root that shows math; its
-// @font-face rules go into the document once (fonts declared inside a
-// shadow root are ignored by some engines). `attention-katex-css` is made by
-// scripts/bundle.mjs: KaTeX's stylesheet with only the woff2 fonts we ship,
-// their URLs next to the bundle.
-import katex from 'katex';
-import { rulesCss, fontCss } from 'attention-katex-css';
-import { adopt } from './sheets.js';
+// Every formula the figures and the article show is known when the bundle is
+// built: the $…$ of the string tables, the tex`…` of the figures' code and
+// the data-tex of the article. scripts/math.mjs turns each into MathML with
+// KaTeX at build time, and each figure's module hands its own to prerendered()
+// when it loads. Only TeX that was not known then (a page's own strings, say)
+// loads KaTeX, once, and is drawn when it arrives.
 
-/** TeX source -> HTML string (with MathML for screen readers). */
-export function tex(source, display = false) {
-  return katex.renderToString(source, { displayMode: display, throwOnError: false, strict: false });
+/** TeX written in code: tex`\frac{a}{b}` (no ${}: the build reads these literally). */
+export const tex = String.raw;
+
+import { coreMathml } from './mathml-core.js';
+
+const MATHML = new Map();
+
+/** Register formulas typeset at build time: {TeX: MathML}. */
+export function prerendered(map) {
+  for (const [source, mathml] of Object.entries(map)) MATHML.set(source, mathml);
 }
 
-/** Make math render inside `root` (a ShadowRoot or document). */
-export function mathStyles(root) {
-  adopt(document, fontCss);
-  adopt(root, rulesCss);
+// The TeX that had to wait for KaTeX, on a global a test can read (none should).
+const LATE = (globalThis[Symbol.for('attention-wasm.lateTex')] ??= []);
+
+let katex = null;
+/** TeX -> MathML with KaTeX, loaded on first use (only for TeX the build did not see). */
+async function typesetLate(source) {
+  katex ??= import('katex').then((m) => m.default);
+  return coreMathml((await katex).renderToString(source, { output: 'mathml', throwOnError: false, strict: false }));
 }
 
-/** Typeset every element with data-tex under `container` (for pages). */
-export function typeset(container = document) {
-  mathStyles(document);
-  for (const el of container.querySelectorAll('[data-tex]')) {
-    el.innerHTML = tex(el.dataset.tex, el.dataset.display !== undefined);
-  }
+// Put MathML for `source` into `el`: at once if it was typeset at build
+// time, else the TeX as text until KaTeX has typeset it.
+function fill(el, source, display) {
+  const ready = MATHML.get(source);
+  const put = (mathml) => {
+    el.innerHTML = mathml;
+    if (display) el.querySelector('math')?.setAttribute('display', 'block');
+  };
+  if (ready !== undefined) return put(ready);
+  LATE.push(source);
+  el.textContent = source;
+  typesetLate(source).then(put, () => {}); // (the TeX stays as text)
 }
 
-/** A span holding typeset math. */
+/** A span (a block with `display`) holding the formula. */
 export function mathSpan(source, display = false) {
   const span = document.createElement(display ? 'div' : 'span');
   span.className = 'math';
-  span.innerHTML = tex(source, display);
+  fill(span, source, display);
   return span;
+}
+
+/** Typeset every element with data-tex under `container` (for pages); `map`: the page's formulas typeset at build time. */
+export function typeset(container = document, map = {}) {
+  prerendered(map);
+  for (const el of container.querySelectorAll('[data-tex]')) fill(el, el.dataset.tex, el.dataset.display !== undefined);
 }

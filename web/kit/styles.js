@@ -88,5 +88,6 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
 .op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
-.katex { font-size: 1.05em; }
+math { font-size: 1.15em; }
+math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
 `;

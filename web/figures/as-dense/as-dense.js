@@ -6,7 +6,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { mathSpan } from '../../kit/math.js';
+import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import strings from './as-dense.strings.js';
 import { num, gap, sameness } from '../../kit/format.js';
@@ -62,7 +62,7 @@ class AsDense extends FigureElement {
       h('div', { class: 'sub' }, this.t('asAttention', { heads: N })),
       h('div', { class: 'row2' }, [this.views.X.el, h('span', { class: 'op' }, '\u2192'), h('div', { class: 'heads' }, this.headViews.map((hv) => hv.el)),
         h('span', { class: 'op' }, '\u2192'), this.views.Z.el]),
-      h('div', { class: 'row2' }, [mathSpan('Z'), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),
+      h('div', { class: 'row2' }, [mathSpan(tex`Z`), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),
       this.check,
       h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,

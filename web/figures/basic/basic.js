@@ -6,7 +6,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { mathSpan } from '../../kit/math.js';
+import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import strings from './basic.strings.js';
 import { num, pcts } from '../../kit/format.js';
@@ -94,8 +94,8 @@ class Basic extends FigureElement {
       h('p', { class: 'title' }, this.example ? this.t('titleMine', { n: ids.length }) : this.t('title')),
       h('div', { class: 'flow' }, [
         h('div', { class: 'pair' }, [this.inSw, this.views.X.el]),
-        mathSpan('\\xrightarrow{\\mathrm{softmax}(XX^T)}'), this.views.W.el,
-        mathSpan('\\xrightarrow{WX}'), h('div', { class: 'pair' }, [this.views.Y.el, this.outSw]),
+        mathSpan(tex`\mathop{\longrightarrow}\limits^{\mathrm{softmax}(XX^T)}`), this.views.W.el,
+        mathSpan(tex`\mathop{\longrightarrow}\limits^{WX}`), h('div', { class: 'pair' }, [this.views.Y.el, this.outSw]),
       ]),
       h('div', { class: 'controls' }, [this.pixelChoice.el]),
       h('div', { class: 'controls' }, this.channels.map((c) => c.el)),

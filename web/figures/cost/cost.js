@@ -7,6 +7,7 @@ import { defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { MeasuringFigure } from '../../kit/workers/measuring.js';
+import { bestBuild } from '../../api/load.js';
 import { rich } from '../../kit/rich.js';
 import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
 import { bytes, millis } from '../../kit/format.js';
@@ -23,6 +24,8 @@ class Cost extends MeasuringFigure {
   static worker = new URL('./cost.worker.js', import.meta.url);
   static firstN = FIRST_N;
   static quick = 2048; // the sweep that runs by itself when the figure starts: well under a second
+  // the best SIMD build (relaxed or plain) where there is one, beside the scalar
+  static builds() { return bestBuild() === 'scalar' ? { scalar: 'scalar' } : { simd: bestBuild(), scalar: 'scalar' }; }
 
   static props = {
     n: { type: 'number', default: 16384, min: 1024, max: 65536, snap: (v) => 2 ** Math.round(Math.log2(v)) },

@@ -1,19 +1,17 @@
 // efficient.worker.js: runs the attention-efficient sweep (full, window and
-// linear attention as N doubles) off the page's main thread. It loads its
-// own engine (the best build the engine validates) from the figures' wasm folder and posts
-// one message per measurement.
-//   in:  {type: 'run', maxN, budgetMs, wasmBase}
+// linear attention as N doubles) off the page's main thread. Its engine is
+// the page's (the compiled module it posts: the best build the engine
+// validates), and it posts one message per measurement.
+//   in:  {type: 'run', maxN, budgetMs, modules: {best}}   (a WebAssembly.Module)
 //   out: {type: 'start', simd}, {type: 'result', mechanism, n, ms, bytes | skipped},
 //        {type: 'done'}, {type: 'error', message}
 import { loadAttention } from '../../attention.js';
-import { BUILDS, bestBuild } from '../../api/load.js';
 import { sweep } from './efficient.model.js';
 
 self.addEventListener('message', async ({ data }) => {
   if (data?.type !== 'run') return;
   try {
-    const build = bestBuild();
-    const attn = await loadAttention({ build, ...(data.wasmBase ? { wasmUrl: new URL(BUILDS[build], data.wasmBase) } : {}) });
+    const attn = await loadAttention({ module: data.modules.best, parts: 'attention' });
     self.postMessage({ type: 'start', simd: attn.simd });
     for (const r of sweep(attn, data)) self.postMessage({ type: 'result', ...r });
     self.postMessage({ type: 'done' });

@@ -134,7 +134,7 @@ class Induction extends TrainingFigure {
   }
 
   ablate(off) {
-    this.worker?.postMessage({ type: 'ablate', off });
+    this.post({ type: 'ablate', off });
   }
 
   render() {
@@ -150,7 +150,7 @@ class Induction extends TrainingFigure {
     // while it trains, the summary is short (it is spoken every few seconds); the scores come when it stops
     this.announce(this.t('summary', {
       layers: this.t('layerCount', { n: Number(this.state.layers) }), step, steps,
-      state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : '',
+      state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : state === 'idle' ? this.t('summaryIdle') : '',
       losses: last ? this.t('summaryLosses', { first: fmt(last.first), repeats: fmt(last.repeats) }) : '',
       milestone: m ? ` ${milestone}` : '',
       scores: running ? '' : this.scoreText(),

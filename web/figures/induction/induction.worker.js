@@ -1,16 +1,14 @@
 // induction.worker.js: trains <attention-induction>'s model off the page's
-// main thread, so the page never stalls. It loads its own engine (the
-// figures' wasm, from the same folder); train-worker.js trains in slices of
-// about 30 ms and reads the messages between slices.
-//   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
+// main thread, so the page never stalls. Its engine is the compiled module
+// the page posts (the full engine, best build); train-worker.js trains in
+// slices of about 30 ms and reads the messages between slices.
+//   in:  {type: 'reset', options, module}   a fresh run, not started
 //        {type: 'start'}, {type: 'pause'}
 //        {type: 'ablate', off: [[layer, head], ...]}   (switched off until the next start)
 //   out: {type: 'state', step, steps, running, trainingMs, curve: new points, milestone, view?}
 //        {type: 'error', message}
 //   milestone = null or {step, trainingMs}: run.milestone, and the training time it took
 //   view = {tokens, period, attention[layer][head], scores[layer][head], losses}
-import { loadAttention } from '../../attention.js';
-import { BUILDS, bestBuild } from '../../api/load.js';
 import { createRun, measure } from './induction.model.js';
 import { serveTraining } from '../../kit/workers/train-worker.js';
 
@@ -43,10 +41,6 @@ function setOff(run, list) {
 }
 
 serveTraining({
-  load(base) {
-    const build = bestBuild();
-    return loadAttention(base ? { build, wasmUrl: new URL(BUILDS[build], base) } : { build });
-  },
   create(attn, options) {
     off = [];
     return createRun(attn, options);

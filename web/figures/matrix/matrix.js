@@ -4,7 +4,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { stepper } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { mathSpan } from '../../kit/math.js';
+import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
@@ -12,12 +12,12 @@ import strings from './matrix.strings.js';
 import { steps, smallX, pictureAttention, parseExample, PIXELS, STEPS, SIDE } from './matrix.model.js';
 
 const TEX = [
-  'X\\in\\mathbb{R}^{N\\times d}',
-  'Q=XW^Q,\\;K=XW^K,\\;V=XW^V',
-  'S=QK^T',
-  'S/\\sqrt{d_k}',
-  'P=\\mathrm{softmax}_{\\text{row}}\\!\\left(QK^T/\\sqrt{d_k}\\right)',
-  'Y=PV',
+  tex`X\in\mathbb{R}^{N\times d}`,
+  tex`Q=XW^Q,\;K=XW^K,\;V=XW^V`,
+  tex`S=QK^T`,
+  tex`S/\sqrt{d_k}`,
+  tex`P=\mathrm{softmax}_{\text{row}}\!\left(QK^T/\sqrt{d_k}\right)`,
+  tex`Y=PV`,
 ];
 // Per step: the operands shown (in this order), then the result it makes.
 const OPERANDS = [[], ['X'], ['Q', 'K'], ['S'], ['scaled'], ['P', 'V']];

@@ -5,7 +5,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { mathSpan } from '../../kit/math.js';
+import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { gap, num, sameness } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
@@ -36,11 +36,12 @@ class MultiHeadMatmul extends FigureElement {
     this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
     this.headsEl = h('div', { class: 'heads' });
     this.check = h('p', { class: 'check' });
-    // the shapes as math, typeset once; only Q_i's width and the colour scale change with h
+    // the shapes: the names as math, the sizes as text; only Q_i's width and the colour scale change with h
+    const shape = (name, rows, cols) => [mathSpan(name), `: ${rows}\u00d7${cols}`];
     this.qShape = h('span');
     this.colours = document.createTextNode('');
-    this.dims = h('p', { class: 'note' }, [this.t('shapes'), mathSpan(`X: ${TOKENS.length}\\times${D_MODEL},\\; W^Q: ${D_MODEL}\\times${D_MODEL},\\;`), ' ', this.qShape, ' ',
-      mathSpan(`Z: ${TOKENS.length}\\times${D_MODEL},\\; W^O: ${D_MODEL}\\times${D_MODEL}`), this.colours]);
+    this.dims = h('p', { class: 'note' }, [this.t('shapes'), ...shape(tex`X`, TOKENS.length, D_MODEL), ', ', ...shape(tex`W^Q`, D_MODEL, D_MODEL), ', ',
+      this.qShape, ', ', ...shape(tex`Z`, TOKENS.length, D_MODEL), ', ', ...shape(tex`W^O`, D_MODEL, D_MODEL), this.colours]);
     this.shown = new Map(); // head count -> what draw() made for it
     this.drawn = 0;
     return h('div', {}, [
@@ -107,7 +108,7 @@ class MultiHeadMatmul extends FigureElement {
       heads: headViews,
       paintHeads: () => views.forEach((paint) => paint()), // once they are in the figure
       check: this.t('check', words),
-      qShape: mathSpan(`Q_i: ${TOKENS.length}\\times${m.dh},`),
+      qShape: [mathSpan(tex`Q_i`), `: ${TOKENS.length}\u00d7${m.dh}`],
       colours: this.t('colours', { d: D_MODEL, act: num(act) }),
       summary: this.t('summary', words),
     };

@@ -4,7 +4,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { mathSpan } from '../../kit/math.js';
+import { mathSpan, tex } from '../../kit/math.js';
 import strings from './notation.strings.js';
 import { num } from '../../kit/format.js';
 import { notationModel, BASE_VECTOR, COLUMN } from './notation.model.js';
@@ -32,14 +32,14 @@ class Notation extends FigureElement {
       matrix: matrixView({ t: this.t, name: 'W', cell: 30, values: true }),
     };
     this.legend = matrixView({ t: this.t, name: this.t('scale'), cell: 34, values: true, digits: 1 });
-    const entity = (view, tex, what) => h('div', { class: 'entity' }, [mathSpan(tex), view.el, h('span', { class: 'what' }, what)]);
+    const entity = (view, formula, what) => h('div', { class: 'entity' }, [mathSpan(formula), view.el, h('span', { class: 'what' }, what)]);
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       this.slider.el,
       h('div', { class: 'entities' }, [
-        entity(this.views.scalar, 'a', this.t('scalar')),
-        entity(this.views.vector, '\\boldsymbol{x}=a\\,\\hat{\\boldsymbol{x}}', this.t('vector', { n: BASE_VECTOR.length })),
-        entity(this.views.matrix, 'W=\\boldsymbol{c}\\,\\boldsymbol{x}^{T}', this.t('matrix', { rows: COLUMN.length, cols: BASE_VECTOR.length })),
+        entity(this.views.scalar, tex`a`, this.t('scalar')),
+        entity(this.views.vector, tex`\boldsymbol{x}=a\,\hat{\boldsymbol{x}}`, this.t('vector', { n: BASE_VECTOR.length })),
+        entity(this.views.matrix, tex`W=\boldsymbol{c}\,\boldsymbol{x}^{T}`, this.t('matrix', { rows: COLUMN.length, cols: BASE_VECTOR.length })),
       ]),
       h('div', { class: 'legend' }, [this.t('legend'), this.legend.el]),
       h('p', { class: 'note' }, this.t('note')),

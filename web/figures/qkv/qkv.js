@@ -6,7 +6,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { mathSpan } from '../../kit/math.js';
+import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import strings from './qkv.strings.js';
 import { num } from '../../kit/format.js';
@@ -66,8 +66,8 @@ class Qkv extends FigureElement {
       h('div', { class: 'flow' }, [proj('Xu', 'Wq', 'Q', 'query'), proj('XmK', 'Wk', 'K', 'key'), proj('XmV', 'Wv', 'V', 'value')]),
       h('div', { class: 'controls' }, [this.editor.el, this.selLabel, reset]),
       h('div', { class: 'flow' }, [
-        h('div', { class: 'eq' }, [mathSpan('\\mathrm{softmax}\\!\\left(QK^T/\\sqrt{3}\\right)='), this.views.weights.el]),
-        h('div', { class: 'eq' }, [mathSpan('\\times V ='), this.views.output.el]),
+        h('div', { class: 'eq' }, [mathSpan(tex`\mathrm{softmax}\!\left(QK^T/\sqrt{3}\right)=`), this.views.weights.el]),
+        h('div', { class: 'eq' }, [mathSpan(tex`\times V =`), this.views.output.el]),
       ]),
       h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,

@@ -12,6 +12,7 @@
 import { defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
+import { simdSupported } from '../../api/load.js';
 import { TrainingFigure } from '../../kit/workers/training.js';
 import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
 import { cssColor, maxAbs } from '../../kit/draw/scale.js';
@@ -31,6 +32,8 @@ const STRATEGIES = ['greedy', 'sample', 'beam']; // keys of the decodings and of
 class TinyGpt extends TrainingFigure {
   static strings = strings;
   static worker = new URL('./tiny-gpt.worker.js', import.meta.url);
+  // its claims are tested on the SIMD build (what Node 20 runs by default)
+  static get build() { return simdSupported() ? 'simd' : 'scalar'; }
 
   static props = {
     steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000, integer: true },
@@ -95,12 +98,12 @@ class TinyGpt extends TrainingFigure {
     this.samplesEl = h('ul', { class: 'samples mono' });
     // a text box shows the state when it changes elsewhere (syncControls), never under the reader's typing
     this.promptInput = h('input', { type: 'text', value: this.state.prompt, 'aria-label': this.t('promptLabel'), maxlength: 60, 'data-prop': 'prompt' });
-    this.promptInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.set({ prompt: this.promptInput.value }); });
-    this.writeButton = h('button', { type: 'button', onclick: () => this.set({ prompt: this.promptInput.value }) }, this.t('write'));
+    this.promptInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.askModel({ prompt: this.promptInput.value }); });
+    this.writeButton = h('button', { type: 'button', onclick: () => this.askModel({ prompt: this.promptInput.value }) }, this.t('write'));
     this.promptNote = h('p', { class: 'note' });
     this.decodingsEl = h('div', { class: 'decodings' });
     this.textInput = h('input', { type: 'text', value: this.state.text, 'aria-label': this.t('textLabel'), maxlength: 200, 'data-prop': 'text' });
-    this.textInput.addEventListener('input', () => this.set({ text: this.textInput.value, at: 0 }));
+    this.textInput.addEventListener('input', () => this.askModel({ text: this.textInput.value, at: 0 }));
     [this.promptShown, this.textShown] = [this.state.prompt, this.state.text];
     const options = (n) => numbers(n).map((v) => ({ value: v, label: v }));
     this.layerChoice = choice({ label: this.t('layer'), value: this.state.layer, prop: 'layer', options: options(DEFAULTS.layers), onchange: (layer) => this.set({ layer }) });
@@ -158,6 +161,12 @@ class TinyGpt extends TrainingFigure {
     this.ask([name]);
   }
 
+  // The reader's prompt or text: set, and the model (its worker started if need be) answers.
+  askModel(patch) {
+    this.set(patch);
+    this.wake();
+  }
+
   // A new prompt is written, a new text read.
   ask(names) {
     if (names.includes('prompt')) this.write();
@@ -181,12 +190,21 @@ class TinyGpt extends TrainingFigure {
     this.attend();
   }
 
+  // The first question to the model starts its worker (its untrained answers, until Start; what it writes once paused).
+  wake(options = {}) {
+    const fresh = !this.worker;
+    if (!super.wake(options)) return false;
+    if (fresh && !options.start) this.write();
+    if (fresh) this.attend();
+    return true;
+  }
+
   write() {
-    if (!this.msg.running) this.worker?.postMessage({ type: 'write', prompt: this.state.prompt });
+    if (!this.msg.running) this.post({ type: 'write', prompt: this.state.prompt });
   }
 
   attend() {
-    this.worker?.postMessage({ type: 'attend', text: this.state.text });
+    this.post({ type: 'attend', text: this.state.text });
   }
 
   receive(msg) {
@@ -229,7 +247,7 @@ class TinyGpt extends TrainingFigure {
     this.renderDecodings(running);
     this.renderAttention();
     this.announce(this.t('summary', {
-      step, steps, state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : '',
+      step, steps, state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : state === 'idle' ? this.t('summaryIdle') : '',
       losses: last ? this.t('summaryLosses', { train: fmt(last.train), heldOut: fmt(last.heldOut), bigram: fmt(this.bigram?.heldOut) }) : '',
       loading: this.msg.loading ? this.t('summaryLoading') : '',
     }), { phase });

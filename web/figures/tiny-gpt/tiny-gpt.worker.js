@@ -1,14 +1,14 @@
 // tiny-gpt.worker.js: trains <attention-tiny-gpt>'s model off the page's
-// main thread (like induction.worker.js): its own engine, training in slices
-// of about 30 ms, messages read between slices (train-worker.js).
-//   in:  {type: 'reset', options, wasmBase}   a fresh run, not started
+// main thread (like induction.worker.js): the page's compiled module (the
+// full engine, SIMD build), training in slices of about 30 ms, messages read
+// between slices (train-worker.js).
+//   in:  {type: 'reset', options, module}   a fresh run, not started
 //        {type: 'start'}, {type: 'pause'}
 //        {type: 'write', prompt}   the three decodings of prompt (when not training)
 //        {type: 'attend', text}    every head's attention on text
 //   out: {type: 'state', step, steps, running, trainingMs, curve: new points, bigram, samples: new ones}
 //        {type: 'written', typed, step, decodings}   {type: 'attended', text, view}   {type: 'error', message}
 //   (typed and text: what the figure sent; decodings and view: what the model read of it, see tiny-gpt.model.js)
-import { loadAttention, simdSupported } from '../../attention.js';
 import { attentionOn, createRun, decodings } from './tiny-gpt.model.js';
 import { ARTICLE_TEXT } from '#article-text';
 import { serveTraining } from '../../kit/workers/train-worker.js';
@@ -25,10 +25,6 @@ function sampleNow(run) {
 }
 
 serveTraining({
-  load(base) {
-    const name = simdSupported() ? 'attention.simd.wasm' : 'attention.wasm';
-    return loadAttention(base ? { wasmUrl: new URL(name, base) } : {});
-  },
   create(attn, options) {
     samples = [];
     const run = createRun(attn, options, ARTICLE_TEXT);

@@ -17,7 +17,9 @@
 //   - A new sweep leaves the last one's results on screen until its own
 //     first result arrives (a Stop before then loses nothing).
 import { FigureElement } from '../figure-element.js';
-import { wasmBaseUrl } from '../engine.js';
+import { workerModule } from '../engine.js';
+import { bestBuild } from '../../api/load.js';
+import { spawn } from './spawn.js';
 import { h } from '../dom.js';
 import { bytes, millis } from '../format.js';
 
@@ -30,8 +32,8 @@ const ACTIVE = new Set(['waiting', 'running']);
 
 // phase: 'waiting' (for its turn), 'running', then 'done', 'stopped',
 // 'failed' (outcome.status says why) or 'interrupted' (no figure showed it)
-function sweep(file, key, maxN, message, previous, again) {
-  return { id: `${file}|${key}`, file, maxN, message, previous, again, results: [], phase: 'waiting', worker: null, simd: null, started: 0, outcome: null };
+function sweep(file, builds, key, maxN, message, previous, again) {
+  return { id: `${file}|${key}`, file, builds, maxN, message, previous, again, results: [], phase: 'waiting', worker: null, simd: null, started: 0, outcome: null };
 }
 
 function notify(sw) {
@@ -57,18 +59,15 @@ function next() {
 function start(sw) {
   if (sw.phase !== 'running') return; // stopped before its worker started
   sw.started = performance.now();
-  let worker;
-  try {
-    worker = new Worker(sw.file, { type: 'module' });
-  } catch (err) { // (a page whose policy allows no worker from here)
-    return finish(sw, 'failed', { status: ['measuringFailed', { message: err.message }] });
-  }
-  worker.addEventListener('message', ({ data }) => receive(sw, data));
-  worker.addEventListener('error', (e) => {
-    e.preventDefault();
-    finish(sw, 'failed', { status: ['measuringFailed', { message: e.message || ['couldNotLoad'] }] });
+  const worker = spawn(sw.file, {
+    onMessage: (data) => receive(sw, data),
+    onError: (message) => finish(sw, 'failed', { status: ['measuringFailed', { message: message ?? ['couldNotLoad'] }] }),
   });
-  worker.postMessage({ type: 'run', maxN: sw.maxN, ...sw.message, wasmBase: wasmBaseUrl() });
+  // the attention part's compiled modules, by name: the page's own engine's, or compiled here once
+  const names = Object.keys(sw.builds);
+  const modules = Promise.all(names.map((name) => workerModule('attention', sw.builds[name])))
+    .then((list) => Object.fromEntries(names.map((name, i) => [name, list[i]])));
+  worker.post(modules.then((m) => ({ type: 'run', maxN: sw.maxN, ...sw.message, modules: m })));
   sw.worker = worker;
   notify(sw);
 }
@@ -106,11 +105,13 @@ function prune() {
  * A figure that measures. A subclass sets `static worker` (its worker file's URL),
  * `static firstN` (the smallest N its sweeps measure; each doubles N from
  * there) and `static quick` (the largest N of the sweep it starts by itself), and
- * may define sweepKey() (the settings its measurements depend on),
+ * may define builds() (the engines its worker is posted, {name: build} of
+ * the attention part; default the page's own as `best`), sweepKey() (the settings its measurements depend on),
  * sweepMessage() (what its worker is posted besides maxN) and
  * statusArgs() (more arguments for the status line's words).
  */
 export class MeasuringFigure extends FigureElement {
+  static builds() { return { best: bestBuild() }; }
   sweepKey() { return ''; }
   sweepMessage() { return { budgetMs: this.state.budget * 1000 }; }
   statusArgs() { return {}; }
@@ -136,7 +137,7 @@ export class MeasuringFigure extends FigureElement {
     if (old) finish(old, 'stopped');
     const previous = old?.results.length ? old : old?.previous;
     if (previous) previous.previous = null; // keep one sweep back, not a chain
-    const sw = sweep(this.constructor.worker, this.sweepKey(), maxN, this.sweepMessage(), previous, again);
+    const sw = sweep(this.constructor.worker, this.constructor.builds(), this.sweepKey(), maxN, this.sweepMessage(), previous, again);
     sweeps.set(sw.id, sw);
     queue.push(sw);
     prune(); // settings changed away from: their sweep goes

@@ -3,19 +3,20 @@
 // the page's main thread in slices of about 30 ms, its messages read between
 // slices, one message at a time and in order (a start sent while a reset is
 // still loading the engine waits for it).
-//   in:  {type: 'reset', run, options, wasmBase}   a fresh run (numbered by the figure), not started
+//   in:  {type: 'reset', run, options, module, start?}   a fresh run (numbered by the figure), started if `start`;
+//        module: the full engine, compiled by the page (a WebAssembly.Module)
 //        {type: 'start'}, {type: 'pause'}, and the figure's own messages
 //        {type: 'ping', id}   answered once every earlier message is
 //   out: {type: 'state', run, step, steps, running, trainingMs, curve: new points, ...the figure's fields}
 //        {type: 'pong', id}   {type: 'error', run, message}
 // Every message but pong carries the number of the run it is about, so
 // that the figure can drop what an earlier run said after a reset.
+import { loadAttention } from '../../attention.js';
 
 const SLICE_MS = 30; // training per slice: messages are read between slices
 
 /**
  * Serves a figure's training run from this worker. The figure gives:
- *   load(wasmBase) -> Promise<attn>   its engine (loaded once)
  *   create(attn, options) -> run      a fresh run: {train(n), step, done, curve, options, dispose()}
  *   start(run)                        before training starts or resumes (optional)
  *   afterStep(run, trainingMs)        after every training step, with the
@@ -59,6 +60,12 @@ export function serveTraining(figure) {
     }
   }
 
+  function begin() {
+    figure.start?.(run);
+    running = true;
+    loop(++generation);
+  }
+
   async function handle(data) {
     try {
       if (data?.type === 'ping') {
@@ -69,16 +76,15 @@ export function serveTraining(figure) {
         run?.dispose();
         run = null;
         number = data.run;
-        attn ??= await figure.load(data.wasmBase);
+        attn ??= await loadAttention({ module: data.module, parts: 'all' });
         [sent, trainingMs] = [0, 0];
         run = figure.create(attn, data.options);
-        post();
+        if (data.start) begin(); // (a first Start: no state of a run not started is posted)
+        else post();
       } else if (!run) {
         return;
       } else if (data.type === 'start' && !running && !run.done) {
-        figure.start?.(run);
-        running = true;
-        loop(++generation);
+        begin();
       } else if (data.type === 'pause' && running) {
         running = false;
         generation++;

@@ -1,10 +1,13 @@
 // training.js: what attention-induction and attention-tiny-gpt share, a
 // figure whose model trains in a Web Worker (train-worker.js is the other
 // side). The worker is a file next to the figure's module (same-origin, as
-// worker-src under a strict CSP requires) and loads its own engine once; a
-// reset, or an attribute change, starts a fresh run in it (numbered: what an
-// earlier run still says is dropped). The figure stops its worker when it
-// leaves the page; put back, it starts afresh and says so if that lost a run.
+// worker-src under a strict CSP requires; spawn.js starts it from another)
+// and starts with the reader's first Start, not with the page: it is given
+// the page's compiled module of the full engine (kit/engine.js), so it
+// neither fetches nor compiles the .wasm. A reset, or an attribute change,
+// starts a fresh run in it (numbered: what an earlier run still says is
+// dropped). The figure stops its worker when it leaves the page; put back,
+// it starts afresh and says so if that lost a run.
 //
 // A subclass gives `static worker` (its worker file's URL), runOptions() (what
 // the worker's reset gets: the attributes that make a new run), clear()
@@ -12,21 +15,24 @@
 // this.msg, the worker's latest progress, through progress().
 import { setText } from '../dom.js';
 import { FigureElement } from '../figure-element.js';
-import { wasmBaseUrl } from '../engine.js';
+import { workerModule } from '../engine.js';
+import { spawn } from './spawn.js';
 
 export class TrainingFigure extends FigureElement {
+  /** The build the worker trains with (tiny-gpt's claims are tested on the SIMD one). */
+  static build = undefined; // the best the engine validates
   #pongs = new Map(); // ping id -> resolve (settled())
   #pings = 0;
   #runs = 0; // the number of the current run
 
   constructor() {
     super();
-    this.msg = this.loadingMessage();
+    this.msg = this.idleMessage();
   }
 
-  // until the worker's first message (which carries no `loading`) replaces it
-  loadingMessage() {
-    return { step: 0, steps: this.state.steps, running: false, trainingMs: 0, loading: true };
+  // before the worker runs: a run at step 0, not loaded (the worker starts with the first Start)
+  idleMessage() {
+    return { step: 0, steps: this.state.steps, running: false, trainingMs: 0 };
   }
 
   onPage() {
@@ -44,26 +50,51 @@ export class TrainingFigure extends FigureElement {
   attributeChangedCallback(name, old, value) {
     super.attributeChangedCallback(name, old, value);
     // a new language rewords the figure (FigureElement rebuilds it) and a new view of the run redraws it; the run goes on
-    if (this.worker && old !== value && Object.hasOwn(this.runOptions(), name)) this.reset();
+    if (old === value || !Object.hasOwn(this.runOptions(), name)) return;
+    if (this.worker) this.reset();
+    else if (!this.msg.step) this.msg = this.idleMessage(); // (a budget shown before Start)
   }
 
-  /** A fresh model and run (in the worker there is, else in a new one). */
+  /** A fresh model and run: in the worker there is, else at step 0 until the reader starts one. */
   reset() {
-    this.msg = this.loadingMessage();
+    this.msg = this.idleMessage();
     this.restarted = false;
     this.clear();
     this.error = null;
-    if (!this.worker) {
-      const worker = new Worker(this.constructor.worker, { type: 'module' });
-      worker.addEventListener('message', ({ data }) => {
+    if (this.worker) this.#resetWorker();
+    this.invalidate();
+  }
+
+  /**
+   * Start the worker unless it runs (a reader's Start, or a question only
+   * the model answers): it gets the page's compiled module of the full
+   * engine and a fresh run. False when the figure has failed.
+   */
+  wake({ start = false } = {}) {
+    if (this.error) return false;
+    if (this.worker) return true;
+    this.worker = spawn(this.constructor.worker, {
+      onMessage: (data) => {
         if (data?.type === 'pong') this.#pongs.get(data.id)?.();
         else if (data?.run === this.#runs) this.receive(data);
-      });
-      worker.addEventListener('error', (e) => { e.preventDefault(); this.fail(this.t('trainingFailed', { message: e.message || this.t('couldNotLoad') })); });
-      this.worker = worker;
-    }
-    this.worker.postMessage({ type: 'reset', run: ++this.#runs, options: this.runOptions(), wasmBase: wasmBaseUrl() });
+      },
+      onError: (message) => this.fail(this.say(['trainingFailed', { message: message ?? ['couldNotLoad'] }])),
+    });
+    this.#resetWorker(start);
     this.invalidate();
+    return true;
+  }
+
+  #resetWorker(start = false) {
+    this.msg = { ...this.idleMessage(), loading: true }; // until the worker's first message replaces it
+    const message = { type: 'reset', run: ++this.#runs, options: this.runOptions(), start };
+    this.post(workerModule('all', this.constructor.build).then((module) => ({ ...message, module })));
+  }
+
+
+  /** Post a message (or a promise of one) to the worker, if it runs, after those posted before. */
+  post(message) {
+    this.worker?.post(message);
   }
 
   #stop() {
@@ -72,16 +103,17 @@ export class TrainingFigure extends FigureElement {
     for (const resolve of this.#pongs.values()) resolve(); // nothing more will come from it
   }
 
-  /** Start or pause training. */
+  /** Start or pause training (the first Start starts the worker). */
   toggle() {
-    if (!this.worker || this.msg.step >= this.msg.steps) return;
+    if (this.msg.step >= this.msg.steps || this.error) return;
     if (this.msg.running) {
-      this.worker.postMessage({ type: 'pause' });
+      this.post({ type: 'pause' });
       return;
     }
+    if (this.worker) this.post({ type: 'start' });
+    else this.wake({ start: true });
     this.msg.running = true; // until the worker says otherwise
     this.restarted = false;
-    this.worker.postMessage({ type: 'start' });
     this.invalidate();
   }
 
@@ -94,7 +126,7 @@ export class TrainingFigure extends FigureElement {
       const id = ++this.#pings;
       await new Promise((resolve) => {
         this.#pongs.set(id, resolve);
-        worker.postMessage({ type: 'ping', id });
+        worker.post({ type: 'ping', id });
       });
       this.#pongs.delete(id);
     }
@@ -109,7 +141,7 @@ export class TrainingFigure extends FigureElement {
    * Set the start/pause button (this.run) to the run (a focused button that
    * the run's end disables hands focus to Reset, this.resetButton), and say where the run is:
    * {step, steps, running, done, trainingMs, rate (words), state (a string
-   * key), phase (what announce() marks)}.
+   * key: 'idle' before the worker runs), phase (what announce() marks)}.
    */
   progress() {
     const { step, steps, running, trainingMs, loading } = this.msg;
@@ -119,7 +151,7 @@ export class TrainingFigure extends FigureElement {
     this.run.disabled = done || !!this.error;
     if (focused && this.run.disabled) this.resetButton.focus();
     const rate = trainingMs > 0 ? this.t('rate', { n: Math.round((1000 * step) / trainingMs) }) : '';
-    const state = running ? 'training' : done ? 'done' : step ? 'paused' : loading ? 'loadingModel' : this.restarted ? 'restarted' : 'ready';
+    const state = running ? 'training' : done ? 'done' : step ? 'paused' : loading ? 'loadingModel' : this.restarted ? 'restarted' : this.worker ? 'ready' : 'idle';
     return { step, steps, running, done, trainingMs, rate, state, phase: this.error ? 'error' : state };
   }
 

@@ -1,0 +1,134 @@
+// size.mjs: what a reader's browser really transfers, measured in headless
+// Chromium over a gzip server (level 9, a fresh profile per page, so nothing
+// comes from a cache): one page per figure (the snippet a blogger pastes: the
+// script and one element), the article's first view, and the article
+// scrolled to the end with no button pressed. Every byte counts: JS, CSS,
+// wasm, fonts, workers, the article's own files.
+//   npm run size                      the table, against the budgets
+//   node scripts/size.mjs --root DIR  the same for another checkout (its dist/ built)
+//   node scripts/size.mjs --json FILE also write the numbers
+//   npm run size -- --write           also put the table in README.md and web/embed/README.md
+// tests/browser/size.test.js keeps the budgets, and the quoted tables within 3%.
+import { chromium } from 'playwright-core';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+import { FIGURES } from '../web/figures/registry.js';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.mjs';
+
+/** Budgets in gzip bytes (issue 26): what each page may transfer. */
+export const BUDGETS = {
+  'attention-soft-dictionary': 80_000,
+  'attention-multi-head-it': 80_000,
+  'attention-heatmap': 60_000,
+  'article, first view': 200_000,
+  'article, scrolled to the end': 300_000,
+};
+
+const QUIET_MS = 700; // no request for this long: the page has loaded what it will
+
+/** The page a blogger makes for one figure. */
+const onePage = (tag) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>${tag}</title>
+<script type="module" src="/dist/attention-figures.js"></script>
+<body><${tag}></${tag}></body></html>`;
+
+/**
+ * Measure in a fresh Chromium. `pages`: tags (one-figure pages) and/or
+ * 'first view', 'scrolled'. -> [{page, bytes, requests, files, readyMs}]
+ */
+export async function measure({ root, tags = FIGURES.map((f) => f.tag), article = true } = {}) {
+  let sent = [];
+  let last = 0;
+  const server = await serve({ port: 0, root, gzip: true, onSent: (path, bytes) => { sent.push({ path, bytes }); last = performance.now(); } });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const results = [];
+  const quiet = async (page) => {
+    while (performance.now() - last < QUIET_MS) await page.waitForTimeout(100);
+  };
+  const record = (name, readyMs) => {
+    results.push({ page: name, bytes: sent.reduce((a, s) => a + s.bytes, 0), requests: sent.length, files: sent.map((s) => s.path), readyMs });
+  };
+  try {
+    for (const tag of tags) {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      const page = await context.newPage();
+      await page.route(`${origin}/one.html`, (r) => r.fulfill({ contentType: 'text/html', body: onePage(tag) }));
+      sent = [];
+      last = performance.now();
+      await page.goto(`${origin}/one.html`);
+      await page.waitForFunction((t) => document.querySelector(t)?.matches('[data-ready], [data-error]'), tag, { timeout: 60_000 });
+      const readyMs = await page.evaluate(() => performance.now());
+      if (await page.locator(`${tag}[data-error]`).count()) throw new Error(`${tag} failed to start`);
+      await quiet(page);
+      record(tag, readyMs);
+      await context.close();
+    }
+    if (article) {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      const page = await context.newPage();
+      sent = [];
+      last = performance.now();
+      await page.goto(`${origin}/web/index.html`);
+      await quiet(page);
+      record('article, first view');
+      // down the page as a reader scrolls, letting each figure start
+      for (let y = 0; ; y += 700) {
+        await page.evaluate((top) => window.scrollTo(0, top), y);
+        await page.waitForTimeout(150);
+        if (await page.evaluate(() => window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2)) break;
+      }
+      await page.waitForFunction(() => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'))
+        .every((e) => e.matches('[data-ready], [data-error]')), null, { timeout: 60_000 });
+      await quiet(page);
+      record('article, scrolled to the end');
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await new Promise((r) => server.close(r));
+  }
+  return results;
+}
+
+const kb = (n) => (n / 1000).toFixed(1);
+
+/** The files that quote the table, and its markers there. */
+export const QUOTING = ['README.md', 'web/embed/README.md'];
+const MARKERS = /(<!-- size: npm run size -- --write -->\n)([\s\S]*?)\n?(<!-- \/size -->)/;
+
+/** The table of `results` as Markdown. */
+export function table(results, { ready = false } = {}) {
+  const rows = results.map((r) => {
+    const budget = BUDGETS[r.page];
+    const cells = [r.page, r.requests, kb(r.bytes), budget ? `<= ${kb(budget)}${r.bytes > budget ? ' OVER' : ''}` : ''];
+    return `| ${[...cells, ...(ready ? [r.readyMs?.toFixed(0) ?? ''] : [])].join(' | ')} |`;
+  });
+  return [`| page | requests | KB gzip | budget${ready ? ' | ready, ms' : ''} |`, `| --- | ---: | ---: | ---:${ready ? ' | ---:' : ''} |`, ...rows].join('\n');
+}
+
+/** {page: KB} as a file quotes them between its markers (null without markers). */
+export function quoted(text) {
+  const body = MARKERS.exec(text)?.[2];
+  if (!body) return null;
+  return Object.fromEntries([...body.matchAll(/^\| ([^|]+?) \| \d+ \| ([\d.]+) \|/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+  const root = resolve(arg('--root') ?? fileURLToPath(new URL('..', import.meta.url)));
+  const results = await measure({ root });
+  console.log(`size.mjs: ${root}, Chromium over gzip -9, fresh profile per page\n`);
+  console.log(table(results, { ready: true }));
+  if (arg('--json')) writeFileSync(arg('--json'), JSON.stringify(results, null, 1));
+  if (process.argv.includes('--write')) {
+    for (const file of QUOTING) {
+      const path = resolve(root, file);
+      const text = readFileSync(path, 'utf8');
+      if (!MARKERS.test(text)) throw new Error(`${file} has no <!-- size: npm run size -- --write --> ... <!-- /size --> markers`);
+      writeFileSync(path, text.replace(MARKERS, (all, open, body, close) => `${open}${table(results)}\n${close}`));
+    }
+  }
+  process.exitCode = results.some((r) => BUDGETS[r.page] && r.bytes > BUDGETS[r.page]) ? 1 : 0;
+}

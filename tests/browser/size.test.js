@@ -1,0 +1,57 @@
+// size.test.js: a page pays only for what it shows (issue 26). In Chromium
+// over a gzip server (scripts/size.mjs, a fresh profile per page): every
+// one-figure page starts, and the budgets hold; a page without a worker
+// figure loads no worker and only the attention part's .wasm; nothing loads
+// the full engine or a training worker before a Start is pressed; the
+// tables README.md and web/embed/README.md quote are within 3%.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { BUDGETS, QUOTING, measure, quoted } from '../../scripts/size.mjs';
+import { FIGURES } from '../../web/figures/registry.js';
+
+const results = await measure();
+const of = (page) => results.find((r) => r.page === page);
+const wasm = (r) => r.files.filter((f) => f.endsWith('.wasm'));
+
+test('every page stays within its budget', () => {
+  for (const [page, budget] of Object.entries(BUDGETS)) {
+    assert.ok(of(page), `${page} was measured`);
+    assert.ok(of(page).bytes <= budget, `${page}: ${of(page).bytes} bytes gzip, budget ${budget}`);
+  }
+});
+
+// the attention part in the best build; cost also times the scalar one
+const parts = (tag) => (tag === 'attention-cost' ? 2 : 1);
+
+test('a one-figure page loads the attention part\'s .wasm, and a worker only for a figure that measures', () => {
+  for (const { tag, worker } of FIGURES) {
+    const r = of(tag);
+    assert.equal(wasm(r).length, parts(tag), `${tag}: ${wasm(r)}`);
+    assert.ok(wasm(r).every((f) => /attention-only/.test(f)), `${tag}: ${wasm(r)}`);
+    const workers = r.files.filter((f) => f.endsWith('.worker.js'));
+    // cost and efficient measure a quick sweep by themselves; induction and tiny-gpt wait for Start
+    const measures = tag === 'attention-cost' || tag === 'attention-efficient';
+    assert.equal(workers.length, worker && measures ? 1 : 0, `${tag}: ${workers}`);
+    assert.ok(!r.files.some((f) => /katex/.test(f)), `${tag} loaded KaTeX: ${r.files}`);
+  }
+});
+
+test('the article, scrolled to the end with no button pressed, loads no training worker and not the full engine', () => {
+  const r = of('article, scrolled to the end');
+  assert.deepEqual(r.files.filter((f) => /(induction|tiny-gpt)\.worker\.js$/.test(f)), []);
+  assert.equal(wasm(r).length, parts('attention-cost'), `${wasm(r)}`);
+  assert.ok(wasm(r).every((f) => /attention-only/.test(f)), `${wasm(r)}`);
+});
+
+test('README.md and the embed README quote these sizes (within 3%)', () => {
+  for (const file of QUOTING) {
+    const q = quoted(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+    assert.ok(q, `${file} has no size table between its markers: npm run size -- --write`);
+    for (const r of results) {
+      const kb = r.bytes / 1000;
+      assert.ok(q[r.page] !== undefined, `${file} does not quote ${r.page}: npm run size -- --write`);
+      assert.ok(Math.abs(q[r.page] - kb) / kb < 0.03, `${file} quotes ${q[r.page]} KB for ${r.page}, measured ${kb.toFixed(1)}: npm run size -- --write`);
+    }
+  }
+});

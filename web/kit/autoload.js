@@ -1,0 +1,62 @@
+// autoload.js: define each figure's tag when a page first uses it, by
+// importing that figure's own module (the way Web Awesome's autoloader
+// does). A page pays for the figures it shows, not for all of them.
+//
+// A figure that trains or measures in a worker (the heavy ones) is imported
+// only once one of its elements nears the viewport; the others as soon as
+// their tag is in the page. Elements added later (by a script, or HTML put
+// in by a framework) are found by a MutationObserver. If a module cannot
+// be loaded, each of its elements says so in its own text (light DOM).
+import figureStrings from './figure.strings.js';
+import { languageOf, translator } from './i18n.js';
+
+const NEAR = '600px 0px'; // a heavy figure starts loading this far below the fold
+
+/** Watch `root` (a document) for the tags of `figures` (the registry's entries). */
+export function autoload(figures, root = document) {
+  const waiting = new Map(figures.filter((f) => !customElements.get(f.tag)).map((f) => [f.tag, f]));
+  const selector = () => [...waiting.keys()].join(',');
+
+  function load(figure) {
+    if (!waiting.delete(figure.tag)) return;
+    figure.load().catch((err) => {
+      for (const el of root.querySelectorAll(figure.tag)) {
+        const p = document.createElement('p');
+        p.setAttribute('role', 'alert');
+        p.textContent = translator(figureStrings, languageOf(el))('couldNotStart', { message: err.message });
+        el.prepend(p);
+      }
+    });
+    if (!waiting.size) mutations.disconnect();
+  }
+
+  const near = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      near.unobserve(e.target);
+      const figure = waiting.get(e.target.localName);
+      if (figure) load(figure);
+    }
+  }, { rootMargin: NEAR }) : null;
+
+  function found(el) {
+    const figure = waiting.get(el.localName);
+    if (!figure) return;
+    if (figure.worker && near) near.observe(el);
+    else load(figure);
+  }
+
+  function scan(node) {
+    if (!waiting.size || node.nodeType !== 1) return;
+    if (waiting.has(node.localName)) found(node);
+    for (const el of node.querySelectorAll(selector())) found(el);
+  }
+
+  const mutations = new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) scan(n);
+  });
+  if (waiting.size) {
+    mutations.observe(root, { childList: true, subtree: true });
+    scan(root.documentElement ?? root);
+  }
+}
