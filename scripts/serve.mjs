@@ -28,12 +28,15 @@ const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
  * Start serving `root`; resolves to the node:http server once listening.
  * `gzip`: compress what the client accepts (level 9), as a blog's host would.
  * `onSent(path, bytes)`: told the body bytes of every response (sizes).
+ * `cors`: send Access-Control-Allow-Origin: * (as a CDN must, for pages on
+ * other origins to use what it serves): true, or a test of the path.
  */
-export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent } = {}) {
+export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent, cors = false } = {}) {
   const server = createServer(async (req, res) => {
     const headers = csp ? { 'content-security-policy': STRICT_CSP } : {};
     try {
       let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (cors === true || (typeof cors === 'function' && cors(path))) headers['access-control-allow-origin'] = '*';
       if (path === '/') {
         res.writeHead(302, { location: '/web/' }).end();
         return;
