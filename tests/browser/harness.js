@@ -31,6 +31,7 @@ export async function start({ csp = false, root } = {}) {
   await mkdir(SCREENSHOTS, { recursive: true });
 
   // prepare(page): runs before the page loads (routes, init scripts).
+  // `path` is on this server, or a whole URL (another server's page).
   async function open(path, { width = 1100, height = 900, colorScheme = 'light', javaScriptEnabled = true, prepare } = {}) {
     const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1, javaScriptEnabled });
     const page = await context.newPage();
@@ -43,7 +44,7 @@ export async function start({ csp = false, root } = {}) {
     page.on('request', (r) => requests.push(r.url()));
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-    await page.goto(origin + path, { waitUntil: 'load' });
+    await page.goto(new URL(path, origin).href, { waitUntil: 'load' });
     return {
       page, problems, requests, context,
       foreign: () => requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:')),
