@@ -196,8 +196,9 @@ async function compile(url) {
   let response;
   try {
     response = await fetch(url);
-  } catch (err) {
-    throw new Error(`attention-wasm: could not load ${url} (${err.message})`, { cause: err });
+  } catch (err) { // (from another origin, the likely cause is a missing CORS header, which fetch does not name)
+    const foreign = globalThis.location && url.origin !== globalThis.location.origin;
+    throw new Error(`attention-wasm: could not load ${url} (${err.message})${foreign ? '; a .wasm from another origin needs its server to send Access-Control-Allow-Origin' : ''}`, { cause: err });
   }
   if (!response.ok) {
     throw new Error(`attention-wasm: could not load ${url} (HTTP ${response.status})`);
