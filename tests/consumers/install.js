@@ -1,7 +1,8 @@
 // install.js: attention-wasm as its users get it: `npm pack` of this
 // repository as built (run `bash build.sh` first: the pack runs no scripts,
 // so it never rebuilds dist/ under another test), installed into a fresh
-// folder. The package has no dependencies, so the install needs no network.
+// folder. The package has no dependencies, so the install needs no network;
+// what a consumer adds of its own (a bundler) comes from the npm registry.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -34,4 +35,13 @@ export function install(tmp, dir) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', pack(tmp)], dir, join(tmp, 'npm-cache'));
   return join(dir, 'node_modules/attention-wasm');
+}
+
+// The registry's packages, cached here (build/ is not the user's cache and
+// not committed): a rerun finds what the last run downloaded.
+const REGISTRY_CACHE = join(ROOT, 'build/npm-cache');
+
+/** Install `specs` (exact `name@version`s from the npm registry) into the project `dir` as devDependencies. */
+export function addFromRegistry(dir, specs) {
+  npm(['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...specs], dir, REGISTRY_CACHE);
 }

@@ -1,0 +1,28 @@
+// docs.js: what web/embed/README.md tells a user to write, read from it, so
+// that the consumer tests run the documented lines themselves.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+const README = readFileSync(new URL('../../web/embed/README.md', import.meta.url), 'utf8');
+
+/** The text under the heading `title` (any level), up to the next heading of that level or higher. */
+export function section(title) {
+  // a line of a code block is never a heading (a shell comment starts with '# ')
+  let fenced = false;
+  const lines = README.split('\n');
+  const headings = lines.map((l) => {
+    if (l.startsWith('```')) fenced = !fenced;
+    return fenced ? 0 : /^(#+) /.exec(l)?.[1].length ?? 0;
+  });
+  const at = lines.findIndex((l, i) => headings[i] && l.slice(headings[i] + 1) === title);
+  assert.ok(at >= 0, `web/embed/README.md has no heading "${title}"`);
+  const end = headings.findIndex((h, i) => i > at && h && h <= headings[at]);
+  return lines.slice(at + 1, end < 0 ? undefined : end).join('\n');
+}
+
+/** The ```lang code blocks of section `title`; at least one. */
+export function blocks(title, lang) {
+  const found = [...section(title).matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'gm'))].map((m) => m[1]);
+  assert.ok(found.length, `web/embed/README.md's "${title}" has no ${lang} block`);
+  return found;
+}
