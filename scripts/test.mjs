@@ -7,7 +7,8 @@
 //   browser   headless Chromium: pages, figures in pages (*.page.test.js)
 //   native    the C kernels natively under ASan and UBSan
 //   fuzz      a bounded libFuzzer run of every harness
-//   consumers the package as its users get it (npm pack): Node, Hugo and Jekyll sites
+//   consumers the package as its users get it (npm pack): Node; Vite, webpack and esbuild apps;
+//             Hugo and Jekyll sites; the figures from another origin
 // Extra arguments after `--` go to node --test (e.g. -- --test-name-pattern=heatmap).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
