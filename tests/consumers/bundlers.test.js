@@ -6,7 +6,8 @@
 //     the seed notebook's attention weights (np.random.seed(42); Q = X·W_Q,
 //     ...), within 1e-6 of the float64 reference; so does an engine from
 //     `wasmBinary` (bytes the app fetched) and one from a page-relative
-//     `wasmUrl`, which fetch no .wasm of their own (finding 3);
+//     `wasmUrl`, which fetch no .wasm of their own (finding 3); with Vite,
+//     that .wasm is the package's, through a `?url` import (finding 2);
 //   - the figures (`import 'attention-wasm/figures'`; webpack's app imports
 //     'attention-wasm/figures/soft-dictionary' and '.../induction' alone, and
 //     no other figure is defined): the soft dictionary draws and reacts to
@@ -51,9 +52,11 @@ const [ENGINE_IMPORT, ALL_FIGURES] = blocks('Bundlers', 'js')[0].trim().split('\
 const ONE_FIGURE = blocks('Bundlers', 'js')[1].trim();
 const ONE_TAGS = ['attention-soft-dictionary', 'attention-induction'];
 
-// The app: the engine's numbers into #weights, and two figures.
-const APP = (figures) => `${ENGINE_IMPORT}
+// The app: the engine's numbers into #weights, and two figures. `hosted`: the
+// line that sets \`hosted\`, the address of a .wasm the app loads itself.
+const APP = (figures, hosted) => `${ENGINE_IMPORT}
 ${figures}
+${hosted}
 import { X, W_Q, W_K, W_V } from './notebook.js';
 
 // The seed notebook's attention weights, from an engine loaded with \`options\`.
@@ -66,11 +69,14 @@ async function weights(options) {
 
 const out = document.querySelector('#weights');
 try {
-  const bytes = await (await fetch('engine.wasm')).arrayBuffer();
+  const bytes = await (await fetch(hosted)).arrayBuffer();
   out.textContent = JSON.stringify({
-    default: await weights(),
-    wasmBinary: await weights({ wasmBinary: bytes, parts: 'attention' }),
-    wasmUrl: await weights({ wasmUrl: 'engine.wasm', parts: 'attention' }),
+    hosted: new URL(hosted, document.baseURI).href,
+    engines: {
+      default: await weights(),
+      wasmBinary: await weights({ wasmBinary: bytes, parts: 'attention' }),
+      wasmUrl: await weights({ wasmUrl: hosted, parts: 'attention' }),
+    },
   });
 } catch (err) {
   out.textContent = \`error: \${err.message}\`;
@@ -89,28 +95,30 @@ ${script}
 `;
 
 // Each bundler: what it is installed with, the app's figures, the page (its
-// place in the project, and how it loads the app) with the .wasm the app hosts
-// itself beside it, and where the harness's server (of the projects' folder)
-// serves that page (Vite: its own servers).
+// place in the project, and how it loads the app), the .wasm the app loads
+// itself (a copy beside the page; with Vite, the package's own through a ?url
+// import), and where the harness's server (of the projects' folder) serves
+// that page (Vite: its own servers).
+const BESIDE = "const hosted = 'engine.wasm';";
 const BUNDLERS = {
   vite: {
     deps: at('vite'),
     figures: ALL_FIGURES,
     page: ['index.html', '<script type="module" src="/src/index.js"></script>'],
-    hosted: 'public/engine.wasm', // (Vite's public/ folder: copied into dist/)
+    hosted: "import hosted from 'attention-wasm/build/attention-only.simd.wasm?url';",
   },
   webpack: {
     deps: at('webpack', 'webpack-cli'),
     figures: `${ONE_FIGURE}\nimport 'attention-wasm/figures/induction';`,
     page: ['dist/index.html', '<script defer src="main.js"></script>'],
-    hosted: 'dist/engine.wasm',
+    hosted: BESIDE,
     served: '/webpack/dist/index.html',
   },
   esbuild: {
     deps: at('esbuild'),
     figures: ALL_FIGURES,
     page: ['public/index.html', '<script type="module" src="js/index.js"></script>'],
-    hosted: 'public/engine.wasm',
+    hosted: BESIDE,
     served: '/esbuild/public/index.html',
   },
 };
@@ -132,10 +140,10 @@ async function build(name) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), contents);
   };
-  write('src/index.js', APP(figures));
+  write('src/index.js', APP(figures, hosted));
   write('src/notebook.js', Object.entries(NOTEBOOK).map(([k, v]) => `export const ${k} = ${JSON.stringify(Array.from(v))};\n`).join(''));
   write(html, PAGE(script));
-  write(hosted, readFileSync(join(pkg, 'build/attention-only.simd.wasm')));
+  if (hosted === BESIDE) write(join(dirname(html), 'engine.wasm'), readFileSync(join(pkg, 'build/attention-only.simd.wasm')));
   for (const commands of blocks(COMMANDS[name], 'sh')) {
     try {
       await run('bash', ['-euc', commands], { cwd: dir, timeout: 180_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
@@ -196,21 +204,23 @@ function recordWorkers() {
 /** Open `url` and check the app there; `tags`: the figures it defines. */
 async function checkApp(url, name, { tags = null } = {}) {
   const { page, problems, requests, context } = await server.open(url, { prepare: (p) => p.addInitScript(recordWorkers) });
+  let hosted; // the .wasm the app loads itself
   const wasm = () => {
     const all = requests.filter((u) => /\.wasm$/.test(u));
-    const own = all.filter((u) => u.endsWith('/engine.wasm')).length;
-    return { own, package: all.length - own, all: all.join(', ') };
+    const own = all.filter((u) => u === hosted).length;
+    return { own, package: all.filter((u) => u !== hosted), all: all.join(', ') };
   };
   try {
     await page.waitForFunction(() => document.querySelector('#weights').textContent !== '', null, { timeout: 30_000 });
     const text = await page.textContent('#weights');
     assert.doesNotMatch(text, /^error/, `${name}: the engine failed`);
     const got = JSON.parse(text);
-    for (const [how, { weights }] of Object.entries(got)) {
+    hosted = got.hosted;
+    for (const [how, { weights }] of Object.entries(got.engines)) {
       weights.forEach((w, i) => assert.ok(Math.abs(w - WANT[i]) <= TOL, `${name}, ${how}: weight ${i} is ${w}, the float64 reference ${WANT[i]}`));
     }
-    assert.equal(got.default.build, 'relaxed', 'Chromium runs the relaxed build');
-    assert.equal(got.wasmBinary.build, 'simd', 'the bytes given are the SIMD build');
+    assert.equal(got.engines.default.build, 'relaxed', 'Chromium runs the relaxed build');
+    assert.equal(got.engines.wasmBinary.build, 'simd', 'the bytes given are the SIMD build');
 
     if (tags) {
       const defined = await page.evaluate(() => [...document.querySelectorAll('*')].map((e) => e.localName)
@@ -227,8 +237,8 @@ async function checkApp(url, name, { tags = null } = {}) {
     await induction.evaluate((e) => e.settled());
     assert.deepEqual(await page.evaluate(() => window.__workers), [], 'a worker was started before Start was pressed');
     let w = wasm();
-    assert.equal(w.own, 2, `engine.wasm: fetched by the app for wasmBinary, and by the wasmUrl engine (${w.all})`);
-    assert.equal(w.package, 2, `the app's engine and the figures' (attention part), one .wasm each, and nothing else (${w.all})`);
+    assert.equal(w.own, 2, `${hosted}: fetched by the app for wasmBinary, and by the wasmUrl engine (${w.all})`);
+    assert.equal(w.package.length, 2, `the app's engine and the figures' (attention part), one .wasm each, and nothing else (${w.all})`);
 
     await induction.getByRole('button', { name: 'Start training' }).click();
     await page.waitForFunction(() => document.querySelector('attention-induction').msg?.step > 0, null, { timeout: 30_000 });
@@ -236,9 +246,9 @@ async function checkApp(url, name, { tags = null } = {}) {
     assert.deepEqual(more, [], 'one worker');
     assert.equal(requests.filter((u) => u === worker).length, 1, `the worker's script ${worker}, fetched once`);
     w = wasm();
-    assert.equal(w.package, 3, `and the full engine, which the page compiles for the worker (${w.all})`);
+    assert.equal(w.package.length, 3, `and the full engine, which the page compiles for the worker (${w.all})`);
     if (name !== 'webpack') { // (whose names are hashes)
-      assert.ok(requests.filter((u) => /\.wasm$/.test(u) && !u.endsWith('/engine.wasm')).every((u) => /\.relaxed\b/.test(u)), `each engine fetched its relaxed build only (${w.all})`);
+      assert.ok(w.package.every((u) => /\.relaxed\b/.test(u)), `each engine fetched its relaxed build only (${w.all})`);
     }
     await page.screenshot({ path: `${SCREENSHOTS}consumer-${name}.png`, fullPage: true });
     assert.deepEqual(problems, []);
