@@ -105,7 +105,7 @@ const BUNDLERS = {
     deps: at('vite'),
     figures: ALL_FIGURES,
     page: ['index.html', '<script type="module" src="/src/index.js"></script>'],
-    hosted: "import hosted from 'attention-wasm/build/attention-only.simd.wasm?url';",
+    hosted: `${blocks('Vite', 'js')[0].split('\n')[0]}\nconst hosted = wasmUrl;`,
   },
   webpack: {
     deps: at('webpack', 'webpack-cli'),
