@@ -184,6 +184,7 @@ before(async () => {
   server = await start({ root: tmp });
 });
 after(async () => {
+  await Promise.allSettled(Object.values(builds)); // (a build still writing would outlive the folder's removal)
   for (const child of children) child.kill();
   await server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
