@@ -7,7 +7,8 @@
 #   build/attention.wasm        the same C, scalar (no -msimd128, so no auto-vectorizer)
 #   build/attention-only{.simd,.relaxed,}.wasm  the same three of the attention part alone
 #                               (src/sources.txt): what loadAttention({ parts: 'attention' }) loads
-#   dist/                       the figures bundle for embedding (when web/figures exists)
+#   dist/                       the figures bundle for embedding (when web/figures exists), with
+#                               its .d.ts (scripts/figure-types.mjs)
 #   web/embed/{hugo/data,jekyll/_data}/attention_figures.json  the figures the blog snippets accept
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
@@ -111,6 +112,8 @@ engine attention-only attention
 # build (cheap; file times after a git checkout or merge say nothing).
 node scripts/article-text.mjs
 if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
+# dist/'s TypeScript declarations of the figures, from the registry and their props.
+node scripts/figure-types.mjs
 # The figures the Hugo shortcode and the Jekyll include accept, from the registry.
 node scripts/blog-data.mjs
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'
