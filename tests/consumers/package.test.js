@@ -3,14 +3,18 @@
 // 'attention-wasm'` in Node computes attention, with both builds and both
 // parts (the full engine, and parts: 'attention'); the .wasm files are
 // exported subpaths; a CommonJS project loads it with `await import()`.
+// Issue 27, finding 8: it carries web/embed/ (the snippets and their README)
+// and every file its READMEs link or show (the screenshots), its pages' files,
+// and every file its .d.ts name.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { ROOT, assertClose, attentionBound, ref } from '../unit/helpers.js'; // helpers also builds build/ if missing
+import { FIGURES } from '../../web/figures/registry.js';
 
 const npm = (args, cwd, env = {}) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, timeout: 60_000 });
@@ -94,8 +98,39 @@ describe('npm package', () => {
     for (const f of ['web/attention.js', ...api, 'web/attention.d.ts', ...wasm, 'package.json', 'LICENSE']) {
       assert.ok(files.includes(f), `${f} is missing from the tarball (${files.length} files)`);
     }
-    const stray = files.filter((f) => /^(tests|node_modules|bench|build\/native|build\/emcache)\//.test(f));
+    const stray = files.filter((f) => /^(tests|node_modules|bench|build\/native|build\/emcache)\//.test(f) && f !== 'bench/README.md'); // the README links it
     assert.deepEqual(stray, [], 'files that a published package should not carry');
+  });
+
+  it('packs web/embed/ (the snippets and their README) and the figures\' types', () => {
+    const files = packed.files.map((f) => f.path);
+    const embed = execFileSync('git', ['ls-files', 'web/embed'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    assert.ok(embed.includes('web/embed/README.md') && embed.includes('web/embed/example.html'), 'git ls-files web/embed');
+    const built = ['web/embed/hugo/data/attention_figures.json', 'web/embed/jekyll/_data/attention_figures.json',
+      'dist/attention-figures.d.ts', 'dist/figure-element.d.ts', ...FIGURES.map((f) => `dist/figures/${f.name}.d.ts`)];
+    const missing = [...embed, ...built].filter((f) => !files.includes(f));
+    assert.deepEqual(missing, [], 'missing from the tarball');
+  });
+
+  it('every file the READMEs link or show, the embed pages load and the .d.ts name is in the package', () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const pkg = join(tmp, 'consumer/node_modules/attention-wasm');
+    const text = (file) => readFileSync(join(pkg, file), 'utf8');
+    const local = (target) => !/^([a-z]+:|#|\/)/i.test(target); // not a URL, an anchor or a site path
+    const refs = [];
+    for (const readme of ['README.md', 'web/embed/README.md']) {
+      for (const [, target] of text(readme).matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)) refs.push([readme, target]);
+    }
+    for (const page of [...files].filter((f) => /^web\/embed\/[^/]+\.html$/.test(f))) {
+      for (const [, target] of text(page).matchAll(/\b(?:src|href)="([^"]+)"/g)) refs.push([page, target]);
+    }
+    for (const dts of [...files].filter((f) => f.endsWith('.d.ts'))) {
+      // a file named in a comment (DESIGN.md was one, not in the package), from the package's root
+      for (const [, target] of text(dts).matchAll(/([\w./-]+\.md)\b/g)) refs.push([dts, posix.relative(posix.dirname(dts), target)]);
+    }
+    assert.ok(refs.some(([, t]) => t.endsWith('.png')), 'the READMEs show screenshots');
+    const broken = refs.filter(([from, target]) => local(target) && !files.has(posix.normalize(posix.join(posix.dirname(from), target.split('#')[0]))));
+    assert.deepEqual(broken, [], '[file, what it names] not in the tarball');
   });
 
   it("import { loadAttention } from 'attention-wasm' computes attention in an empty project (both builds, both parts)", () => {
