@@ -34,6 +34,7 @@ import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
 import { h } from './dom.js';
 import { theme } from './draw/colors.js';
+import { pageScheme, watchScheme } from './page-scheme.js';
 import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
 import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
@@ -52,7 +53,6 @@ function parse(prop, value) {
   return prop.normalize ? prop.normalize(value) : value;
 }
 
-const DARK = '(prefers-color-scheme: dark)';
 // The live region follows the summary once changes pause for ANNOUNCE_WAIT
 // (a slider let go); while they never pause (a model training), at most every
 // ANNOUNCE_EVERY; and at once when the figure marks a new phase.
@@ -65,7 +65,7 @@ export class FigureElement extends HTMLElement {
   static strings = { en: {}, zh: {} };
 
   static get observedAttributes() {
-    return [...Object.keys(this.props), 'lang'];
+    return [...Object.keys(this.props), 'lang', 'theme'];
   }
 
   #frame = 0;
@@ -76,8 +76,7 @@ export class FigureElement extends HTMLElement {
   #phase;
   #stale = false; // a redraw was asked for while off the page
   #resolveReady;
-  #scheme = null;
-  #onScheme = () => this.invalidate();
+  #unwatchScheme = null;
   #linkButton = null;
   #problems = [];
   #translator = null;
@@ -98,9 +97,8 @@ export class FigureElement extends HTMLElement {
   connectedCallback() {
     if (!this.#started) this.shadowRoot.querySelector('.loading')?.replaceChildren(translator({}, languageOf(this))('loading'));
     applyLinkedState(this);
-    // colours resolved in JavaScript (cell labels, canvases) follow a theme switch
-    this.#scheme ??= globalThis.matchMedia?.(DARK);
-    this.#scheme?.addEventListener('change', this.#onScheme);
+    this.#unwatchScheme ??= watchScheme(this.#followScheme);
+    this.#followScheme();
     if (this.attn) {
       if (this.#stale) this.invalidate();
       this.onPage();
@@ -114,7 +112,8 @@ export class FigureElement extends HTMLElement {
   }
 
   disconnectedCallback() {
-    this.#scheme?.removeEventListener('change', this.#onScheme);
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = null;
     this.#observer?.disconnect();
     this.#observer = null;
     if (this.#frame) {
@@ -132,7 +131,19 @@ export class FigureElement extends HTMLElement {
    */
   onPage() {}
 
+  // theme="light" or "dark" forces one; otherwise the page's (page-scheme.js).
+  // data-dark on the element switches its CSS (styles.js); colours resolved
+  // in JavaScript (cell labels, canvases) follow on the next draw.
+  #followScheme = () => {
+    const theme = this.getAttribute('theme');
+    const dark = theme === 'dark' || (theme !== 'light' && pageScheme() === 'dark');
+    if (dark === this.hasAttribute('data-dark')) return;
+    this.toggleAttribute('data-dark', dark);
+    this.invalidate();
+  };
+
   attributeChangedCallback(name, old, value) {
+    if (name === 'theme') return void this.#followScheme();
     if (name === 'lang') {
       if (this.attn && old !== value) this.#mount();
       return;

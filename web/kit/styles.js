@@ -2,8 +2,9 @@
 //
 // Appearance is set by --attention-* custom properties on :host; a page can
 // override any of them from outside (outer rules win over :host rules).
-// Themes: light by default, dark with prefers-color-scheme, and the
-// theme="light" / theme="dark" attribute forces one.
+// Themes: light, and dark where the element has data-dark (set by
+// figure-element.js: the page's own scheme, or the theme="light" /
+// theme="dark" attribute, which forces one).
 const LIGHT = `
   --attention-bg: #ffffff; --attention-fg: #1d1f24; --attention-muted: #5c6370;
   --attention-border: #d5d8de; --attention-panel: #f5f6f8;
@@ -25,7 +26,7 @@ export const baseCss = `
   font: 15px/1.45 var(--attention-font, system-ui, -apple-system, "Segoe UI", sans-serif);
   border: 1px solid var(--attention-border); border-radius: 10px;
   padding: 14px; margin: 1.5em 0; box-sizing: border-box; max-width: 100%; overflow-wrap: break-word; }
-@media (prefers-color-scheme: dark) { :host(:not([theme=light])) { ${DARK} } }
+:host([data-dark]) { ${DARK} }
 :host([theme=dark]) { ${DARK} }
 :host([theme=light]) { ${LIGHT} }
 :host([hidden]) { display: none; }

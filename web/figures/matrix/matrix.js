@@ -8,6 +8,7 @@ import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
+import { theme } from '../../kit/draw/colors.js';
 import strings from './matrix.strings.js';
 import { steps, smallX, pictureAttention, parseExample, PIXELS, STEPS, SIDE } from './matrix.model.js';
 
@@ -103,7 +104,7 @@ class MatrixFigure extends FigureElement {
   // picture only when its pixel or the theme changes.
   render() {
     const k = this.state.step - 1;
-    const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+    const scheme = theme(this.shadowRoot); // the same object while the theme stays
     const was = this.painted ?? {};
     if (was.scheme !== scheme) this.paintMatrices();
     const shown = [...OPERANDS[k], ...RESULTS[k]];
