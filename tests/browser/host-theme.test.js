@@ -1,8 +1,8 @@
 // host-theme.test.js: issue 27, finding 9. theme="auto" (no theme attribute)
-// follows the host page's own dark mode, live: a `dark` class, data-theme or
-// data-bs-theme on <html> or <body>, the root's color-scheme; and
-// prefers-color-scheme when the page says nothing. On a page with every
-// figure, toggled back and forth:
+// follows the host page's own dark mode, live: a `dark` class, data-theme,
+// data-bs-theme, data-mode or data-scheme on <html> or <body>, the root's
+// color-scheme; and prefers-color-scheme when the page says nothing. On a
+// page with every figure, toggled back and forth:
 //   - every auto figure takes the page's scheme (its CSS: the host's
 //     background; its drawn colours: the matrix's canvases, and every figure
 //     draws the same again when the page comes back);
@@ -107,7 +107,7 @@ async function expectScheme(page, act, scheme, { redraws }) {
 /** The figures whose drawing differs between two looks. */
 const changed = (a, b) => a.filter((f, i) => f.picture !== b[i].picture).map((f) => f.id);
 
-test('a dark class, data-theme, data-bs-theme and color-scheme on the host page: every auto figure follows, back and forth', async () => {
+test('a dark class, data-theme, data-bs-theme, data-mode, data-scheme and color-scheme on the host page: every auto figure follows, back and forth', async () => {
   const { page, problems, context } = await openHost('light');
   try {
     const light = await look(page);
@@ -131,13 +131,15 @@ test('a dark class, data-theme, data-bs-theme and color-scheme on the host page:
       ["document.body.dataset.theme = 'dark'", "delete document.body.dataset.theme"],
       ["document.documentElement.setAttribute('data-bs-theme', 'dark')", "document.documentElement.setAttribute('data-bs-theme', 'light')"],
       ["document.body.setAttribute('data-bs-theme', 'dark')", "document.body.removeAttribute('data-bs-theme')"],
+      ["document.documentElement.dataset.mode = 'dark'", "document.documentElement.dataset.mode = 'light'"], // Jekyll's Chirpy
+      ["document.documentElement.dataset.scheme = 'dark'", "document.documentElement.dataset.scheme = 'light'"], // Hugo's Stack
       ["document.documentElement.style.colorScheme = 'dark'", "document.documentElement.style.colorScheme = ''"],
     ];
     for (const [on, off] of toggles) {
       const dark = await expectScheme(page, on, 'dark', { redraws: 1 });
       const back = await expectScheme(page, off, 'light', { redraws: 1 });
       // "light" said, then nothing said after dark: light still
-      await expectScheme(page, "for (const e of [document.documentElement, document.body]) e.removeAttribute('data-theme'), e.removeAttribute('data-bs-theme')", 'light', { redraws: 0 });
+      await expectScheme(page, "for (const e of [document.documentElement, document.body]) for (const a of ['data-theme', 'data-bs-theme', 'data-mode', 'data-scheme']) e.removeAttribute(a)", 'light', { redraws: 0 });
       // the same drawing as before, in light; and the matrix's canvases painted in the other scheme
       assert.deepEqual(changed(light, back), [], `after ${off}: these draw differently than before`);
       assert.ok(changed(light, dark).includes('attention-matrix'), `after ${on}: the matrix's colours did not change`);
