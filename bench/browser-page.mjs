@@ -2,13 +2,13 @@
 // (browser.mjs) calls window.bench step by step and prints the tables; the
 // engines, inputs, timing and checks are the very modules `npm run bench`
 // uses in Node (forward.mjs, backward.mjs, efficient.mjs, train.mjs, gpt.mjs).
-import { loadEngines, runConfig } from './forward.mjs';
-import { measureCeilingBytes } from './ceiling-measure.mjs';
-import { ENGINES } from './engines.mjs';
-import { runBackward } from './backward.mjs';
-import { runEfficient } from './efficient.mjs';
-import { runTrain } from './train.mjs';
-import { runGpt } from './gpt.mjs';
+import { loadEngines, runConfig } from './sections/forward.mjs';
+import { measureCeilingBytes } from './lib/ceiling-measure.mjs';
+import { ENGINES } from './engines/engines.mjs';
+import { runBackward } from './sections/backward.mjs';
+import { runEfficient } from './sections/efficient.mjs';
+import { runTrain } from './sections/train.mjs';
+import { runGpt } from './sections/gpt.mjs';
 
 const progress = (text) => console.info(text.trimEnd());
 

@@ -16,15 +16,15 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../tests/browser/harness.js';
-import { configs, label, FLOP_FORMULAS } from './configs.mjs';
-import { addRatios, labels, problems } from './forward.mjs';
-import { ceilingWasm } from './ceiling.mjs';
-import { machineInfo } from './machine.mjs';
-import { backwardProblems, printBackward } from './backward.mjs';
-import { efficientProblems, printEfficient } from './efficient.mjs';
-import { printTrain, trainProblems } from './train.mjs';
-import { gptProblems, printGpt } from './gpt.mjs';
-import * as report from './report.mjs';
+import { configs, label, FLOP_FORMULAS } from './lib/configs.mjs';
+import { addRatios, labels, problems } from './sections/forward.mjs';
+import { ceilingWasm } from './lib/ceiling.mjs';
+import { machineInfo } from './lib/machine.mjs';
+import { backwardProblems, printBackward } from './sections/backward.mjs';
+import { efficientProblems, printEfficient } from './sections/efficient.mjs';
+import { printTrain, trainProblems } from './sections/train.mjs';
+import { gptProblems, printGpt } from './sections/gpt.mjs';
+import * as report from './lib/report.mjs';
 
 const args = process.argv.slice(2);
 const value = (flag) => {

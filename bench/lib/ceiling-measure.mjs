@@ -1,4 +1,4 @@
-// ceiling-measure.mjs: times a built ceiling module (bench/ceiling.c); runs
+// ceiling-measure.mjs: times a built ceiling module (bench/lib/ceiling.c); runs
 // in Node (ceiling.mjs) and in the browser bench's page.
 
 /** Best GFLOP/s over `runs` calls of ~`ms` each, after warm-up (the first

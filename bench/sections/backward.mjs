@@ -12,11 +12,11 @@
 // output and log-sum-exp already in wasm memory), the figure the issue's
 // ceiling target is about. Plus the engine memory of the fused causal
 // backward at N = 16,384.
-import { runtimeVersion } from './engine-js.mjs';
-import { useWasmBackend } from './engine-tfjs.mjs';
-import { mhaInputs, sampleRows, sdpaInputs } from './inputs.mjs';
-import { mhaBackward, sdpaBackward } from './plain-js-backward.mjs';
-import { interleave } from './timing.mjs';
+import { runtimeVersion } from '../engines/engine-js.mjs';
+import { useWasmBackend } from '../engines/engine-tfjs.mjs';
+import { mhaInputs, sampleRows, sdpaInputs } from '../lib/inputs.mjs';
+import { mhaBackward, sdpaBackward } from '../engines/plain-js-backward.mjs';
+import { interleave } from '../lib/timing.mjs';
 
 export const BACKWARD_FLOPS = {
   sdpa: '12*N^2*d (forward 4, backward 8: dP, dQ, dK, dV)',
