@@ -12,7 +12,7 @@ import { ENGINES } from './engines/engines.mjs';
 import { configs, label, FLOP_FORMULAS } from './lib/configs.mjs';
 import { sdpaInputs } from './lib/inputs.mjs';
 import { addRatios, labels, loadEngines, problems, runConfig } from './sections/forward.mjs';
-import { measureCeiling } from './lib/ceiling.mjs';
+import { measureCeilings } from './lib/ceiling.mjs';
 import { ATTENTION_PART_IDS, measureColdStart } from './sections/cold-start.mjs';
 import { measurePayload } from './sections/payload.mjs';
 import { machineInfo } from './lib/machine.mjs';
@@ -62,8 +62,7 @@ async function main() {
   const out = { date: new Date().toISOString(), quick, machine };
   const found = [];
   if (wants('forward') || wants('backward')) {
-    out.ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
-    out.relaxedCeiling = await measureCeiling({ runs: quick ? 3 : 7, kind: 'relaxed' });
+    ({ simd: out.ceiling, relaxed: out.relaxedCeiling } = await measureCeilings({ blocks: quick ? 5 : 10 }));
     report.printCeiling(out.ceiling, out.relaxedCeiling);
   }
   if (wants('forward')) {
