@@ -88,7 +88,7 @@ try {
   }
   if (wants('backward')) {
     out.backward = await page.evaluate((o) => window.bench.backward(o), { quick, ceiling: simdCeiling, relaxedCeiling });
-    printBackward(out.backward, simdCeiling);
+    printBackward(out.backward);
     found.push(...backwardProblems(out.backward));
   }
   if (wants('efficient')) {
