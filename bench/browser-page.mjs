@@ -2,24 +2,23 @@
 // (browser.mjs) calls window.bench step by step and prints the tables; the
 // engines, inputs, timing and checks are the very modules `npm run bench`
 // uses in Node (forward.mjs, backward.mjs, efficient.mjs, train.mjs, gpt.mjs).
-import { loadEngines, runConfig } from './forward.mjs';
-import { measureCeilingBytes } from './ceiling-measure.mjs';
-import { ENGINES } from './engines.mjs';
-import { runBackward } from './backward.mjs';
-import { runEfficient } from './efficient.mjs';
-import { runTrain } from './train.mjs';
-import { runGpt } from './gpt.mjs';
+import { loadEngines, runConfig } from './sections/forward.mjs';
+import { measureCeilingsBytes } from './lib/ceiling-measure.mjs';
+import { ENGINES } from './engines/engines.mjs';
+import { runBackward } from './sections/backward.mjs';
+import { runEfficient } from './sections/efficient.mjs';
+import { runTrain } from './sections/train.mjs';
+import { runGpt } from './sections/gpt.mjs';
 
 const progress = (text) => console.info(text.trimEnd());
 
 let engines = null;
 
 window.bench = {
-  /** Ceiling of the given module bytes (an array of numbers), or { error }. */
-  async ceiling(bytes, options) {
-    const module = new Uint8Array(bytes);
-    if (!WebAssembly.validate(module)) return { error: 'this engine does not validate the ceiling module' };
-    return measureCeilingBytes(module, options);
+  /** Both ceilings (ceiling.mjs's modules, their bytes as arrays of numbers), measured together. */
+  async ceilings(modules, options) {
+    const built = Object.entries(modules).map(([kind, m]) => [kind, m.bytes ? { ...m, bytes: new Uint8Array(m.bytes) } : m]);
+    return measureCeilingsBytes(Object.fromEntries(built), options);
   },
   /** Loads every engine once: { [id]: { version } | { unavailable } }. */
   async load({ quick }) {

@@ -16,15 +16,15 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../tests/browser/harness.js';
-import { configs, label, FLOP_FORMULAS } from './configs.mjs';
-import { addRatios, labels, problems } from './forward.mjs';
-import { ceilingWasm } from './ceiling.mjs';
-import { machineInfo } from './machine.mjs';
-import { backwardProblems, printBackward } from './backward.mjs';
-import { efficientProblems, printEfficient } from './efficient.mjs';
-import { printTrain, trainProblems } from './train.mjs';
-import { gptProblems, printGpt } from './gpt.mjs';
-import * as report from './report.mjs';
+import { configs, label, FLOP_FORMULAS } from './lib/configs.mjs';
+import { addRatios, labels, problems } from './sections/forward.mjs';
+import { ceilingModules } from './lib/ceiling.mjs';
+import { machineInfo } from './lib/machine.mjs';
+import { backwardProblems, printBackward } from './sections/backward.mjs';
+import { efficientProblems, printEfficient } from './sections/efficient.mjs';
+import { printTrain, trainProblems } from './sections/train.mjs';
+import { gptProblems, printGpt } from './sections/gpt.mjs';
+import * as report from './lib/report.mjs';
 
 const args = process.argv.slice(2);
 const value = (flag) => {
@@ -55,18 +55,19 @@ try {
   const machine = machineInfo();
   report.printMachine(machine);
   console.log(`browser: Chromium ${browser.version()} (${CHROMIUM_EXECUTABLE}, headless, default flags)`);
-  const ceiling = async (kind) => {
+  const ceilings = async () => {
+    const modules = Object.entries(ceilingModules()).map(([kind, m]) => [kind, m.bytes ? { ...m, bytes: Array.from(m.bytes) } : m]);
     try {
-      const what = kind === 'relaxed' ? 'f32x4.relaxed_madd' : 'f32x4 mul+add';
-      return await page.evaluate(([b, o]) => window.bench.ceiling(b, o), [Array.from(ceilingWasm(kind)), { runs: quick ? 3 : 7, what }]);
+      return await page.evaluate(([m, o]) => window.bench.ceilings(m, o), [Object.fromEntries(modules), { blocks: quick ? 5 : 10 }]);
     } catch (e) {
-      return { error: e.message.split('\n')[0] };
+      const error = e.message.split('\n')[0];
+      return { simd: { error }, relaxed: { error } };
     }
   };
   const out = { date: new Date().toISOString(), quick, machine, browser: browser.version() };
   let simdCeiling = null, relaxedCeiling = null;
   if (wants('forward') || wants('backward')) {
-    [simdCeiling, relaxedCeiling] = [await ceiling('simd'), await ceiling('relaxed')];
+    ({ simd: simdCeiling, relaxed: relaxedCeiling } = await ceilings());
     report.printCeiling(simdCeiling, relaxedCeiling);
     Object.assign(out, { ceiling: simdCeiling, relaxedCeiling });
   }
@@ -87,7 +88,7 @@ try {
   }
   if (wants('backward')) {
     out.backward = await page.evaluate((o) => window.bench.backward(o), { quick, ceiling: simdCeiling, relaxedCeiling });
-    printBackward(out.backward, simdCeiling);
+    printBackward(out.backward);
     found.push(...backwardProblems(out.backward));
   }
   if (wants('efficient')) {

@@ -1,9 +1,9 @@
 // compare.mjs: a focused head-to-head for tuning, e.g.
 //   node bench/compare.mjs sdpa:256 sdpa:1024 mha:256
 // This project (SIMD) against onnxruntime-web only, interleaved, medians.
-import { ENGINES } from './engines.mjs';
-import { sdpaInputs, mhaInputs } from './inputs.mjs';
-import { flops, label } from './configs.mjs';
+import { ENGINES } from './engines/engines.mjs';
+import { sdpaInputs, mhaInputs } from './lib/inputs.mjs';
+import { flops, label } from './lib/configs.mjs';
 
 const wanted = process.argv.slice(2);
 const cfgs = (wanted.length ? wanted : ['sdpa:256', 'sdpa:1024', 'mha:256']).map((w) => {

@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, ALL_FIGURES } from '../tests/browser/harness.js';
-import { machineInfo } from './machine.mjs';
+import { machineInfo } from './lib/machine.mjs';
 
 const args = process.argv.slice(2);
 const value = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };

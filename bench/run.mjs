@@ -8,20 +8,20 @@
 //   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
-import { ENGINES } from './engines.mjs';
-import { configs, label, FLOP_FORMULAS } from './configs.mjs';
-import { sdpaInputs } from './inputs.mjs';
-import { addRatios, labels, loadEngines, problems, runConfig } from './forward.mjs';
-import { measureCeiling } from './ceiling.mjs';
-import { ATTENTION_PART_IDS, measureColdStart } from './cold-start.mjs';
-import { measurePayload } from './payload.mjs';
-import { machineInfo } from './machine.mjs';
-import { efficientProblems, printEfficient, runEfficient } from './efficient.mjs';
-import * as report from './report.mjs';
-import { backwardProblems, runBackward } from './backward.mjs';
+import { ENGINES } from './engines/engines.mjs';
+import { configs, label, FLOP_FORMULAS } from './lib/configs.mjs';
+import { sdpaInputs } from './lib/inputs.mjs';
+import { addRatios, labels, loadEngines, problems, runConfig } from './sections/forward.mjs';
+import { measureCeilings } from './lib/ceiling.mjs';
+import { ATTENTION_PART_IDS, measureColdStart } from './sections/cold-start.mjs';
+import { measurePayload } from './sections/payload.mjs';
+import { machineInfo } from './lib/machine.mjs';
+import { efficientProblems, printEfficient, runEfficient } from './sections/efficient.mjs';
+import * as report from './lib/report.mjs';
+import { backwardProblems, runBackward } from './sections/backward.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';
-import { printTrain, runTrain, trainProblems } from './train.mjs';
-import { printGpt, runGpt, gptProblems } from './gpt.mjs';
+import { printTrain, runTrain, trainProblems } from './sections/train.mjs';
+import { printGpt, runGpt, gptProblems } from './sections/gpt.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -62,8 +62,7 @@ async function main() {
   const out = { date: new Date().toISOString(), quick, machine };
   const found = [];
   if (wants('forward') || wants('backward')) {
-    out.ceiling = await measureCeiling({ runs: quick ? 3 : 7 });
-    out.relaxedCeiling = await measureCeiling({ runs: quick ? 3 : 7, kind: 'relaxed' });
+    ({ simd: out.ceiling, relaxed: out.relaxedCeiling } = await measureCeilings({ blocks: quick ? 5 : 10 }));
     report.printCeiling(out.ceiling, out.relaxedCeiling);
   }
   if (wants('forward')) {

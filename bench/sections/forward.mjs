@@ -1,11 +1,11 @@
 // forward.mjs: the forward section's rows, shared by `npm run bench` (Node,
 // run.mjs) and the browser bench (browser-page.mjs, in Chromium): load every
 // engine, time every engine on one config interleaved, ratios, problems.
-import { ENGINES, BASELINE } from './engines.mjs';
-import { flops, label } from './configs.mjs';
-import { sdpaInputs, mhaInputs } from './inputs.mjs';
-import { reference, maxAbsError } from './accuracy.mjs';
-import { interleave } from './timing.mjs';
+import { ENGINES, BASELINE } from '../engines/engines.mjs';
+import { flops, label } from '../lib/configs.mjs';
+import { sdpaInputs, mhaInputs } from '../lib/inputs.mjs';
+import { reference, maxAbsError } from '../lib/accuracy.mjs';
+import { interleave } from '../lib/timing.mjs';
 
 export const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 export const errorText = (e) => String(e?.message ?? e).split('\n')[0];

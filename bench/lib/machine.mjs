@@ -26,10 +26,22 @@ function emccVersion() {
   }
 }
 
+/** /proc/cpuinfo's first CPU: { family, model, name } (null where there is none, e.g. macOS). */
+function cpuId() {
+  try {
+    const first = readFileSync('/proc/cpuinfo', 'utf8').split('\n\n')[0];
+    const field = (name) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(first)?.[1] ?? null;
+    return { family: field('cpu family'), model: field('model'), name: field('model name') };
+  } catch {
+    return null;
+  }
+}
+
 export function machineInfo() {
   const cpus = os.cpus();
   return {
     cpu: cpus[0]?.model ?? 'unknown',
+    cpuId: cpuId(),
     cores: cpus.length,
     memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
     os: `${os.type()} ${os.release()} ${os.arch()}`,

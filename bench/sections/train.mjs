@@ -11,10 +11,10 @@
 // A step is forward, backward, the AdamW update and the loss read back. All
 // start from the same parameters and see the same batches; their losses
 // over the first steps must agree (the correctness check).
-import { DEFAULTS, makeBatch } from '../web/figures/induction/induction.model.js';
-import { uniform } from '../web/kit/random.js';
-import * as ref from '../tests/unit/transformer-reference.js';
-import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
+import { DEFAULTS, makeBatch } from '../../web/figures/induction/induction.model.js';
+import { uniform } from '../../web/kit/random.js';
+import * as ref from '../../tests/unit/transformer-reference.js';
+import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from '../engines/transformer-peers.mjs';
 
 const CFG = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: 2 };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };

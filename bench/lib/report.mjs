@@ -13,13 +13,15 @@ function fmtMs(ms) {
 }
 
 export function printMachine(m) {
-  console.log(`machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}`);
+  const id = m.cpuId ? `CPU family ${m.cpuId.family}, model ${m.cpuId.model}, model name ${m.cpuId.name}` : m.cpu;
+  console.log(`machine: ${id} (/proc/cpuinfo), ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}`);
   console.log(`node ${m.node} (V8 ${m.v8}); ${m.emcc ?? 'emcc: not found'}`);
   console.log('packages: ' + Object.entries(m.packages).map(([k, v]) => `${k} ${v ?? 'missing'}`).join(', '));
 }
 
 export function printCeiling(c, relaxed = null) {
-  const line = (what, x) => console.log(x.error ? `${what}: n/a (${x.error})` : `${what}: ${x.gflops.toFixed(1)} GFLOP/s (${x.method})`);
+  const spread = (x) => `blocks ${Math.min(...x.blocks).toFixed(1)}-${Math.max(...x.blocks).toFixed(1)}`;
+  const line = (what, x) => console.log(x.error ? `${what}: n/a (${x.error})` : `${what}: ${x.gflops.toFixed(1)} GFLOP/s (${spread(x)}; ${x.method})`);
   line('wasm SIMD ceiling', c);
   if (relaxed) line('relaxed SIMD ceiling (the relaxed rows\' "ceiling")', relaxed);
 }

@@ -1,6 +1,6 @@
 // accuracy.mjs: checks each engine's first result against the plain JS
 // loops on a sample of query rows (all rows would cost N^2 d in JS).
-import { sdpa, mha } from './plain-js.mjs';
+import { sdpa, mha } from '../engines/plain-js.mjs';
 import { sampleRows } from './inputs.mjs';
 
 /** Reference output (and weights, for SDPA) rows for one config. */

@@ -1,12 +1,12 @@
 // ceiling.mjs: builds ceiling.c (plain SIMD with emcc; relaxed SIMD with
 // clang-19 and wasm-ld-19, as build.sh builds the relaxed kernels) and
-// measures the wasm SIMD peak.
+// measures the wasm SIMD peaks.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { measureCeilingBytes } from './ceiling-measure.mjs';
+import { measureCeilingsBytes } from './ceiling-measure.mjs';
 
 const SOURCE = new URL('./ceiling.c', import.meta.url);
 
@@ -18,9 +18,12 @@ const COMMANDS = {
   ],
 };
 
+/** What each build's chains do, for the method line. */
+const CEILING_OPS = { simd: 'f32x4 mul+add', relaxed: 'f32x4.relaxed_madd' };
+
 /** The ceiling module's bytes for `kind` ('simd' or 'relaxed'), built outside
  *  the repo (bench/ holds sources only), keyed by the source. */
-export function ceilingWasm(kind = 'simd') {
+function ceilingWasm(kind) {
   const src = readFileSync(SOURCE);
   const dir = path.join(os.tmpdir(), 'attention-wasm-bench');
   const out = path.join(dir, `ceiling-${kind}-${createHash('sha1').update(src).digest('hex').slice(0, 12)}.wasm`);
@@ -36,14 +39,16 @@ export function ceilingWasm(kind = 'simd') {
   return readFileSync(out);
 }
 
-/** The ceiling in this process: { gflops, method } or { error }. */
-export async function measureCeiling({ runs = 7, ms = 80, kind = 'simd' } = {}) {
-  let bytes;
-  try {
-    bytes = ceilingWasm(kind);
-  } catch (e) {
-    return { error: `build failed: ${e.message.split('\n')[0]}` };
-  }
-  if (!WebAssembly.validate(bytes)) return { error: `this engine does not validate the ${kind} ceiling module` };
-  return measureCeilingBytes(bytes, { runs, ms, what: kind === 'relaxed' ? 'f32x4.relaxed_madd' : 'f32x4 mul+add' });
+/** Both ceiling modules, { simd, relaxed }: each { bytes, what } or { error }. */
+export function ceilingModules() {
+  return Object.fromEntries(Object.keys(COMMANDS).map((kind) => {
+    try {
+      return [kind, { bytes: ceilingWasm(kind), what: CEILING_OPS[kind] }];
+    } catch (e) {
+      return [kind, { error: `build failed: ${e.message.split('\n')[0]}` }];
+    }
+  }));
 }
+
+/** Both ceilings in this process, measured together (ceiling-measure.mjs). */
+export const measureCeilings = (options) => measureCeilingsBytes(ceilingModules(), options);

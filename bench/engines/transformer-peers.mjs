@@ -5,14 +5,14 @@
 // sections run and print them. Each load gives make(params) ->
 // {step(sequences) -> loss, parameters(), dispose()}; without params this
 // project's model keeps its own seeded initialisation.
-import * as ref from '../tests/unit/transformer-reference.js';
+import * as ref from '../../tests/unit/transformer-reference.js';
 import { useWasmBackend } from './engine-tfjs.mjs';
-import { interleave } from './timing.mjs';
-import { relaxedSimdSupported } from '../web/attention.js';
+import { interleave } from '../lib/timing.mjs';
+import { relaxedSimdSupported } from '../../web/attention.js';
 
 /** This project's trainer on one build ('relaxed', 'simd' or 'scalar'). */
 export async function thisEngine(build, cfg, opt, seed) {
-  const { loadAttention } = await import('../web/attention.js');
+  const { loadAttention } = await import('../../web/attention.js');
   const attn = await loadAttention({ build });
   if (attn.build !== build) throw new Error(`asked for the ${build} build, the API loaded ${attn.build}`);
   return (params) => {

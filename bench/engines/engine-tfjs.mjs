@@ -7,7 +7,7 @@ const MAX_N = 4096;
 
 /** Folder holding the backend's .wasm files, for setWasmPaths (a path in Node, a URL in a page). */
 export async function tfjsWasmDir() {
-  if (!globalThis.process?.versions?.node) return new URL('../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url).href;
+  if (!globalThis.process?.versions?.node) return new URL('../../node_modules/@tensorflow/tfjs-backend-wasm/dist/', import.meta.url).href;
   const [{ createRequire }, path] = await Promise.all([import('node:module'), import('node:path')]);
   return path.dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm')) + path.sep;
 }

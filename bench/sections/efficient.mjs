@@ -5,15 +5,15 @@
 // with its time, the wasm memory its call used, and its error against exact
 // float64 attention on sampled rows. Then, at N = 1,024, the same mechanisms
 // in ruvector-attention-wasm (npm), time and error.
-//   node bench/efficient.mjs [--quick] [--full-262k]
+//   node bench/sections/efficient.mjs [--quick] [--full-262k]
 //   node bench/run.mjs --only efficient     (the same, from the bench)
 //   node bench/browser.mjs --only efficient (the same, in a Chromium page)
 // Full attention at N = 262,144 (4 N^2 d = 17.6 TFLOP) takes minutes: it runs
 // with --full-262k only; without, its row says so and gives an estimate,
 // marked as one, from the measured N = 65,536 rate.
-import { loadAttention } from '../web/attention.js';
-import { sdpaInputs } from './inputs.mjs';
-import { median } from './timing.mjs';
+import { loadAttention } from '../../web/attention.js';
+import { sdpaInputs } from '../lib/inputs.mjs';
+import { median } from '../lib/timing.mjs';
 
 const D = 64;
 const FEATURES = 256;

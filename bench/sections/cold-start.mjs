@@ -1,7 +1,7 @@
 // cold-start.mjs: import-to-first-result time of one engine, in a fresh
 // Node process so no engine profits from another's warm caches.
-//   node bench/cold-start.mjs ENGINE_ID   prints {"ms": ...}
-//   node bench/cold-start.mjs --parts [RUNS] [--json FILE]
+//   node bench/sections/cold-start.mjs ENGINE_ID   prints {"ms": ...}
+//   node bench/sections/cold-start.mjs --parts [RUNS] [--json FILE]
 //                                         attention-wasm's attention part
 //                                         (parts: 'attention') against the
 //                                         full engine, every build this Node
@@ -18,9 +18,9 @@
 // import, loadAttention, three attn.matrix, attn.attention.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ENGINES } from './engines.mjs';
-import { sdpaInputs } from './inputs.mjs';
-import { isPromise, median } from './timing.mjs';
+import { ENGINES } from '../engines/engines.mjs';
+import { sdpaInputs } from '../lib/inputs.mjs';
+import { isPromise, median } from '../lib/timing.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const CONFIG = { kind: 'sdpa', N: 64, d: 64 };
@@ -49,7 +49,7 @@ async function child(idWithPart) {
 async function packageChild(build, parts) {
   const x = sdpaInputs(CONFIG);
   const t0 = performance.now();
-  const { loadAttention } = await import('../web/attention.js');
+  const { loadAttention } = await import('../../web/attention.js');
   const attn = await loadAttention({ build, parts });
   const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
   const r = attn.attention(Q, K, V, { weights: false });
@@ -78,7 +78,7 @@ export function measureColdStart(id, repeats) {
 // a shared machine falls on all alike).
 // (The loader is imported here only: a child must import it after its clock starts.)
 async function compareParts(runs, jsonFile) {
-  const { relaxedSimdSupported } = await import('../web/attention.js');
+  const { relaxedSimdSupported } = await import('../../web/attention.js');
   const builds = ['relaxed', 'simd', 'scalar'].filter((b) => b !== 'relaxed' || relaxedSimdSupported());
   const ids = builds.flatMap((b) => [`wasm-${b}:attention`, `wasm-${b}`]);
   const times = Object.fromEntries(ids.map((id) => [id, []]));

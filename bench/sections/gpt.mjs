@@ -18,12 +18,12 @@
 //            (model.generate) and without it (model.logits over the window
 //            for every new character, the same windows as the cache uses);
 //            both must write the same characters.
-import { ALPHABET, DEFAULTS, randomWindows, splitText } from '../web/figures/tiny-gpt/tiny-gpt.model.js';
+import { ALPHABET, DEFAULTS, randomWindows, splitText } from '../../web/figures/tiny-gpt/tiny-gpt.model.js';
 import { ARTICLE_TEXT } from '#article-text';
-import { uniform } from '../web/kit/random.js';
-import * as ref from '../tests/unit/transformer-reference.js';
-import { interleave } from './timing.mjs';
-import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from './transformer-peers.mjs';
+import { uniform } from '../../web/kit/random.js';
+import * as ref from '../../tests/unit/transformer-reference.js';
+import { interleave } from '../lib/timing.mjs';
+import { compareLosses, printTrainers, thisEngines, tfjsEngine, timeTrainers } from '../engines/transformer-peers.mjs';
 
 const CFG = { vocab: ALPHABET.length, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: DEFAULTS.layers, mlp: true, layerNorm: true };
 const OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay, beta1: 0.9, beta2: 0.999, eps: 1e-8 };

@@ -2,7 +2,7 @@
 // (relaxed, simd or scalar), the full engine or (parts: 'attention') the
 // attention part alone. Runs in Node and in the browser bench's page.
 
-const PACKAGE = new URL('../package.json', import.meta.url);
+const PACKAGE = new URL('../../package.json', import.meta.url);
 
 async function packageVersion() {
   if (PACKAGE.protocol !== 'file:') return (await (await fetch(PACKAGE)).json()).version;
@@ -33,7 +33,7 @@ async function loadWatched(loadAttention, options) {
 }
 
 export async function load({ build, quick, parts = 'all' } = {}) {
-  const { loadAttention } = await import('../web/attention.js');
+  const { loadAttention } = await import('../../web/attention.js');
   const { attn, exports } = await loadWatched(loadAttention, { build, parts });
   if (attn.build !== build) throw new Error(`asked for the ${build} build, the API loaded ${attn.build}`);
   const simd = attn.simd;

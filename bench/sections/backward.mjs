@@ -8,15 +8,15 @@
 //                   package registers the gradients; every op used here has
 //                   a wasm kernel in 4.22, so no workaround is needed)
 //   plain JS        plain-js-backward.mjs
-// and, for this project's SIMD build, the backward kernel alone (inputs,
+// and, for each of this project's SIMD builds, the backward kernel alone (inputs,
 // output and log-sum-exp already in wasm memory), the figure the issue's
 // ceiling target is about. Plus the engine memory of the fused causal
 // backward at N = 16,384.
-import { runtimeVersion } from './engine-js.mjs';
-import { useWasmBackend } from './engine-tfjs.mjs';
-import { mhaInputs, sampleRows, sdpaInputs } from './inputs.mjs';
-import { mhaBackward, sdpaBackward } from './plain-js-backward.mjs';
-import { interleave } from './timing.mjs';
+import { runtimeVersion } from '../engines/engine-js.mjs';
+import { useWasmBackend } from '../engines/engine-tfjs.mjs';
+import { mhaInputs, sampleRows, sdpaInputs } from '../lib/inputs.mjs';
+import { mhaBackward, sdpaBackward } from '../engines/plain-js-backward.mjs';
+import { interleave } from '../lib/timing.mjs';
 
 export const BACKWARD_FLOPS = {
   sdpa: '12*N^2*d (forward 4, backward 8: dP, dQ, dK, dV)',
@@ -196,7 +196,7 @@ function relativeError(got, ref) {
   return err / (scale || 1);
 }
 
-// ---- the backward kernel alone (SIMD) ---------------------------------------
+// ---- the backward kernel alone (each SIMD build) -----------------------------
 
 /** A run() of attn_attention_backward with everything already in wasm. */
 function kernelAlone(engine, cfg, x, weights) {
@@ -311,21 +311,27 @@ export async function runBackward({
     progress(`  backward ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
   }
 
-  // The kernel alone, SIMD, on a fresh instance (so memory is its own).
+  // The kernel alone, on each SIMD build (fresh instances, so memory is
+  // their own), the builds interleaved; each against its own ceiling.
   const kernel = [];
-  const simd = await loadThis('simd');
+  const simdBuilds = builds.filter((b) => b !== 'scalar');
+  const instances = await Promise.all(simdBuilds.map((b) => loadThis(b)));
   for (const cfg of backwardConfigs().filter((c) => c.kind === 'sdpa' && c.N >= 1024)) {
     if (quick && cfg.N > 4096) continue;
     const x = withGradient(cfg);
     for (const weights of cfg.causal ? [false] : [true, false]) {
-      const k = kernelAlone(simd, cfg, x, weights);
-      const [r] = await interleave([k], policy(cfg));
-      k.done();
-      if (r.error) kernel.push({ config: label(cfg), weights, na: r.error });
-      else {
-        const gflops = kernelFlops(cfg, weights) / r.medianMs / 1e6;
-        kernel.push({ config: label(cfg), weights, medianMs: r.medianMs, gflops, ofCeiling: ceiling.gflops ? gflops / ceiling.gflops : null });
-      }
+      const ks = instances.map((e) => kernelAlone(e, cfg, x, weights));
+      const timed = await interleave(ks, policy(cfg));
+      ks.forEach((k) => k.done());
+      timed.forEach((r, i) => {
+        const row = { config: label(cfg), build: simdBuilds[i], label: BUILD_LABELS[simdBuilds[i]], weights };
+        const c = simdBuilds[i] === 'relaxed' && relaxedCeiling?.gflops ? relaxedCeiling : ceiling;
+        if (r.error) kernel.push({ ...row, na: r.error });
+        else {
+          const gflops = kernelFlops(cfg, weights) / r.medianMs / 1e6;
+          kernel.push({ ...row, medianMs: r.medianMs, gflops, ceiling: c?.gflops ?? null, ofCeiling: c?.gflops ? gflops / c.gflops : null });
+        }
+      });
     }
   }
 
@@ -346,7 +352,7 @@ export async function runBackward({
     };
   }
   const section = { flopFormulas: BACKWARD_FLOPS, rows: rows.map(({ cfg, ...r }) => ({ ...r, ...cfg })), kernel, memory };
-  if (print) printBackward(section, ceiling);
+  if (print) printBackward(section);
   return section;
 }
 
@@ -358,7 +364,7 @@ const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.
 const mib = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 
 /** Prints a section runBackward returned. */
-export function printBackward({ rows, kernel, memory }, ceiling) {
+export function printBackward({ rows, kernel, memory }) {
   console.log('\n== forward + backward (gradients) ==');
   console.log(`flops: SDPA ${BACKWARD_FLOPS.sdpa}, causal ${BACKWARD_FLOPS.causal}, MHA ${BACKWARD_FLOPS.mha}`);
   console.log('one call: forward and backward, inputs and dOutput in, every gradient out (copies timed); median of interleaved rounds');
@@ -383,12 +389,12 @@ export function printBackward({ rows, kernel, memory }, ceiling) {
       lpad(r.ofCeiling ? `${(100 * r.ofCeiling).toFixed(0)}%` : '-', 8),
       lpad(r.relErr.toExponential(1), 9), lpad(`${r.rounds}x${r.batch}`, 7)].join(' '));
   }
-  console.log(`\nthe backward kernel alone (attention-wasm SIMD; inputs, output, weights or log-sum-exp already in wasm); flops: ${BACKWARD_FLOPS.kernel}`);
+  console.log(`\nthe backward kernel alone (each SIMD build, interleaved; inputs, output, weights or log-sum-exp already in wasm); flops: ${BACKWARD_FLOPS.kernel}`);
   for (const k of kernel) {
-    const what = `  ${pad(k.config, 24)} ${pad(k.weights ? 'weights' : 'fused', 8)}`;
+    const what = `  ${pad(k.config, 24)} ${pad(k.label, 22)} ${pad(k.weights ? 'weights' : 'fused', 8)}`;
     if (k.na) console.log(`${what} n/a: ${k.na}`);
     else console.log(`${what} ${lpad(fmtMs(k.medianMs), 10)} ms ${lpad(k.gflops.toFixed(1), 6)} GFLOP/s` +
-      (k.ofCeiling ? ` (${(100 * k.ofCeiling).toFixed(0)}% of the ${ceiling.gflops.toFixed(1)} GFLOP/s ceiling)` : ''));
+      (k.ofCeiling ? ` (${(100 * k.ofCeiling).toFixed(0)}% of the ${k.ceiling.toFixed(1)} GFLOP/s ceiling)` : ''));
   }
   if (memory) {
     console.log(`\nfused causal backward memory, attention-wasm SIMD, N=${memory.N} d=${memory.d}, fresh instance:`);

@@ -1,5 +1,5 @@
 // payload.mjs: gzip bytes of what each engine ships to a browser.
-//   node bench/payload.mjs   prints attention-wasm's rows (every build, both parts)
+//   node bench/sections/payload.mjs   prints attention-wasm's rows (every build, both parts)
 //   attention-wasm, per build: the one .wasm a page loads (the loader fetches
 //     only the build it picks) + the loader (web/attention.js and its modules
 //     in web/api/, as the one minified ES module esbuild makes of them, which
@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (pkg) => path.dirname(require.resolve(pkg));
 
 // The loader as one minified module (names, not paths: read() bundles them):
@@ -53,7 +53,7 @@ function files() {
     'wasm-scalar:attention': ours('attention-only.wasm'),
     ort: ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => path.join(ort, f)),
     tfjs: [path.join(tfc, 'tf-core.min.js'), path.join(tfw, 'tf-backend-wasm.min.js'), path.join(tfw, 'tfjs-backend-wasm-simd.wasm')],
-    js: [path.join(root, 'bench/plain-js.mjs')],
+    js: [path.join(root, 'bench/engines/plain-js.mjs')],
   };
 }
 

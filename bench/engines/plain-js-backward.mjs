@@ -103,7 +103,7 @@ const columnSums = (M, n, D) => {
 };
 
 /**
- * Every gradient of self-attention multi-head attention (bench/inputs.mjs's
+ * Every gradient of self-attention multi-head attention (bench/lib/inputs.mjs's
  * mhaInputs: Xq = Xkv = X) given dY: {dX, dWq..dWo, dbq..dbo}.
  */
 export function mhaBackward(x, dY) {
