@@ -8,7 +8,7 @@
 //      memory of every mechanism grows like N d, never N^2; and the sweep's
 //      machinery, with a fake clock, reports the slopes of the times it is
 //      given and stops within its cap and budget. The times themselves are
-//      measured live by the figure and by the bench (bench/efficient.mjs).
+//      measured live by the figure and by the bench (bench/sections/efficient.mjs).
 // And what the window costs in the kernel: whole tiles of 128 x 128 scores
 // (a band of 2w + 1 keys costs three tiles of keys at w = 32, a global
 // token a block row and column of tiles), counted by windowTiles, which is
