@@ -324,6 +324,7 @@ test('(e) two copies of the bundle on one page: each tag defined once, one engin
   assert.equal(engines, 1, 'one shared engine');
   // one download of each .wasm for the page, from whichever copy started first: the attention part
   // in the build the figures use, and its scalar build, which the cost figure's worker also times
+  await page.waitForFunction(() => document.querySelector('attention-cost').sweep?.phase === 'done', null, { timeout: 60000 });
   const wasm = requests.filter((u) => u.endsWith('.wasm')).map((u) => u.replace(/.*\//, '')).sort();
   assert.deepEqual(wasm, ['attention-only.relaxed.wasm', 'attention-only.wasm'], `one download of each: ${wasm}`);
   // Chromium (>= 114) validates relaxed SIMD: the figures use that build.

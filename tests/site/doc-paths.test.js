@@ -18,7 +18,8 @@ const READMES = ['README.md', 'web/embed/README.md'];
 // folders a README writes paths from: its own, and the snippets' (hugo/, jekyll/)
 const BASES = ['', 'web/embed', 'web/embed/hugo', 'web/embed/jekyll'];
 // paths that are examples of a reader's own site, not files of this repository
-const EXAMPLES = new Set(['js/attention-figures.js']);
+// (and of the bundler apps the Bundlers section builds: its entry and its output)
+const EXAMPLES = new Set(['js/attention-figures.js', 'src/index.js', 'dist/main.js']);
 
 /** The file paths `like/this.ext` a README names (no globs, no URLs, no site paths). */
 function paths(text) {
