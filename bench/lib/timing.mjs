@@ -63,13 +63,24 @@ async function sample(run, batch) {
   return (performance.now() - t) / batch;
 }
 
-// The first call (result kept for the accuracy check), then two more when
-// calls are short; sets the batch and the number of rounds from the last.
+// The first call (result kept for the accuracy check), then, when calls are
+// short, more of them for at least 2 ms (a page's clock counts in 0.1 ms, so
+// one short call can read 0, which made the batch infinite); sets the batch
+// and the number of rounds from their mean.
 async function warmUp(run, { budgetMs, minRounds, maxRounds, sampleMs, warmMs }) {
   let { ms, result: first } = await timeOnce(run);
   const samples = [];
   if (ms > warmMs) samples.push(ms);
-  else if (ms < 250) for (let i = 0; i < 2; i++) ms = (await timeOnce(run)).ms;
+  else if (ms < 250) {
+    const t = performance.now();
+    let calls = 0;
+    do {
+      const r = run();
+      if (isPromise(r)) await r;
+      calls++;
+    } while (calls < 2 || performance.now() - t < 2);
+    ms = (performance.now() - t) / calls;
+  }
   const batch = Math.max(1, Math.ceil(sampleMs / ms));
   const rounds = Math.max(minRounds, Math.min(maxRounds, Math.round(budgetMs / (ms * batch))));
   return { run, first, samples, batch, rounds };
