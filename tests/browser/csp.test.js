@@ -2,7 +2,7 @@
 // Content-Security-Policy (header from the server, plus the page's own meta).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, SCREENSHOTS, FIGURES } from './harness.js';
+import { start, ready, summary, SCREENSHOTS, ALL_FIGURES, measured } from './harness.js';
 
 let server;
 before(async () => { server = await start({ csp: true }); });
@@ -12,8 +12,9 @@ test('every figure works under the strict CSP', async () => {
   const { page, problems, foreign, context } = await server.open('/web/embed/csp-test.html');
   const csp = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
-  for (const tag of FIGURES) {
+  for (const tag of ALL_FIGURES) {
     const el = await ready(page, tag).catch((err) => { throw new Error(`${tag}: ${err.message}; ${problems}`); });
+    if (await el.evaluate((e) => 'sweep' in e)) await measured(page, tag); // (its summary is its sweep's)
     assert.ok((await summary(el)).length > 0, tag);
   }
   await page.screenshot({ path: `${SCREENSHOTS}csp-test-page.png` });

@@ -8,11 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { start, ready, summary, frames, expectChange, expectPhoneFit, measured, SCREENSHOTS, clickCell } from './harness.js';
+import { TAGS } from '../../web/figures/registry.js';
+import { start, ready, summary, frames, expectChange, measured, SCREENSHOTS, clickCell } from './harness.js';
 
-const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
-  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-efficient', 'attention-heatmap',
-  'attention-induction', 'attention-tiny-gpt'];
 const XSS = '<img src=x onerror=alert(1)>';
 const COST_N = Number(process.env.COST_N ?? 4096);
 
@@ -22,20 +20,6 @@ before(async () => { [server, strict] = await Promise.all([start(), start({ csp:
 after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
 const changes = (page, tag, act) => expectChange(page, tag, act);
-
-test('every new figure draws on the article page from the kernels', async () => {
-  const { page, problems, foreign, context } = await server.open('/web/index.html');
-  for (const tag of FIGURES_2) {
-    const el = await ready(page, tag);
-    assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
-    if (tag === 'attention-cost' || tag === 'attention-efficient') await measured(page, tag);
-    assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
-    await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
-  }
-  assert.deepEqual(problems, []);
-  assert.deepEqual(foreign(), []);
-  await context.close();
-});
 
 test('controls change what each figure shows, and the claims show', async () => {
   const { page, problems, context } = await server.open('/web/index.html');
@@ -185,7 +169,7 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
     'attention-induction': /^1 layer, step 0 of 200/,
     'attention-tiny-gpt': /^Step 0 of 200, not started: Start trains the model in this page\./,
   };
-  for (const tag of FIGURES_2) {
+  for (const tag of TAGS) {
     const el = await ready(page, tag);
     if (expect[tag]) assert.match(await summary(el), expect[tag], tag);
   }
@@ -197,15 +181,3 @@ test('attributes set the initial state (strict-CSP test page)', async () => {
   await context.close();
 });
 
-test('a 360 px phone: every new figure fits the width; dark theme too', () =>
-  expectPhoneFit(server, FIGURES_2, async (page, el, tag) => {
-    if (tag === 'attention-cost' || tag === 'attention-efficient') await measured(page, tag);
-    const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
-    assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
-  }));
-
-test('without JavaScript each new figure shows its fallback text', async () => {
-  const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
-  for (const tag of FIGURES_2) assert.match(await page.locator(tag).innerText(), /needs JavaScript/, tag);
-  await context.close();
-});

@@ -3,8 +3,11 @@
 // outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS, FIGURES, clickCell } from './harness.js';
+import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS, ALL_FIGURES, measured, clickCell } from './harness.js';
 
+
+// a figure that measures in a worker (cost, efficient): its summary and width are read once its quick sweep ends
+const measures = (el) => el.evaluate((e) => 'sweep' in e);
 
 let server;
 before(async () => { server = await start(); });
@@ -14,10 +17,11 @@ const shadowText = (el) => el.evaluate((e) => e.shadowRoot.textContent);
 
 test('every figure on the article page draws, with one shared wasm instance', async () => {
   const { page, problems, requests, foreign, context } = await server.open('/web/index.html');
-  for (const tag of FIGURES) {
+  for (const tag of ALL_FIGURES) {
     const el = await ready(page, tag);
-    assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
+    if (await measures(el)) await measured(page, tag);
+    assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
     await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
   }
   // the toy's numbers, written out inside the "it" figure
@@ -29,7 +33,10 @@ test('every figure on the article page draws, with one shared wasm instance', as
   assert.ok(await page.locator('article .katex').count() > 10);
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);
-  assert.equal(requests.filter((u) => u.endsWith('.wasm')).length, 1, 'one wasm download for seven figures');
+  // one engine for every figure: the attention part, downloaded once (and its scalar build, which cost's worker times)
+  const wasm = requests.filter((u) => u.endsWith('.wasm'));
+  assert.equal(new Set(wasm).size, wasm.length, `a .wasm downloaded twice: ${wasm}`);
+  assert.ok(wasm.length <= 2 && wasm.every((u) => /attention-only/.test(u)), `${wasm}`);
   await context.close();
 });
 
@@ -83,11 +90,16 @@ test('attributes set the initial state', async () => {
   await context.close();
 });
 
-test('a 360 px phone: every figure fits the width; dark theme too', () => expectPhoneFit(server, FIGURES));
+test('a 360 px phone: every figure fits the width; dark theme too', () =>
+  expectPhoneFit(server, ALL_FIGURES, async (page, el, tag) => {
+    if (await measures(el)) await measured(page, tag);
+    const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
+    assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
+  }));
 
 test('without JavaScript each figure shows its fallback text', async () => {
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
-  for (const tag of FIGURES) {
+  for (const tag of ALL_FIGURES) {
     const el = page.locator(tag);
     assert.ok(await el.isVisible(), `${tag} is visible`);
     assert.match(await el.innerText(), /needs JavaScript/);

@@ -9,12 +9,6 @@ import { serve } from '../../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../scripts/chromium.mjs';
 import { TAGS } from '../../web/figures/registry.js';
 
-/** The first seven figures, in article order. */
-export const FIGURES = ['attention-notation', 'attention-dot-product', 'attention-qkv', 'attention-soft-dictionary',
-  'attention-matrix', 'attention-multi-head-it', 'attention-multi-head-matmul'];
-/** The nine figures of the second round. */
-export const FIGURES_2 = ['attention-basic', 'attention-tempering', 'attention-susan-mary', 'attention-causal-mask',
-  'attention-as-dense', 'attention-as-conv', 'attention-cross', 'attention-cost', 'attention-heatmap'];
 /** Every figure on the article page, in its order there (the registry's). */
 export const ALL_FIGURES = TAGS;
 
