@@ -37,6 +37,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = (names.length ? names : Object.keys(AREAS)).flatMap((n) => AREAS[n]());
   if (!files.length) throw new Error(`test.mjs: no tests in ${names.join(', ')}`); // (node --test would run every file it finds)
   // two files at a time: the machine's two cores, each kept busy
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', ...extra, ...files], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=900000', ...extra, ...files], { cwd: ROOT, stdio: 'inherit' });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -158,20 +158,27 @@ const freePort = () => new Promise((resolve) => {
   const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
 });
 
-/** Start Vite (`vite preview`, or the dev server) in `dir`; -> its URL once it listens. */
+/** Start Vite (`vite preview`, or the dev server) in `dir`; -> its URL once it answers. */
 async function vite(dir, ...args) {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  // (asked over HTTP, not read off its banner: with CI set, Vite colours the port)
   const child = spawn(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), ...args, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   children.push(child);
   let said = '';
-  await new Promise((resolve, reject) => {
-    const hear = (d) => { said += d; if (said.includes(`:${port}`)) resolve(); };
-    child.stdout.on('data', hear);
-    child.stderr.on('data', hear);
-    child.on('exit', (code) => reject(new Error(`vite ${args.join(' ')} exited (${code}):\n${said}`)));
-  });
-  return `http://127.0.0.1:${port}/`;
+  child.stdout.on('data', (d) => { said += d; });
+  child.stderr.on('data', (d) => { said += d; });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`vite ${args.join(' ')} exited (${child.exitCode}):\n${said}`);
+    if (Date.now() > deadline) { child.kill(); await exited; throw new Error(`vite ${args.join(' ')} did not answer at ${url} in 60 s:\n${said}`); }
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(5_000) })).ok) return url;
+    } catch { /* not listening yet */ }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 before(async () => {
