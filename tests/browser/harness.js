@@ -139,6 +139,44 @@ export const shortBudgets = (page) => page.evaluate(() => {
 /** Wait two frames for a state change to draw. */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+/** Runs in the page before its scripts (`page.addInitScript(spyOnWorkers)`): every Worker started and terminated, in order. */
+export function spyOnWorkers() {
+  const Native = window.Worker;
+  const live = new Set();
+  const log = []; // ['start' | 'end', the script's URL]
+  window.Worker = class extends Native {
+    constructor(url, options) {
+      super(url, options);
+      this.script = String(url);
+      live.add(this);
+      log.push(['start', this.script]);
+    }
+
+    terminate() {
+      if (live.delete(this)) log.push(['end', this.script]);
+      super.terminate();
+    }
+  };
+  window.__workers = { log, live: () => [...live].map((w) => w.script) };
+}
+
+/**
+ * What spyOnWorkers saw, of the workers whose script matches `only`:
+ * {started: [url], live: [url], most: the most running at once}.
+ */
+export async function workersOf(page, only = /./) {
+  const { log, live } = await page.evaluate(() => ({ log: window.__workers.log, live: window.__workers.live() }));
+  let running = 0;
+  let most = 0;
+  const started = [];
+  for (const [event, url] of log.filter(([, u]) => only.test(u))) {
+    if (event === 'start') started.push(url);
+    running += event === 'start' ? 1 : -1;
+    most = Math.max(most, running);
+  }
+  return { started, live: live.filter((u) => only.test(u)), most };
+}
+
 /** Act on a figure, then its summary and its shadow DOM (`read`, by
  *  default the rendered markup and the canvases' pixels) must both have changed; -> the new summary. */
 export async function expectChange(page, tag, act, read = (el) => el.evaluate((e) => e.shadowRoot.innerHTML

@@ -151,7 +151,8 @@ test('pause, continue, reset and the layer switch', async () => {
   await page.waitForFunction(() => /L1H1 off/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.ablation').textContent));
   await el.getByRole('button', { name: 'Continue training' }).click();
   await waitStatus(page, /training/);
-  assert.equal(await el.getByRole('switch').first().isChecked(), false);
+  // (the switches are redrawn with the worker's next view, which may come a frame after the status)
+  await page.waitForFunction(() => !document.querySelector('attention-induction').shadowRoot.querySelector('[role="switch"]').checked, null, { timeout: 10_000 });
   await el.getByRole('button', { name: 'Reset' }).click();
   await waitStatus(page, /^Step 0 of 1000 .* ready$/); // a fresh model in the same worker, at step 0
   await el.getByText('1 layer', { exact: true }).click();

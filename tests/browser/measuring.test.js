@@ -14,34 +14,17 @@
 // around Worker installed before the page's scripts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, measured, frames, addFigure } from './harness.js';
+import { start, openAll, measured, frames, addFigure, spyOnWorkers, workersOf } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
 after(async () => { await server?.close(); });
 
-// Runs in the page before its scripts: every measuring worker started and ended, in order.
-function countWorkers() {
-  const Native = window.Worker;
-  const live = new Set();
-  const log = [];
-  window.Worker = class extends Native {
-    constructor(url, options) {
-      super(url, options);
-      this.measuring = /(cost|efficient)\.worker\.js$/.test(String(url));
-      if (!this.measuring) return;
-      live.add(this);
-      log.push(['start', String(url).split('/').pop(), live.size]);
-    }
-    terminate() {
-      if (live.delete(this)) log.push(['end', '', live.size]);
-      super.terminate();
-    }
-  };
-  window.__workers = { live: () => live.size, log, most: () => Math.max(0, ...log.map((e) => e[2])), starts: () => log.filter((e) => e[0] === 'start').length };
-}
-const prepare = (page) => page.addInitScript(countWorkers);
-const workers = (page) => page.evaluate(() => ({ live: window.__workers.live(), most: window.__workers.most(), starts: window.__workers.starts() }));
+const prepare = (page) => page.addInitScript(spyOnWorkers);
+const workers = async (page) => {
+  const { started, live, most } = await workersOf(page, /(cost|efficient)\.worker\.js$/);
+  return { live: live.length, most, starts: started.length };
+};
 const status = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.status').textContent, sel);
 // the sizes measured (a sweep's table lists every size it will measure, empty until measured)
 const rows = (page, sel = '#mine') => page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, sel);

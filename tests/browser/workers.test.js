@@ -9,37 +9,21 @@
 // training starts again from step 0.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, addFigure, frames } from './harness.js';
+import { start, addFigure, frames, spyOnWorkers, workersOf } from './harness.js';
 import { FIGURES } from '../../web/figures/registry.js';
 
 let server;
 before(async () => { server = await start(); });
 after(async () => { await server?.close(); });
 
-// Runs in the page before its scripts: every Worker made and not terminated.
-function countWorkers() {
-  const Native = window.Worker;
-  const live = new Set();
-  window.Worker = class extends Native {
-    constructor(...args) {
-      super(...args);
-      live.add(this);
-    }
-
-    terminate() {
-      live.delete(this);
-      super.terminate();
-    }
-  };
-  window.__liveWorkers = () => live.size;
-}
+const liveWorkers = async (page) => (await workersOf(page)).live.length;
 
 const CYCLES = 5;
 
 for (const { tag } of FIGURES.filter((f) => f.worker)) {
   test(`${tag}: added and removed ${CYCLES} times (idle, training or measuring), no worker is left running`, async () => {
-    const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(countWorkers) });
-    const live = () => page.evaluate(() => window.__liveWorkers());
+    const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(spyOnWorkers) });
+    const live = () => liveWorkers(page);
     const removeAndCount = async (what) => {
       await page.evaluate(() => { window.__removed = document.querySelector('#mine'); window.__removed.remove(); });
       await frames(page);
@@ -79,7 +63,7 @@ for (const { tag } of FIGURES.filter((f) => f.worker)) {
 }
 
 test('a training figure put back on the page after it trained says its training starts again', async () => {
-  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(countWorkers) });
+  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(spyOnWorkers) });
   for (const tag of FIGURES.filter((f) => f.worker).map((f) => f.tag)) {
     await addFigure(page, tag, { attrs: { steps: '5000' } });
     const training = await page.locator('#mine').evaluate((e) => typeof e.toggle === 'function');
@@ -93,14 +77,14 @@ test('a training figure put back on the page after it trained says its training 
     await page.waitForFunction(() => document.querySelector('#mine').msg.step > 0);
     await page.evaluate(() => { window.__removed = document.querySelector('#mine'); window.__removed.remove(); });
     await frames(page);
-    assert.equal(await page.evaluate(() => window.__liveWorkers()), 0, tag);
+    assert.equal(await liveWorkers(page), 0, tag);
     await page.evaluate(() => document.querySelector('main').prepend(window.__removed));
     await el.evaluate((e) => e.settled());
     const [status, summary, step] = await el.evaluate((e) => [e.shadowRoot.querySelector('.status').textContent, e.summary, e.msg.step]);
     assert.equal(step, 0, tag);
     assert.match(status, /ready; training starts again from step 0, since the figure was taken off the page/, tag);
     assert.match(summary, /from the start again: the figure was taken off the page, which ended its training/, tag);
-    assert.equal(await page.evaluate(() => window.__liveWorkers()), 0, `${tag}: no worker until Start`);
+    assert.equal(await liveWorkers(page), 0, `${tag}: no worker until Start`);
     // pressing start clears the note
     await el.getByRole('button', { name: 'Start training' }).click();
     await page.waitForFunction(() => document.querySelector('#mine').msg.step > 0);
@@ -108,13 +92,13 @@ test('a training figure put back on the page after it trained says its training 
     await page.evaluate(() => document.querySelector('#mine').remove());
   }
   await frames(page);
-  assert.equal(await page.evaluate(() => window.__liveWorkers()), 0);
+  assert.equal(await liveWorkers(page), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('a reset while training starts the new run in the same worker, and nothing the old run still says is drawn', async () => {
-  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(countWorkers) });
+  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare: (p) => p.addInitScript(spyOnWorkers) });
   for (const tag of FIGURES.filter((f) => f.worker).map((f) => f.tag)) {
     await addFigure(page, tag, { attrs: { steps: '5000' } });
     const el = page.locator('#mine');
@@ -126,11 +110,11 @@ test('a reset while training starts the new run in the same worker, and nothing 
     await el.evaluate((e) => e.settled());
     await page.waitForTimeout(300); // (a slice of the old run would have ended and said so)
     assert.deepEqual(await el.evaluate((e) => [e.msg.step, e.msg.running, e.curve.length]), [0, false, 1], tag);
-    assert.equal(await page.evaluate(() => window.__liveWorkers()), 1, `${tag}: the same worker`);
+    assert.equal(await liveWorkers(page), 1, `${tag}: the same worker`);
   }
   await page.evaluate(() => document.querySelector('#mine').remove());
   await frames(page);
-  assert.equal(await page.evaluate(() => window.__liveWorkers()), 0);
+  assert.equal(await liveWorkers(page), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

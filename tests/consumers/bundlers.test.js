@@ -29,7 +29,7 @@ import { promisify } from 'node:util';
 import { FIGURES } from '../../web/figures/registry.js';
 import { RandomState } from '../unit/mt19937.js';
 import * as ref from '../unit/reference.js';
-import { SCREENSHOTS, expectChange, ready, start } from '../browser/harness.js';
+import { SCREENSHOTS, expectChange, ready, spyOnWorkers, start, workersOf } from '../browser/harness.js';
 import { blocks, section } from './docs.js';
 import { addFromRegistry, install } from './install.js';
 
@@ -197,21 +197,9 @@ after(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-// Runs in the page before its scripts: the script of every Worker started.
-function recordWorkers() {
-  const Native = window.Worker;
-  window.__workers = [];
-  window.Worker = class extends Native {
-    constructor(url, options) {
-      super(url, options);
-      window.__workers.push(String(url));
-    }
-  };
-}
-
 /** Open `url` and check the app there; `tags`: the figures it defines. */
 async function checkApp(url, name, { tags = null } = {}) {
-  const { page, problems, requests, context } = await server.open(url, { prepare: (p) => p.addInitScript(recordWorkers) });
+  const { page, problems, requests, context } = await server.open(url, { prepare: (p) => p.addInitScript(spyOnWorkers) });
   let hosted; // the .wasm the app loads itself
   const wasm = () => {
     const all = requests.filter((u) => /\.wasm$/.test(u));
@@ -243,14 +231,14 @@ async function checkApp(url, name, { tags = null } = {}) {
 
     const induction = await ready(page, 'attention-induction');
     await induction.evaluate((e) => e.settled());
-    assert.deepEqual(await page.evaluate(() => window.__workers), [], 'a worker was started before Start was pressed');
+    assert.deepEqual((await workersOf(page)).started, [], 'a worker was started before Start was pressed');
     let w = wasm();
     assert.equal(w.own, 2, `${hosted}: fetched by the app for wasmBinary, and by the wasmUrl engine (${w.all})`);
     assert.equal(w.package.length, 2, `the app's engine and the figures' (attention part), one .wasm each, and nothing else (${w.all})`);
 
     await induction.getByRole('button', { name: 'Start training' }).click();
     await page.waitForFunction(() => document.querySelector('attention-induction').msg?.step > 0, null, { timeout: 30_000 });
-    const [worker, ...more] = await page.evaluate(() => window.__workers);
+    const [worker, ...more] = (await workersOf(page)).started;
     assert.deepEqual(more, [], 'one worker');
     assert.equal(requests.filter((u) => u === worker).length, 1, `the worker's script ${worker}, fetched once`);
     w = wasm();
