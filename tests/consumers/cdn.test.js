@@ -9,7 +9,8 @@
 //     Start is pressed, each in a worker started from a same-origin blob:
 //     module and given an engine the page compiled; from the other origin
 //     only scripts and .wasm files; no console error, no failed request, no
-//     file fetched twice;
+//     file fetched twice; the same under the page's Content-Security-Policy
+//     that the README gives for this (the other origin named, blob: workers);
 //   - without the header: the module is blocked and each figure keeps its
 //     own text; with it on the scripts but not on the .wasm files, each
 //     figure says in one sentence that it could not start and why; with it
@@ -31,6 +32,8 @@ import { install } from './install.js';
 // What the other origin sends Access-Control-Allow-Origin with, per variant.
 const VARIANTS = {
   cors: true,
+  'cors-csp': true, // and the page sets the README's policy
+
   'no-cors': false,
   'no-wasm-cors': (path) => !path.endsWith('.wasm'),
   'no-worker-cors': (path) => !path.endsWith('.worker.js'),
@@ -40,6 +43,8 @@ const FALLBACK = (tag) => `The figure ${tag} needs JavaScript.`;
 const BLOCKED = /blocked by CORS policy|net::ERR_FAILED/; // what Chromium logs for a request CORS blocks
 
 const HEADERS = blocks('From a CDN or another origin', 'http').join('');
+// The README's policy for a page whose figures come from https://static.example.org
+const POLICY = /^Content-Security-Policy: (.*)$/m.exec(HEADERS)?.[1];
 
 let tmp;
 let server;
@@ -49,11 +54,16 @@ before(async () => {
   const pkg = install(tmp, join(tmp, 'consumer'));
   cpSync(join(pkg, 'dist'), join(tmp, 'cdn/dist'), { recursive: true }); // dist/ only
   mkdirSync(join(tmp, 'site'));
+  writeFileSync(join(tmp, 'site', 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   for (const [name, cors] of Object.entries(VARIANTS)) {
     cdns[name] = await serve({ port: 0, root: join(tmp, 'cdn'), cors });
     const other = `http://127.0.0.1:${cdns[name].address().port}`;
+    // (under the policy, whose img-src is 'self', the page's icon is a file of its own)
+    const head = name === 'cors-csp'
+      ? `<meta http-equiv="Content-Security-Policy" content="${POLICY.replaceAll('https://static.example.org', other)}"><link rel="icon" href="icon.svg">`
+      : '<link rel="icon" href="data:,">';
     writeFileSync(join(tmp, 'site', `${name}.html`), `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Figures from another origin</title><link rel="icon" href="data:,">
+<html lang="en"><head><meta charset="utf-8">${head}<title>Figures from another origin</title>
 <script type="module" src="${other}/dist/attention-figures.js"></script></head>
 <body><main>
 <attention-soft-dictionary><p>${FALLBACK('attention-soft-dictionary')}</p></attention-soft-dictionary>
@@ -90,13 +100,15 @@ const says = (page, tag) => page.evaluate((t) => {
 }, tag);
 
 describe('figures from another origin', () => {
-  test('the README names the headers: Access-Control-Allow-Origin and application/wasm', () => {
+  test('the README names the headers: Access-Control-Allow-Origin, application/wasm, and a page policy that allows blob: workers', () => {
     assert.match(HEADERS, /^Access-Control-Allow-Origin: \*$/m);
     assert.match(HEADERS, /^Content-Type: application\/wasm$/m);
+    assert.match(POLICY ?? '', /worker-src [^;]*\bblob:[^;]* https:\/\/static\.example\.org/);
   });
 
-  test('with CORS: the soft dictionary reacts, cost and efficient measure, induction trains when Start is pressed', async () => {
-    const { page, problems, requests, context } = await open('cors');
+  for (const [name, how] of [['cors', 'with CORS'], ['cors-csp', "with CORS, under the README's Content-Security-Policy"]]) {
+  test(`${how}: the soft dictionary reacts, cost and efficient measure, induction trains when Start is pressed`, async () => {
+    const { page, problems, requests, context } = await open(name);
     try {
       await expectChange(page, 'attention-soft-dictionary', async (el) => {
         await el.locator('g.qh').focus();
@@ -115,14 +127,14 @@ describe('figures from another origin', () => {
       // the workers' scripts came from the other origin, each through a blob: module of the page's
       const workers = requests.filter((u) => /\.worker\.js$/.test(u));
       assert.deepEqual(workers.map((u) => u.split('/').pop()).sort(), ['cost.worker.js', 'efficient.worker.js', 'induction.worker.js']);
-      assert.ok(workers.every((u) => u.startsWith(`http://127.0.0.1:${cdns.cors.address().port}/dist/figures/`)), workers.join(', '));
-      await page.screenshot({ path: `${SCREENSHOTS}consumer-cdn.png`, fullPage: true });
+      assert.ok(workers.every((u) => u.startsWith(`http://127.0.0.1:${cdns[name].address().port}/dist/figures/`)), workers.join(', '));
+      await page.screenshot({ path: `${SCREENSHOTS}consumer-${name.replace('cors', 'cdn')}.png`, fullPage: true });
       await page.waitForFunction(() => /done/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.status').textContent), null, { timeout: 60_000 });
       await settled(page, requests);
       // from the other origin only scripts and engines (no fonts, no stylesheets): the figures'
       // attention part, its scalar build (which cost times SIMD against) and the full engine
       // the page compiled for the training worker
-      const other = requests.filter((u) => u.startsWith(`http://127.0.0.1:${cdns.cors.address().port}/`));
+      const other = requests.filter((u) => u.startsWith(`http://127.0.0.1:${cdns[name].address().port}/`));
       assert.deepEqual(other.filter((u) => !u.endsWith('.js')).map((u) => u.split('/').pop()).sort(),
         ['attention-only.relaxed.wasm', 'attention-only.wasm', 'attention.relaxed.wasm']);
       assert.deepEqual(problems, []);
@@ -130,6 +142,7 @@ describe('figures from another origin', () => {
       await context.close();
     }
   });
+  }
 
   test('without CORS: the module is blocked once, and every figure keeps its own text', async () => {
     const { page, problems, requests, context } = await open('no-cors');

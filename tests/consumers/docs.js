@@ -20,9 +20,10 @@ export function section(title) {
   return lines.slice(at + 1, end < 0 ? undefined : end).join('\n');
 }
 
-/** The ```lang code blocks of section `title`; at least one. */
+/** The ```lang code blocks of section `title` (a block in a list item unindented); at least one. */
 export function blocks(title, lang) {
-  const found = [...section(title).matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'gm'))].map((m) => m[1]);
+  const found = [...section(title).matchAll(new RegExp(`^( *)\`\`\`${lang}\\n([\\s\\S]*?)^\\1\`\`\``, 'gm'))]
+    .map(([, indent, text]) => text.replace(new RegExp(`^${indent}`, 'gm'), ''));
   assert.ok(found.length, `web/embed/README.md's "${title}" has no ${lang} block`);
   return found;
 }
