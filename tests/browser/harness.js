@@ -139,6 +139,22 @@ export const shortBudgets = (page) => page.evaluate(() => {
 /** Wait two frames for a state change to draw. */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+/**
+ * Set the figure `el`'s (a locator's) `lang` and wait until it has rebuilt in
+ * that language (its words may have to load first) and drawn.
+ */
+export async function switchLanguage(el, lang) {
+  const want = /^zh/i.test(lang) ? 'zh-CN' : 'en';
+  await el.evaluate((e, [l, w]) => {
+    e.setAttribute('lang', l);
+    return new Promise((resolve) => {
+      const check = () => (e.shadowRoot.querySelector('[role=figure]')?.getAttribute('lang') === w ? resolve() : setTimeout(check, 20));
+      check();
+    });
+  }, [lang, want]);
+  await frames(el.page());
+}
+
 /** Act on a figure, then its summary and its shadow DOM (`read`, by
  *  default the rendered markup and the canvases' pixels) must both have changed; -> the new summary. */
 export async function expectChange(page, tag, act, read = (el) => el.evaluate((e) => e.shadowRoot.innerHTML
