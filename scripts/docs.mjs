@@ -48,9 +48,10 @@ export function readmeParts(text) {
 
 /** What every figure says about its words: its own string table (the one place its path is written) and the shared one. */
 const words = (name) => `Its words (all it shows, and what it says to screen readers) are the keys of
-\`web/figures/${name}/${name}.strings.js\` and of \`web/kit/figure.strings.js\` (what every
-figure shares, "Copy link" and the like), in English and Simplified Chinese: \`lang="zh-CN"\`
-(or any \`zh-*\`) on the element or the page picks Chinese. A page overrides any of them with
+\`web/figures/${name}/${name}.strings.en.js\` and of \`web/kit/figure.strings.en.js\` (what every
+figure shares, "Copy link" and the like), and of their Simplified Chinese twins (\`.strings.zh.js\`):
+\`lang="zh-CN"\` (or any \`zh-*\`) on the element or the page picks Chinese, and the page loads
+only the language it shows. A page overrides any of them with
 a JSON child, \`<script type="application/json" data-strings>{"key": "…", "zh": {"key": "…"}}</script>\`
 (a key at the top level is for every language, one under \`zh\` or \`en\` for that one only).`;
 

@@ -15,10 +15,10 @@ const dist = join(root, 'dist');
 const HEADER = '// made by scripts/figure-types.mjs from web/figures/registry.js and each figure\'s static props (do not edit)\n';
 
 /**
- * Every figure as {name, tag, cls}: its element's class, read by importing
+ * Every figure as {name, tag, cls, title}: its element's class, read by importing
  * its module in Node, where a class stands in for HTMLElement and
  * customElements keeps what the module defines (a figure does nothing else
- * until it is connected to a page).
+ * until it is connected to a page); its title, from its English table.
  */
 export async function figureClasses() {
   const defined = new Map();
@@ -31,7 +31,7 @@ export async function figureClasses() {
     await load();
     const cls = defined.get(tag);
     if (!(cls?.prototype instanceof FigureElement)) throw new Error(`${name}: its module defines no figure element as ${tag}`);
-    figures.push({ name, tag, cls });
+    figures.push({ name, tag, cls, title: (await cls.strings.en()).default.title });
   }
   return { figures, FigureElement };
 }
@@ -83,8 +83,7 @@ function extraAccessors(cls, FigureElement) {
   return names.map((key) => `  /** See the element's section in web/embed/README.md. */\n  ${key}: unknown;`);
 }
 
-export function figureDts({ name, tag, cls }, FigureElement) {
-  const title = cls.strings?.en?.title;
+export function figureDts({ name, tag, cls, title }, FigureElement) {
   const members = [...Object.entries(cls.props).map(([k, p]) => property(k, p)), ...extraAccessors(cls, FigureElement)];
   return `${HEADER}import type { AttentionFigureElement } from '../figure-element.js';
 

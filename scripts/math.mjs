@@ -26,15 +26,15 @@ export function codeTex(source) {
   });
 }
 
-/** Every string of a string table (both languages; functions give none: they build their text from pieces). */
-const tableTexts = (table) => Object.values(table).flatMap((lang) => Object.values(lang)).filter((v) => typeof v === 'string');
+/** Every string of a string table (functions give none: they build their text from pieces). */
+const tableTexts = (table) => Object.values(table).filter((v) => typeof v === 'string');
 
 /** {TeX: MathML} for the figure `name` (its folder under web/figures/). */
 export async function figureMath(name) {
   const dir = new URL(`web/figures/${name}/`, ROOT);
   const sources = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
-    if (file.endsWith('.strings.js')) {
+    if (/\.strings\.\w+\.js$/.test(file)) { // <name>.strings.<lang>.js
       for (const text of tableTexts((await import(new URL(file, dir))).default)) sources.push(...dollarTex(text));
     } else {
       sources.push(...codeTex(readFileSync(new URL(file, dir), 'utf8')));

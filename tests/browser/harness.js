@@ -177,6 +177,24 @@ export async function workersOf(page, only = /./) {
   return { started, live: live.filter((u) => only.test(u)), most };
 }
 
+/**
+ * Set the figure `el`'s (a locator's) `lang` and wait until it has rebuilt in
+ * that language (its words may have to load first) and drawn.
+ */
+export async function switchLanguage(el, lang) {
+  const want = /^zh/i.test(lang) ? 'zh-CN' : 'en';
+  await el.evaluate((e, [l, w]) => {
+    e.setAttribute('lang', l);
+    const until = Date.now() + 10_000;
+    return new Promise((resolve, reject) => {
+      const check = () => (e.shadowRoot.querySelector('[role=figure]')?.getAttribute('lang') === w ? resolve()
+        : Date.now() > until ? reject(new Error(`${e.localName} did not rebuild in ${w} within 10 s`)) : setTimeout(check, 20));
+      check();
+    });
+  }, [lang, want]);
+  await frames(el.page());
+}
+
 /** Act on a figure, then its summary and its shadow DOM (`read`, by
  *  default the rendered markup and the canvases' pixels) must both have changed; -> the new summary. */
 export async function expectChange(page, tag, act, read = (el) => el.evaluate((e) => e.shadowRoot.innerHTML

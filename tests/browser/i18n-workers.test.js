@@ -4,7 +4,7 @@
 // measuring ones without losing what they measured so far).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, frames, addFigure } from './harness.js';
+import { start, addFigure, switchLanguage } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
@@ -17,10 +17,7 @@ const add = (page, tag, attrs) => addFigure(page, tag, { attrs: { lang: 'zh-CN',
 const text = (page, tag, selector) => page.evaluate(([t, s]) => document.querySelector(t).shadowRoot.querySelector(s)?.textContent ?? '', [tag, selector]);
 // the sizes measured (a sweep's table lists every size it will measure, empty until measured)
 const rows = (page, tag) => page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, tag);
-const toEnglish = async (page, tag) => {
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), tag);
-  await frames(page);
-};
+const toEnglish = (page, tag) => switchLanguage(page.locator(tag), 'en');
 
 test('cost and efficient: the sweep runs and is said in Chinese; switched to English, it keeps its results', async () => {
   const { page, problems, context } = await server.open('/web/embed/example.html');

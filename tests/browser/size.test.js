@@ -2,8 +2,10 @@
 // over a gzip server (scripts/size.mjs, a fresh profile per page): every
 // one-figure page starts, and the budgets hold; a page without a worker
 // figure loads no worker and only the attention part's .wasm; nothing loads
-// the full engine or a training worker before a Start is pressed; the
-// tables README.md and web/embed/README.md quote are within 3%.
+// the full engine or a training worker before a Start is pressed; an
+// English page loads no Chinese words (i18n.test.js checks a Chinese page
+// and a change of lang); the tables README.md and web/embed/README.md quote
+// are within 3%.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -34,6 +36,16 @@ test('a one-figure page loads the attention part\'s .wasm, and a worker only for
     const measures = tag === 'attention-cost' || tag === 'attention-efficient';
     assert.equal(workers.length, worker && measures ? 1 : 0, `${tag}: ${workers}`);
     assert.ok(!r.files.some((f) => /katex/.test(f)), `${tag} loaded KaTeX: ${r.files}`);
+  }
+});
+
+// The string tables a page loaded, by name: their chunks are named after them (basic.strings.en-HASH.js).
+const tables = (r) => r.files.map((f) => f.match(/\/([\w-]+\.strings\.\w+)-\w+\.js$/)?.[1]).filter(Boolean).sort();
+
+test('an English page loads English words only: a one-figure page, its own table and the shared one', () => {
+  for (const { name, tag } of FIGURES) assert.deepEqual(tables(of(tag)), [`${name}.strings.en`, 'figure.strings.en'].sort(), tag);
+  for (const page of ['article, first view', 'article, scrolled to the end']) {
+    assert.deepEqual(tables(of(page)).filter((t) => !t.endsWith('.en')), [], page);
   }
 });
 

@@ -2,13 +2,20 @@
 // complete in English and Simplified Chinese, and a page can override any.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { translator, languageOf, fill, LANGUAGES } from '../../web/kit/i18n.js';
+import { translator, languageOf, fill, loadTexts, LANGUAGES } from '../../web/kit/i18n.js';
 import { FIGURES } from '../../web/figures/registry.js';
 import { FIGURE_AND_KIT_FILES as FILES, WEB, readWeb as read } from './sources.js';
 
 const DIR = WEB;
-const TABLES = FILES.filter((f) => f.endsWith('.strings.js'));
-
+// A table: one file per language (<x>.strings.en.js, <x>.strings.zh.js),
+// or both languages in one (loading.strings.js, which the autoloader carries).
+const STRINGS = /\.strings(\.\w+)?\.js$/;
+const TABLES = FILES.filter((f) => /\.strings\.js$/.test(f) || f.endsWith('.strings.en.js')).map((f) => f.replace(/\.en\.js$/, '.{lang}.js'));
+const load = async (file) => (await import(new URL(file, DIR))).default;
+/** {en, zh} of a table file (or of a pair of them). */
+const tableOf = async (file) => (file.includes('{lang}')
+  ? Object.fromEntries(await Promise.all(LANGUAGES.map(async (lang) => [lang, await load(file.replace('{lang}', lang))])))
+  : load(file));
 
 const CJK = /[\u3400-\u9fff]/;
 // Latin words of two or more letters, outside inline math ($…$) and placeholders ({name}).
@@ -16,7 +23,7 @@ const latinWords = (text) => text.replace(/\$[^$]*\$/g, ' ').replace(/\{\w+\}/g,
 
 for (const file of TABLES) {
   test(`${file}: English and Chinese hold the same keys, and the Chinese is Chinese`, async () => {
-    const table = (await import(new URL(file, DIR))).default;
+    const table = await tableOf(file);
     assert.deepEqual(Object.keys(table).sort(), [...LANGUAGES].sort());
     assert.deepEqual(Object.keys(table.zh).sort(), Object.keys(table.en).sort(), 'the same keys');
     for (const lang of LANGUAGES) {
@@ -33,20 +40,29 @@ for (const file of TABLES) {
   });
 }
 
-test('a page overrides any string, for every language or for one; placeholders are filled', () => {
-  const table = { en: { hello: 'Hello {who}', bye: ({ n }) => `bye ×${n}` }, zh: { hello: '你好 {who}', bye: ({ n }) => `再见 ×${n}` } };
-  assert.equal(translator(table, 'en')('hello', { who: 'Ada' }), 'Hello Ada');
-  assert.equal(translator(table, 'zh')('hello', { who: 'Ada' }), '你好 Ada');
-  assert.equal(translator(table, 'zh')('bye', { n: 2 }), '再见 ×2');
-  assert.equal(translator(table, 'zh', [{ hello: 'Hi {who}' }])('hello', { who: 'A' }), 'Hi A', 'a top-level override is for every language');
+test('a page overrides any string, for every language or for one; placeholders are filled', async () => {
+  const loaded = [];
+  const tables = {
+    en: async () => { loaded.push('en'); return { default: { hello: 'Hello {who}', bye: ({ n }) => `bye ×${n}` } }; },
+    zh: async () => { loaded.push('zh'); return { default: { hello: '你好 {who}', bye: ({ n }) => `再见 ×${n}` } }; },
+  };
+  const en = await loadTexts(tables, 'en');
+  assert.deepEqual(loaded, ['en'], 'only the language asked for is loaded');
+  const zh = await loadTexts(tables, 'zh');
+  assert.equal(translator(en, 'en')('hello', { who: 'Ada' }), 'Hello Ada');
+  assert.equal(translator(zh, 'zh')('hello', { who: 'Ada' }), '你好 Ada');
+  assert.equal(translator(zh, 'zh')('bye', { n: 2 }), '再见 ×2');
+  assert.equal(translator(zh, 'zh', [{ hello: 'Hi {who}' }])('hello', { who: 'A' }), 'Hi A', 'a top-level override is for every language');
   const both = [{ hello: 'Hi', zh: { hello: '嗨 {who}' } }];
-  assert.equal(translator(table, 'zh', both)('hello', { who: 'A' }), '嗨 A');
-  assert.equal(translator(table, 'en', both)('hello'), 'Hi');
-  assert.equal(translator(table, 'en', [{ bye: 'Cheers {n}' }])('bye', { n: 3 }), 'Cheers 3', 'a string replaces a function');
-  assert.equal(translator(table, 'en')('copyLink'), 'Copy link', 'the shared table is underneath');
+  assert.equal(translator(zh, 'zh', both)('hello', { who: 'A' }), '嗨 A');
+  assert.equal(translator(en, 'en', both)('hello'), 'Hi');
+  assert.equal(translator(en, 'en', [{ bye: 'Cheers {n}' }])('bye', { n: 3 }), 'Cheers 3', 'a string replaces a function');
+  assert.equal(translator(en, 'en')('copyLink'), 'Copy link', 'the shared table is underneath');
+  assert.equal(translator(zh, 'zh')('copyLink'), '复制链接');
+  assert.equal(translator({}, 'zh')('loading'), '图表加载中\u2026', 'what a figure says before its tables load needs none of them');
   assert.equal(fill('{a} and {b}', { a: '<b>' }), '<b> and {b}', 'text stays text; unknown names stay');
-  assert.throws(() => translator(table, 'en')('nope'), /no string "nope"/);
-  assert.throws(() => translator(table, 'en', ['x']), TypeError);
+  assert.throws(() => translator(en, 'en')('nope'), /no string "nope"/);
+  assert.throws(() => translator(en, 'en', ['x']), TypeError);
 });
 
 test('the language comes from the nearest lang: zh-* picks Chinese, anything else English', () => {
@@ -78,15 +94,23 @@ function prose(source) {
   return found;
 }
 test('no figure code holds prose of its own: its words are in its string table', () => {
-  const left = FILES.filter((f) => !f.endsWith('.strings.js'))
+  const left = FILES.filter((f) => !STRINGS.test(f))
     .flatMap((f) => prose(read(f)).map((text) => `${f}: ${text.slice(0, 80)}`));
   assert.deepEqual(left, []);
 });
 
-test('every figure reads its own string table', () => {
+test('every figure reads its own string tables, each language only when asked (a dynamic import)', () => {
   assert.equal(FIGURES.length, 19);
   for (const { name } of FIGURES) {
-    assert.match(read(`figures/${name}/${name}.js`), new RegExp(`from '\\./${name}\\.strings\\.js'`), name);
-    assert.ok(TABLES.includes(`figures/${name}/${name}.strings.js`), `${name}.strings.js exists`);
+    const source = read(`figures/${name}/${name}.js`);
+    for (const lang of LANGUAGES) {
+      assert.ok(source.includes(`${lang}: () => import('./${name}.strings.${lang}.js')`), `${name}.js imports its ${lang} table when asked`);
+    }
+    assert.ok(TABLES.includes(`figures/${name}/${name}.strings.{lang}.js`), `${name}.strings.en.js and .zh.js exist`);
   }
+  // a static import of a one-language table would put it in every page, whatever its language
+  const langOf = (path) => path.match(/\.strings\.(\w+)\.js$/)?.[1];
+  const statically = FILES.flatMap((f) => [...read(f).matchAll(/^import [^;]*? from '([^']*)';$/gm)]
+    .filter((m) => langOf(m[1]) && langOf(m[1]) !== langOf(f)).map((m) => `${f}: ${m[1]}`));
+  assert.deepEqual(statically, [], 'only a table imports another, in its own language');
 });

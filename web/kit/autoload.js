@@ -7,7 +7,6 @@
 // their tag is in the page. Elements added later (by a script, or HTML put
 // in by a framework) are found by a MutationObserver. If a module cannot
 // be loaded, each of its elements says so in its own text (light DOM).
-import figureStrings from './figure.strings.js';
 import { languageOf, translator } from './i18n.js';
 
 const NEAR = '600px 0px'; // a heavy figure starts loading this far below the fold
@@ -23,7 +22,7 @@ export function autoload(figures, root = document) {
       for (const el of root.querySelectorAll(figure.tag)) {
         const p = document.createElement('p');
         p.setAttribute('role', 'alert');
-        p.textContent = translator(figureStrings, languageOf(el))('couldNotStart', { message: err.message });
+        p.textContent = translator({}, languageOf(el))('couldNotStart', { message: err.message });
         el.prepend(p);
       }
     });

@@ -12,9 +12,11 @@
 // Until it upgrades, the page's light-DOM children (a short text) are what a
 // reader without JavaScript sees; the shadow root hides them.
 //
-// Words come from `static strings` (the figure's table, see i18n.js) through
-// this.t(key, args), in the language the element's or the page's `lang`
-// picks; a change of the element's own `lang` rebuilds the figure in it.
+// Words come from `static strings` (the figure's tables, one import per
+// language, see i18n.js) through this.t(key, args), in the language the
+// element's or the page's `lang` picks. A figure loads that language's
+// table while it loads the engine, and no other; a change of the element's
+// own `lang` loads the other language's, then rebuilds the figure in it.
 // A figure that teaches with an example may take the page's own: it
 // defines useExample(data), which gets the parsed JSON of a
 // <script type="application/json" data-example> child before build() and
@@ -38,7 +40,7 @@ import { pageScheme, watchScheme } from './page-scheme.js';
 import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
 import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
-import { languageOf, overridesOf, translator } from './i18n.js';
+import { languageOf, loadTexts, overridesOf, translator } from './i18n.js';
 import { ExampleError } from './example.js';
 
 function parse(prop, value) {
@@ -59,10 +61,12 @@ function parse(prop, value) {
 const ANNOUNCE_WAIT = 350;
 const ANNOUNCE_EVERY = 5000;
 
+const NO_WORDS = async () => ({ default: {} });
+
 export class FigureElement extends HTMLElement {
   static props = {};
   static css = '';
-  static strings = { en: {}, zh: {} };
+  static strings = { en: NO_WORDS, zh: NO_WORDS };
 
   static get observedAttributes() {
     return [...Object.keys(this.props), 'lang', 'theme'];
@@ -79,7 +83,8 @@ export class FigureElement extends HTMLElement {
   #unwatchScheme = null;
   #linkButton = null;
   #problems = [];
-  #translator = null;
+  #overrides = [];
+  #wanted = null; // the language last asked for: shown, or loading
 
   constructor() {
     super();
@@ -145,7 +150,7 @@ export class FigureElement extends HTMLElement {
   attributeChangedCallback(name, old, value) {
     if (name === 'theme') return void this.#followScheme();
     if (name === 'lang') {
-      if (this.attn && old !== value) this.#mount();
+      if (this.attn && old !== value) this.#relanguage();
       return;
     }
     this.state[name] = parse(this.constructor.props[name], value);
@@ -158,11 +163,14 @@ export class FigureElement extends HTMLElement {
     this.#observer?.disconnect();
     this.#observer = null;
     try {
-      this.attn = await engine();
+      const lang = (this.#wanted = languageOf(this));
+      const [attn, texts] = await Promise.all([engine(), loadTexts(this.constructor.strings, lang)]);
+      this.attn = attn;
       this.#useTheirs();
-      this.#mount();
+      this.#mount(lang, texts);
       if (this.isConnected) this.onPage();
       this.toggleAttribute('data-ready', true);
+      this.#relanguage(); // (in case `lang` changed while loading)
     } catch (err) {
       const t = this.t ?? translator({}, languageOf(this));
       this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })));
@@ -174,16 +182,13 @@ export class FigureElement extends HTMLElement {
   // The page's strings and example, each checked once; what cannot be used
   // is said above the figure (#mount) and left out.
   #useTheirs() {
-    const table = this.constructor.strings;
-    let overrides = [];
     try {
-      overrides = overridesOf(this);
-      translator(table, 'en', overrides);
+      const overrides = overridesOf(this);
+      translator({}, 'en', overrides);
+      this.#overrides = overrides;
     } catch (err) {
       this.#problems.push(['stringsNotJson', { message: err.message }]);
-      overrides = [];
     }
-    this.#translator = () => translator(table, languageOf(this), overrides);
     const script = this.querySelector(':scope > script[type="application/json"][data-example]');
     if (!script || !this.useExample) return;
     let data;
@@ -200,10 +205,28 @@ export class FigureElement extends HTMLElement {
     }
   }
 
-  // (Re)build the figure in the current language.
-  #mount() {
-    this.language = languageOf(this);
-    this.t = this.#translator();
+  // Rebuild the figure in the language `lang` now picks, once its words
+  // have loaded; when they cannot, the figure stays as it is and says so.
+  // A later change wins over one still loading.
+  async #relanguage() {
+    const lang = languageOf(this);
+    if (lang === this.#wanted) return;
+    this.#wanted = lang;
+    let texts;
+    try {
+      texts = await loadTexts(this.constructor.strings, lang);
+    } catch (err) {
+      if (this.#wanted !== lang) return;
+      this.#wanted = null; // (any later change rebuilds, back to the language shown too)
+      return void this.shadowRoot.prepend(h('p', { class: 'error', role: 'alert' }, translator({}, lang)('wordsNotLoaded', { message: err.message })));
+    }
+    if (this.#wanted === lang) this.#mount(lang, texts);
+  }
+
+  // (Re)build the figure in `lang`, whose words are `texts` (loadTexts).
+  #mount(lang, texts) {
+    this.language = lang;
+    this.t = translator(texts, lang, this.#overrides);
     this.live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
     const link = copyLinkButton(this);
     this.#linkButton = link[0];

@@ -76,6 +76,6 @@ export function attrNumber(value, fallback, min = -Infinity, max = Infinity) {
 /** A difference that may be tiny: "0", "6e-8" or "0.125". */
 export const gap = (v) => (v === 0 ? '0' : Math.abs(v) < 1e-3 ? v.toExponential(0) : num(v, 3));
 
-/** How two results computed in float32 compare, as a key of figure.strings.js: 'identical', 'identicalRounding' or 'different'. */
+/** How two results computed in float32 compare, as a key of figure.strings.en.js: 'identical', 'identicalRounding' or 'different'. */
 export const sameness = (difference, tolerance = 1e-5) =>
   (difference === 0 ? 'identical' : difference < tolerance ? 'identicalRounding' : 'different');

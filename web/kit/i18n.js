@@ -1,9 +1,17 @@
 // i18n.js: every word a figure shows or speaks comes from a string table,
-// one per figure (`<name>.strings.js`) plus the shared one (figure.strings.js):
-//   export default { en: { key: text, ... }, zh: { key: text, ... } }
+// one per figure and language (`<name>.strings.en.js`, `<name>.strings.zh.js`)
+// over the shared one (figure.strings.en.js, figure.strings.zh.js):
+//   export default { key: text, ... }
 // A text is a string, where {name} is filled from the arguments, or a
 // function of the arguments (for plurals and lists). Both languages hold the
-// same keys (tests/figures/strings.test.js checks).
+// same keys (tests/kit/strings.test.js checks).
+//
+// A page loads only the language it shows: a figure names its tables as
+// imports to make, `static strings = { en: () => import('./x.strings.en.js'),
+// zh: () => import('./x.strings.zh.js') }` (a bundler puts each in a chunk of
+// its own), and loadTexts() imports one language's when it is needed. What a
+// figure says before that, or when it cannot load, is in loading.strings.js,
+// in both languages and always underneath.
 //
 // The language: the element's own `lang`, else its nearest ancestor's, else
 // the document's; any `zh...` tag picks Simplified Chinese, anything else
@@ -15,7 +23,9 @@
 // interpreted except inline math between $…$ and **bold** where the figure
 // shows the text through rich() (rich.js). Pure (no DOM, no KaTeX), so the
 // models' tests read the same tables.
-import shared from './figure.strings.js';
+import loading from './loading.strings.js';
+
+const SHARED = { en: () => import('./figure.strings.en.js'), zh: () => import('./figure.strings.zh.js') };
 
 export const LANGUAGES = ['en', 'zh'];
 
@@ -38,12 +48,22 @@ export function fill(text, args = {}) {
 }
 
 /**
- * A translator for `lang` over `table` (the figure's) then the shared table,
- * with `overrides` (objects as overridesOf returns) on top:
- * t(key, args) -> string. An unknown key throws: a missing string is a bug.
+ * The texts of `lang` for a figure whose tables are `tables` (as its
+ * `static strings`): the shared table's, then the figure's on top.
  */
-export function translator(table, lang, overrides = []) {
-  const texts = { ...shared.en, ...table.en, ...shared[lang], ...table[lang] };
+export async function loadTexts(tables, lang) {
+  const [shared, own] = await Promise.all([SHARED[lang](), tables[lang]()]);
+  return { ...shared.default, ...own.default };
+}
+
+/**
+ * A translator for `lang` over `texts` (that language's, as loadTexts gives;
+ * loading.strings.js's underneath), with `overrides` (objects as overridesOf
+ * returns) on top: t(key, args) -> string. An unknown key throws: a missing
+ * string is a bug.
+ */
+export function translator(texts, lang, overrides = []) {
+  texts = { ...loading[lang], ...texts };
   for (const o of overrides) {
     if (!o || typeof o !== 'object') throw new TypeError('strings: expected an object of {key: text}');
     for (const [k, v] of Object.entries(o)) {

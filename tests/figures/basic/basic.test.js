@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import * as ref from '../../unit/reference.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/basic/basic.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 import { basicModel, parseInputs, formatInputs, largestWeight, DEFAULT_X } from '../../../web/figures/basic/basic.model.js';
+
+const strings = await tablesOf('basic');
 
 const attn = await engine();
 
@@ -47,7 +49,7 @@ test('the article\'s "usually, not always": orange at (0.3, 0, 0) puts more weig
   zero[0] = [0, 0, 0];
   const w = Array.from(basicModel(attn, zero).weights.data.slice(0, 4));
   assert.deepEqual(largestWeight(w, 0), { key: 'largestTie', tied: [0, 1, 2, 3], share: '25%' });
-  const say = (lang) => translator(strings, lang)('largestTie', { names: ['red', 'orange', 'blue', 'teal'], share: '25%' });
+  const say = (lang) => translator(strings[lang], lang)('largestTie', { names: ['red', 'orange', 'blue', 'teal'], share: '25%' });
   assert.equal(say('en'), 'no single largest weight: red, orange, blue and teal share it, 25% each');
   assert.equal(say('zh'), '没有唯一的最大权重：red、orange、blue和teal并列，各占 25%');
 });
@@ -85,5 +87,5 @@ test('parseExample: each kind of bad example is refused with a message of the ta
   refused({ tokens: ['a', 'a'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleRepeat', { where: 'tokens[1]' });
   refused({ tokens: ['a', '\u6ce8\u610f\u529b\u673a\u5236\u6ce8'], vectors: [[0, 0, 0], [0, 0, 0]] }, 'exampleLabel', { where: 'tokens[1]', max: 10, half: 5 });
   assert.deepEqual(parseExample({ tokens: ['\u6ce8\u610f\u529b\u673a\u5236', 'x'.repeat(10)], vectors: [[0, 0, 0], [0, 0, 0]] }).names.length, 2, 'ten letters or five Chinese characters');
-  assert.equal(translator(strings, 'en')('exampleRepeat', { where: 'tokens[1]' }), 'tokens[1] repeats an earlier one');
+  assert.equal(translator(strings.en, 'en')('exampleRepeat', { where: 'tokens[1]' }), 'tokens[1] repeats an earlier one');
 });

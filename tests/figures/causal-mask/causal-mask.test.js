@@ -5,8 +5,10 @@ import { engine } from '../../kit/engine.js';
 import { causalModel, presetCells, parseCells, normalizeCells, parseExample, flip, PRESETS, N, MAX_TOKENS, MAX_TOKEN_LENGTH } from '../../../web/figures/causal-mask/causal-mask.model.js';
 import { ExampleError } from '../../../web/kit/example.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/causal-mask/causal-mask.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 import { uniform } from '../../../web/kit/random.js';
+
+const strings = await tablesOf('causal-mask');
 
 const attn = await engine();
 
@@ -107,7 +109,7 @@ test('an example that will not do says why, with a key of the string table', () 
   ];
   for (const [data, key, args] of cases) {
     assert.throws(() => parseExample(data), (err) => err instanceof ExampleError && err.key === key && assert.deepEqual(err.args, args) === undefined, key);
-    for (const lang of ['en', 'zh']) assert.doesNotMatch(translator(strings, lang)(key, args), /\{\w+\}/, `${lang}.${key}`);
+    for (const lang of ['en', 'zh']) assert.doesNotMatch(translator(strings[lang], lang)(key, args), /\{\w+\}/, `${lang}.${key}`);
   }
   assert.deepEqual(parseExample(['<img src=x>', 'b']), ['<img src=x>', 'b'], 'markup is just a token');
 });
@@ -123,10 +125,10 @@ test('cells of any size: the attribute keeps a square of 0/1, parsing falls back
 });
 
 test('the summary and the stepper speak both languages', () => {
-  const en = translator(strings, 'en');
+  const en = translator(strings.en, 'en');
   assert.equal(en('summary', { preset: en('window', { n: 3 }), n: 7, token: 'mat', looks: en('attendsMost', { token: 'cat', share: '40%' }) }),
     'Mask window of 3, 7 tokens. The newest token, mat, attends most to cat (40%).');
   assert.equal(en('stepLabel', { n: 1, token: '<s>' }), '1 token (last: <s>)');
   assert.equal(en('emptyRows', { rows: [1, 3] }), 'Rows 1 and 3 see no key: weights and output are all zero there (PyTorch would give NaN).');
-  assert.match(translator(strings, 'zh')('summary', { preset: '因果', n: 2, token: 'the', looks: '看不到任何键' }), /^掩码：因果，共 2 个 token。/);
+  assert.match(translator(strings.zh, 'zh')('summary', { preset: '因果', n: 2, token: 'the', looks: '看不到任何键' }), /^掩码：因果，共 2 个 token。/);
 });

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { loadAttention } from '../../../web/attention.js';
 import { sweep, measure, sizes, predict } from '../../../web/figures/cost/cost.model.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/cost/cost.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 
-const words = translator(strings, 'en');
+const strings = await tablesOf('cost');
+const words = translator(strings.en, 'en');
 
 const engines = { simd: await loadAttention({ simd: true }), scalar: await loadAttention({ simd: false }) };
 

@@ -6,7 +6,9 @@ import { engine } from '../../kit/engine.js';
 import { crossModel, crossSetup, parseExample, PAIRS, MAX_WORDS } from '../../../web/figures/cross/cross.model.js';
 import { ExampleError } from '../../../web/kit/example.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/cross/cross.strings.js';
+import { tablesOf } from '../../kit/tables.js';
+
+const strings = await tablesOf('cross');
 
 const attn = await engine();
 
@@ -74,7 +76,7 @@ test('an example that will not do says why, with a key of the string table', () 
   ];
   for (const [data, key, args = {}] of cases) {
     assert.throws(() => parseExample(data), (err) => err instanceof ExampleError && err.key === key && assert.deepEqual(err.args, args) === undefined, key);
-    for (const lang of ['en', 'zh']) assert.doesNotMatch(translator(strings, lang)(key, args), /\{\w+\}/, `${lang}.${key} fills every placeholder`);
+    for (const lang of ['en', 'zh']) assert.doesNotMatch(translator(strings[lang], lang)(key, args), /\{\w+\}/, `${lang}.${key} fills every placeholder`);
   }
-  assert.equal(translator(strings, 'en')('exampleAlignIndex', { index: 1, max: 2 }), 'align[1] must be a whole number from 0 to 2');
+  assert.equal(translator(strings.en, 'en')('exampleAlignIndex', { index: 1, max: 2 }), 'align[1] must be a whole number from 0 to 2');
 });

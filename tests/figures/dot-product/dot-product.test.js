@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import { dotProductModel, reading } from '../../../web/figures/dot-product/dot-product.model.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/dot-product/dot-product.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 
-const say = translator(strings, 'en');
+const strings = await tablesOf('dot-product');
+const say = translator(strings.en, 'en');
 
 const attn = await engine();
 const grid = [-1, -0.5, -0.1, 0, 0.3, 1];

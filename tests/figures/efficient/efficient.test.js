@@ -26,9 +26,11 @@ import {
 } from '../../../web/figures/efficient/efficient.model.js';
 import { readFileSync } from 'node:fs';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/efficient/efficient.strings.js';
-import costStrings from '../../../web/figures/cost/cost.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 import { pct } from '../../../web/kit/format.js';
+
+const strings = await tablesOf('efficient');
+const costStrings = await tablesOf('cost');
 
 const attn = await engine();
 
@@ -156,15 +158,15 @@ test('the kernel computes the window in whole tiles: windowTiles counts the tile
 });
 
 test('the note counts operations as the article and the cost figure do: multiply-adds, 2N^2d for full attention', () => {
-  const note = translator(strings, 'en')('note', {});
+  const note = translator(strings.en, 'en')('note', {});
   assert.match(note, /\$2N\^2d\$ multiply-adds/);
   assert.match(note, /\$2N\(2w\+1\)d\$/);
   assert.match(note, /\$4Nmd\$ multiply-adds/);
   assert.doesNotMatch(note, /4N\^2d|4N\(2w/, 'flop counts beside multiply-add counts');
-  assert.match(translator(costStrings, 'en')('note', {}), /2 N\u00b2 d multiply-adds/);
+  assert.match(translator(costStrings.en, 'en')('note', {}), /2 N\u00b2 d multiply-adds/);
   const article = readFileSync(new URL('../../../web/index.html', import.meta.url), 'utf8');
   assert.match(article, /data-tex="2N\^2d">2 N\^2 d<\/span> multiply-adds/);
-  assert.match(translator(strings, 'zh')('note', {}), /\$2N\^2d\$ 次乘加/);
+  assert.match(translator(strings.zh, 'zh')('note', {}), /\$2N\^2d\$ 次乘加/);
 });
 
 test('slope reads the exponent of a power law', () => {

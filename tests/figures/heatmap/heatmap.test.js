@@ -1,15 +1,16 @@
 // attention-heatmap: renders any valid weights, rejects malformed or
-// oversized JSON with a message (a key of heatmap.strings.js and its
+// oversized JSON with a message (a key of heatmap.strings.en.js and its
 // arguments, never an exception; checked here in its English wording), and its live demo's
 // heads can be switched off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import { parseHeatmap, demoModel, LIMITS, DEMO_TOKENS, DEMO_HEADS } from '../../../web/figures/heatmap/heatmap.model.js';
-import strings from '../../../web/figures/heatmap/heatmap.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 import { translator } from '../../../web/kit/i18n.js';
 
-const t = translator(strings, 'en');
+const strings = await tablesOf('heatmap');
+const t = translator(strings.en, 'en');
 const say = ({ key, args }) => t(key, args);
 
 const attn = await engine();
@@ -79,7 +80,7 @@ test('rows that do not sum to 1 are drawn with a warning', () => {
 });
 
 test('every problem and every demo head has words in both languages', () => {
-  const zh = translator(strings, 'zh');
+  const zh = translator(strings.zh, 'zh');
   const r = parseHeatmap({ tokens: ['a', 'b'], attention: [[1, 0], [0, 2]] });
   assert.match(zh(r.error.key, r.error.args), /attention\[0\]\[0\]\[1\]\[1\] 是 2；注意力权重应在 0 到 1 之间/);
   for (const key of DEMO_HEADS.flat()) assert.ok(t(key) && zh(key), key);

@@ -31,7 +31,9 @@ import {
   ALPHABET, DEFAULTS, createRun, headScores, makeBatch, repeatedSequence, scoreHeads, splitLoss,
 } from '../../../web/figures/induction/induction.model.js';
 import { uniform } from '../../../web/kit/random.js';
-import strings from '../../../web/figures/induction/induction.strings.js';
+import { tablesOf } from '../../kit/tables.js';
+
+const strings = await tablesOf('induction');
 
 const attn = await engine();
 const f2 = (x) => x.toFixed(3);

@@ -49,7 +49,9 @@ test('the picture is a set of N = pixels vectors with d = 3 features', () => {
 import { parseExample, projections, STEPS } from '../../../web/figures/matrix/matrix.model.js';
 import { refusedBy } from '../../kit/refused.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/matrix/matrix.strings.js';
+import { tablesOf } from '../../kit/tables.js';
+
+const strings = await tablesOf('matrix');
 
 const MINE = { tokens: ['the', 'cat', 'sat', 'on', 'the', 'mat'], vectors: [[0.1, -0.5], [0.9, 0.2], [-0.3, 1], [0, 0], [0.1, -0.5], [1, -1]] };
 
@@ -86,6 +88,6 @@ test('parseExample: each kind of bad example is refused with a message of the ta
 });
 
 test('the stepper\'s steps are words of the table', () => {
-  const t = translator(strings, 'zh');
+  const t = translator(strings.zh, 'zh');
   assert.deepEqual(STEPS.map((k) => t(k)), ['X', 'Q, K, V', 'QK\u1d40', '乘以 1/\u221ad 缩放', '逐行 softmax', '乘以 V']);
 });

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import { qkvModel, defaultWeights, favourites, MATRICES, USERS, MOVIES } from '../../../web/figures/qkv/qkv.model.js';
 import { translator } from '../../../web/kit/i18n.js';
-import strings from '../../../web/figures/qkv/qkv.strings.js';
+import { tablesOf } from '../../kit/tables.js';
+
+const strings = await tablesOf('qkv');
 
 const attn = await engine();
 
@@ -44,7 +46,7 @@ test('favourites name each user\'s top movie as a string key and its arguments; 
   const m = qkvModel(attn);
   const found = favourites(m.weights);
   assert.equal(found.length, 3);
-  const say = translator(strings, 'en');
+  const say = translator(strings.en, 'en');
   for (const f of found) {
     assert.equal(f.key, 'favourite');
     const w = Array.from(m.weights.data.slice(3 * USERS.names.indexOf(f.user), 3 * USERS.names.indexOf(f.user) + 3));
@@ -54,5 +56,5 @@ test('favourites name each user\'s top movie as a string key and its arguments; 
   const tie = favourites({ rows: 1, cols: 3, data: new Float32Array([0.4, 0.4, 0.2]) });
   assert.deepEqual(tie, [{ key: 'favouriteTie', user: 'Ana', movies: ['Heist', 'Paris'], share: '40%' }]);
   assert.equal(say('favouriteTie', tie[0]), 'Ana gives Heist and Paris the same largest weight, 40% each');
-  assert.equal(translator(strings, 'zh')('favouriteTie', tie[0]), 'Ana 给 Heist和Paris 的权重并列最大，各为 40%');
+  assert.equal(translator(strings.zh, 'zh')('favouriteTie', tie[0]), 'Ana 给 Heist和Paris 的权重并列最大，各为 40%');
 });

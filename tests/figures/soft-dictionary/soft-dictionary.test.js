@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import { translator } from '../../../web/kit/i18n.js';
 import { refusedBy } from '../../kit/refused.js';
-import strings from '../../../web/figures/soft-dictionary/soft-dictionary.strings.js';
+import { tablesOf } from '../../kit/tables.js';
 import { softLookup, nearest, hardDictionary, keyString, largestShare, parseExample, ENTRIES } from '../../../web/figures/soft-dictionary/soft-dictionary.model.js';
+
+const strings = await tablesOf('soft-dictionary');
 
 const attn = await engine();
 // A fixed grid of queries over the plane, including every key exactly.
@@ -59,7 +61,7 @@ test('the result is the weighted sum of the values', () => {
 });
 
 test('the words under the lookup: at a very high temperature no key is named the winner', () => {
-  const say = (lang, top) => translator(strings, lang)(top.key, { ...top, names: top.tied?.map((i) => ENTRIES[i].name), name: ENTRIES[top.entry]?.name });
+  const say = (lang, top) => translator(strings[lang], lang)(top.key, { ...top, names: top.tied?.map((i) => ENTRIES[i].name), name: ENTRIES[top.entry]?.name });
   const hot = largestShare(Array.from(softLookup(attn, [0.3, 0.2], 1000).weights));
   assert.deepEqual(hot, { key: 'noneStandsOut', share: '20%' });
   assert.equal(say('en', hot), 'no key stands out: 20% each');
@@ -105,5 +107,5 @@ test('parseExample: each kind of bad example is refused with a message of the ta
   refused({ ...MINE, labels: ['a', 7, 'c'] }, 'exampleLabel');
   refused({ ...MINE, labels: ['a', 'b', 'a'] }, 'exampleRepeat', { where: 'labels[2]' });
   refused({ ...MINE, keys: [[0, 0], [0.001, 0], [0, 1]] }, 'exampleRepeat', { where: 'keys[1]' });
-  assert.equal(translator(strings, 'en')('exampleNumbers', { where: 'keys[1]', want: 2, lo: -1, hi: 1 }), 'keys[1] must be 2 numbers from -1 to 1');
+  assert.equal(translator(strings.en, 'en')('exampleNumbers', { where: 'keys[1]', want: 2, lo: -1, hi: 1 }), 'keys[1] must be 2 numbers from -1 to 1');
 });

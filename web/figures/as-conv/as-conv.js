@@ -11,7 +11,6 @@ import { cssColor } from '../../kit/draw/scale.js';
 import { cssRgb, labelColor, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { rich } from '../../kit/rich.js';
-import strings from './as-conv.strings.js';
 import { num, gap } from '../../kit/format.js';
 import { convModel } from './as-conv.model.js';
 
@@ -36,7 +35,7 @@ function parseKernel(text, k) {
 }
 
 class AsConv extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./as-conv.strings.en.js'), zh: () => import('./as-conv.strings.zh.js') };
 
   static props = {
     temperature: { type: 'number', default: 0.01, min: 0.001, max: 10 },

@@ -8,7 +8,6 @@ import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
-import strings from './as-dense.strings.js';
 import { num, gap, sameness } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
 import { denseModel, denseLayer, N, M } from './as-dense.model.js';
@@ -22,7 +21,7 @@ const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
 const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
 
 class AsDense extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./as-dense.strings.en.js'), zh: () => import('./as-dense.strings.zh.js') };
 
   static props = {
     x: { type: 'string', default: DEFAULT_X.join(','), normalize: (t) => parseX(t).join(',') },

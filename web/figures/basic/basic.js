@@ -8,13 +8,12 @@ import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
-import strings from './basic.strings.js';
 import { num, pcts } from '../../kit/format.js';
 import { basicModel, parseInputs, formatInputs, normalizeInputs, parseExample, largestWeight, DEFAULT_X, FEATURES, NAMES, LIMIT } from './basic.model.js';
 import { row, toRows } from '../../kit/mat.js';
 
 class Basic extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./basic.strings.en.js'), zh: () => import('./basic.strings.zh.js') };
   // the inputs: the four pixels (their names are keys of the table), or a page's own tokens
   example = null;
 

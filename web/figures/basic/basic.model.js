@@ -62,7 +62,7 @@ export function parseExample(data) {
 
 /**
  * Where the largest weight of row j (`w`, pixel j's weights) sits, as a
- * string key of basic.strings.js and its arguments (pixel indices and the
+ * string key of basic.strings.en.js and its arguments (pixel indices and the
  * printed share). A tie at the printed precision names no winner. When
  * another pixel wins, it is because its dot product with pixel j is larger
  * than pixel j's with itself: it reaches further along pixel j's direction.

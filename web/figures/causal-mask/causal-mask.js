@@ -11,11 +11,10 @@ import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
 import { leaders, num, pcts } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
-import strings from './causal-mask.strings.js';
 import { causalModel, presetCells, parseCells, normalizeCells, parseExample, flip, PRESETS, TOKENS, MAX_TOKENS, WINDOW } from './causal-mask.model.js';
 
 class CausalMask extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./causal-mask.strings.en.js'), zh: () => import('./causal-mask.strings.zh.js') };
 
   static props = {
     preset: { type: 'enum', values: PRESETS, default: 'causal' },

@@ -11,7 +11,6 @@ import { bestBuild } from '../../api/load.js';
 import { rich } from '../../kit/rich.js';
 import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
 import { bytes, millis } from '../../kit/format.js';
-import strings from './cost.strings.js';
 
 const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
 const LIMIT = 2 ** 31;
@@ -20,7 +19,7 @@ const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margi
 
 
 class Cost extends MeasuringFigure {
-  static strings = strings;
+  static strings = { en: () => import('./cost.strings.en.js'), zh: () => import('./cost.strings.zh.js') };
   static worker = new URL('./cost.worker.js', import.meta.url);
   static firstN = FIRST_N;
   static quick = 2048; // the sweep that runs by itself when the figure starts: well under a second

@@ -40,7 +40,7 @@ function inputs(n, d) {
 /**
  * One call, timed: {ms, bytes} (timing.js: the fastest of `repeats` batches
  * of at least 10 ms), or {skipped} when it cannot run. `skipped` is why, as a
- * key of cost.strings.js (skipWasm, skipWeights with {gib}, skipRunTime with
+ * key of cost.strings.en.js (skipWasm, skipWeights with {gib}, skipRunTime with
  * {predictedMs}, skipBudget): the figure words it.
  */
 export function measure(attn, { n, d, kernel, repeats = 1, now = () => performance.now() }) {

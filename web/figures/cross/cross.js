@@ -10,7 +10,6 @@ import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
 import { leaders, pcts } from '../../kit/format.js';
-import strings from './cross.strings.js';
 import { crossModel, crossSetup, parseExample, PAIRS } from './cross.model.js';
 
 const W = 640;
@@ -18,7 +17,7 @@ const [Y_TOP, Y_BOTTOM] = [20, 130];
 const xOf = (n, i) => 60 + ((W - 80) * (i + 0.5)) / n;
 
 class Cross extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./cross.strings.en.js'), zh: () => import('./cross.strings.zh.js') };
 
   static props = {
     pair: { type: 'enum', values: Object.keys(PAIRS), default: 'en-fr' },

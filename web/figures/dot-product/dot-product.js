@@ -5,7 +5,6 @@ import { h, replace } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
-import strings from './dot-product.strings.js';
 import { num } from '../../kit/format.js';
 import { dotProductModel, reading, FEATURES, DEFAULT_USER, DEFAULT_MOVIE } from './dot-product.model.js';
 
@@ -16,7 +15,7 @@ const parseTriple = (text, fallback) => {
 const triple = (fallback) => ({ type: 'string', default: fallback.join(','), normalize: (t) => parseTriple(t, fallback).join(',') });
 
 class DotProduct extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./dot-product.strings.en.js'), zh: () => import('./dot-product.strings.zh.js') };
 
   static props = { user: triple(DEFAULT_USER), movie: triple(DEFAULT_MOVIE) };
 

@@ -16,7 +16,7 @@ export function dotProductModel(attn, user, movie) {
   return { products, score };
 }
 
-/** How to read one feature's product: a key of dot-product.strings.js. */
+/** How to read one feature's product: a key of dot-product.strings.en.js. */
 export function reading(u, m) {
   const p = u * m;
   if (Math.abs(p) < 0.05) return 'hardlyMatters';

@@ -21,7 +21,6 @@ import { MeasuringFigure } from '../../kit/workers/measuring.js';
 import { rich } from '../../kit/rich.js';
 import { millis, pct } from '../../kit/format.js';
 import { loglogPlot } from '../../kit/draw/loglog.js';
-import strings from './efficient.strings.js';
 import {
   exactWeights, featureErrors, parseGlobal, readGlobal, slope, windowPattern, windowTiles,
   FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SEEDS, SWEEP, TILE,
@@ -33,7 +32,7 @@ const power2 = (lo, hi) => (v) => Math.min(hi, Math.max(lo, 2 ** Math.round(Math
 const COLOURS = { full: '--attention-positive', window: '--attention-head-1', linear: '--attention-head-3' };
 
 class Efficient extends MeasuringFigure {
-  static strings = strings;
+  static strings = { en: () => import('./efficient.strings.en.js'), zh: () => import('./efficient.strings.zh.js') };
   static worker = new URL('./efficient.worker.js', import.meta.url);
   static firstN = FIRST_N;
   static quick = 4096; // the sweep that runs by itself when the figure starts (three sizes from N = 1024 for the slopes)

@@ -217,7 +217,7 @@ export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 
 /**
  * Generator: for N = FIRST_N, 2 FIRST_N, ... maxN and each mechanism, yields
  * {mechanism, n, ms, bytes}, or {mechanism, n, skipped: 'skipRunTime', predictedMs}
- * or {mechanism, n, skipped: 'skipBudget'} (keys of efficient.strings.js) once a run is
+ * or {mechanism, n, skipped: 'skipBudget'} (keys of efficient.strings.en.js) once a run is
  * predicted (from the last one and EXPONENT) past runCapMs or the budget left.
  */
 export function* sweep(attn, { maxN = 16384, budgetMs = 20000, runCapMs = 4000, now = () => performance.now() } = {}) {

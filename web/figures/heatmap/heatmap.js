@@ -11,7 +11,6 @@ import { h, replace, setText } from '../../kit/dom.js';
 import { palette } from '../../kit/draw/scale-canvas.js';
 import { parseHeatmap, demoModel, DEMO_HEADS, LIMITS } from './heatmap.model.js';
 import { headView, modelView, headColor, MAX_LINE_TOKENS } from './heatmap.view.js';
-import strings from './heatmap.strings.js';
 
 const FORMAT = '{"tokens": ["The", "cat", ...], "attention": [[[[...], ...], ...], ...]}';
 const PYTHON = 'out = model(**inputs, output_attentions=True)\n'
@@ -25,7 +24,7 @@ function normalizeOff(text) {
 }
 
 class Heatmap extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./heatmap.strings.en.js'), zh: () => import('./heatmap.strings.zh.js') };
 
   static props = {
     src: { type: 'string', default: '' },

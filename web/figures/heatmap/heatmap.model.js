@@ -6,7 +6,7 @@
 // in second place, as Hugging Face's `outputs.attentions` gives it, is read
 // too; so are heads x queries x keys and queries x keys). Everything is
 // checked, and a problem comes back as {key, args} naming the place (a key of
-// heatmap.strings.js, so the figure says it in the reader's language), never
+// heatmap.strings.en.js, so the figure says it in the reader's language), never
 // as an exception. demoModel computes a small two-layer model live with the
 // kernels, with heads that can be switched off.
 import { zeros, put, toRows } from '../../kit/mat.js';
@@ -108,7 +108,7 @@ function rowSumWarnings(layers) {
 // ---- the live demo: two layers, four heads, hand-set -------------------
 
 export const DEMO_TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it', 'was', 'tired'];
-// what each demo head does, as keys of heatmap.strings.js
+// what each demo head does, as keys of heatmap.strings.en.js
 export const DEMO_HEADS = [
   ['previousWord', 'nouns', 'itself', 'firstWordIt'],
   ['afterNoun', 'previousWord', 'verbs', 'firstWordItNeeds'],

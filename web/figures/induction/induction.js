@@ -13,7 +13,6 @@ import { TrainingFigure } from '../../kit/workers/training.js';
 import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
 import { rich } from '../../kit/rich.js';
 import { ALPHABET, DEFAULTS } from './induction.model.js';
-import strings from './induction.strings.js';
 
 const [PH, PL, PB, PT] = [220, 40, 30, 24]; // loss plot: height, left, bottom and top margins
 const PW_MAX = 560;
@@ -23,7 +22,7 @@ const headName = (l, hd) => `L${l + 1}H${hd + 1}`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 class Induction extends TrainingFigure {
-  static strings = strings;
+  static strings = { en: () => import('./induction.strings.en.js'), zh: () => import('./induction.strings.zh.js') };
   static worker = new URL('./induction.worker.js', import.meta.url);
 
   static props = {

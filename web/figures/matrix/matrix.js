@@ -9,7 +9,6 @@ import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
 import { theme } from '../../kit/draw/colors.js';
-import strings from './matrix.strings.js';
 import { steps, smallX, pictureAttention, parseExample, PIXELS, STEPS, SIDE } from './matrix.model.js';
 
 const TEX = [
@@ -29,7 +28,7 @@ const rgbCss = (c) => `rgb(${c.map((v) => Math.round(Math.max(0, Math.min(1, v))
 const CELL = 18;
 
 class MatrixFigure extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./matrix.strings.en.js'), zh: () => import('./matrix.strings.zh.js') };
   // the step-through's example: the four pixels, or a page's own tokens
   example = null;
 

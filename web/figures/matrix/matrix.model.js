@@ -14,7 +14,7 @@ const identity = (d, k) => fromRows(Array.from({ length: d }, (_, i) => Array.fr
 export const projections = (d) => ({ WQ: identity(d, 1.5), WK: identity(d, 1.5), WV: identity(d, 1) });
 export const { WQ, WK, WV } = projections(D);
 
-// The stepper's steps, as keys of matrix.strings.js.
+// The stepper's steps, as keys of matrix.strings.en.js.
 export const STEPS = ['stepX', 'stepQKV', 'stepScores', 'stepScale', 'stepSoftmax', 'stepMix'];
 
 /** Every intermediate of softmax(QK^T / sqrt(d)) V for X (N x d), each from its own kernel call. */

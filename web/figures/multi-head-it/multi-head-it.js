@@ -7,13 +7,12 @@ import { choice, slider, toggle } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { num, pcts } from '../../kit/format.js';
 import { rich } from '../../kit/rich.js';
-import strings from './multi-head-it.strings.js';
 import { itModel, truth, verdict, FEATURES, IT, ADJ } from './multi-head-it.model.js';
 
 const ROW = 22;
 
 class MultiHeadIt extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./multi-head-it.strings.en.js'), zh: () => import('./multi-head-it.strings.zh.js') };
 
   static props = {
     adjective: { type: 'enum', values: ['tired', 'wide'], default: 'tired' },

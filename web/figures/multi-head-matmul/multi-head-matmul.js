@@ -9,11 +9,10 @@ import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { gap, num, sameness } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
-import strings from './multi-head-matmul.strings.js';
 import { multiHeadMatmul, HEAD_COUNTS, TOKENS, D_MODEL, X, WEIGHTS } from './multi-head-matmul.model.js';
 
 class MultiHeadMatmul extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./multi-head-matmul.strings.en.js'), zh: () => import('./multi-head-matmul.strings.zh.js') };
 
   static props = { heads: { type: 'enum', values: ['1', '2', '4'], default: '2' } };
 

@@ -5,14 +5,13 @@ import { h } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
-import strings from './notation.strings.js';
 import { num } from '../../kit/format.js';
 import { notationModel, BASE_VECTOR, COLUMN } from './notation.model.js';
 
 const LEGEND = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1];
 
 class Notation extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./notation.strings.en.js'), zh: () => import('./notation.strings.zh.js') };
 
   static props = { value: { type: 'number', default: 0.8, min: -1, max: 1 } };
 

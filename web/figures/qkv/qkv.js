@@ -8,7 +8,6 @@ import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
-import strings from './qkv.strings.js';
 import { num } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
 import { qkvModel, favourites, parseWeight, formatWeight, normalizeWeight, CELLS, FEATURES, USERS, MOVIES, MATRICES, LIMIT } from './qkv.model.js';
@@ -18,7 +17,7 @@ const attr = (k) => k.toLowerCase(); // Wq -> the attribute wq
 const weightProp = { type: 'string', default: '', normalize: normalizeWeight };
 
 class Qkv extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./qkv.strings.en.js'), zh: () => import('./qkv.strings.zh.js') };
 
   static props = {
     wq: weightProp, wk: weightProp, wv: weightProp,

@@ -34,7 +34,7 @@ export function normalizeWeight(text) {
 
 /**
  * Which movie each user's weights favour, one per user, as a key of
- * qkv.strings.js and its arguments: {key: 'favourite', user, movie, share}
+ * qkv.strings.en.js and its arguments: {key: 'favourite', user, movie, share}
  * or, for a tie at the printed precision (no winner named),
  * {key: 'favouriteTie', user, movies, share}.
  */

@@ -7,7 +7,6 @@ import { slider } from '../../kit/controls.js';
 import { rich } from '../../kit/rich.js';
 import { num, pcts } from '../../kit/format.js';
 import { columns } from '../../kit/example-data.js';
-import strings from './soft-dictionary.strings.js';
 import { softLookup, hardDictionary, keyString, largestShare, parseQuery, parseExample, ENTRIES } from './soft-dictionary.model.js';
 
 const SIZE = 300;
@@ -21,7 +20,7 @@ const rgb = (v) => `rgb(${v.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 
 const DEFAULT_QUERY = '0.35,-0.15';
 
 class SoftDictionary extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./soft-dictionary.strings.en.js'), zh: () => import('./soft-dictionary.strings.zh.js') };
   entries = ENTRIES;
 
   static props = {

@@ -42,7 +42,7 @@ export function nearest(query, entries = ENTRIES) {
 }
 
 /**
- * Where the soft lookup's weight went, as a key of soft-dictionary.strings.js
+ * Where the soft lookup's weight went, as a key of soft-dictionary.strings.en.js
  * and its arguments (entry indices, the printed share); a tie at the printed
  * precision names no winner.
  */

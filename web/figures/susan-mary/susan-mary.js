@@ -6,7 +6,6 @@ import { h, replace, setText } from '../../kit/dom.js';
 import { toggle } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
-import strings from './susan-mary.strings.js';
 import { gap, num, sameness } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
 import { susanMaryModel, ORDERS, FEATURES, GAVE } from './susan-mary.model.js';
@@ -15,7 +14,7 @@ const OTHER = { 'susan-mary': 'mary-susan', 'mary-susan': 'susan-mary' };
 const sentence = (order) => ORDERS[order].join(' ');
 
 class SusanMary extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./susan-mary.strings.en.js'), zh: () => import('./susan-mary.strings.zh.js') };
 
   static props = {
     order: { type: 'enum', values: Object.keys(ORDERS), default: 'susan-mary' },

@@ -11,7 +11,7 @@
 import { fromRows, row, toRows } from '../../kit/mat.js';
 import { normalMatrix } from '../../kit/random.js';
 
-/** The features, as keys of susan-mary.strings.js. */
+/** The features, as keys of susan-mary.strings.en.js. */
 export const FEATURES = ['person', 'name1', 'name2', 'verb', 'thing', 'link', 'context1', 'context2'];
 const VECTORS = {
   Susan: [1, 0.9, 0.3, 0, 0, 0, 0.2, 0],

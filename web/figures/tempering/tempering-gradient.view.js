@@ -30,7 +30,7 @@ export const gradientCss = `
  * The panel's element; update(attn, dk) redraws it for the slider's d_k and
  * returns its sentence; prepare(attn, dk) computes a d_k's numbers ahead;
  * fit(width) gives it the width of its column. `t` translates
- * (tempering.strings.js). The curve is the same for every slider position:
+ * (tempering.strings.en.js). The curve is the same for every slider position:
  * computed and drawn once (again only if the slider's point falls outside
  * its axis, or the width changes); a change moves the mark.
  */

@@ -11,7 +11,6 @@ import { h, s, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
-import strings from './tempering.strings.js';
 import { gradientCss, gradientPanel } from './tempering-gradient.view.js';
 import { temperingModel, spread, hasSpread, BINS, KEYS, QUERIES, SAMPLE_KEYS, MAX_DK } from './tempering.model.js';
 
@@ -28,7 +27,7 @@ const H = 150;
 const PAD = 24;
 
 class Tempering extends FigureElement {
-  static strings = strings;
+  static strings = { en: () => import('./tempering.strings.en.js'), zh: () => import('./tempering.strings.zh.js') };
 
   static props = {
     dk: { type: 'number', default: 64, min: 1, max: MAX_DK, integer: true },

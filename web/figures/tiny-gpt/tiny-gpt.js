@@ -18,7 +18,6 @@ import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
 import { cssColor, maxAbs } from '../../kit/draw/scale.js';
 import { labelColor } from '../../kit/draw/colors.js';
 import { ALPHABET, DEFAULTS, unknownChars } from './tiny-gpt.model.js';
-import strings from './tiny-gpt.strings.js';
 
 const [PH, PL, PB, PT] = [210, 40, 30, 24]; // loss plot: height, left, bottom and top margins
 const PW_MAX = 560;
@@ -30,7 +29,7 @@ const numbers = (n) => Array.from({ length: n }, (_, k) => String(k + 1));
 const STRATEGIES = ['greedy', 'sample', 'beam']; // keys of the decodings and of their names (name, nameHow)
 
 class TinyGpt extends TrainingFigure {
-  static strings = strings;
+  static strings = { en: () => import('./tiny-gpt.strings.en.js'), zh: () => import('./tiny-gpt.strings.zh.js') };
   static worker = new URL('./tiny-gpt.worker.js', import.meta.url);
   // its claims are tested on the SIMD build (what Node 20 runs by default)
   static get build() { return simdSupported() ? 'simd' : 'scalar'; }

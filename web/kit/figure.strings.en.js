@@ -1,0 +1,39 @@
+// figure.strings.en.js: the words every figure shares once it has loaded
+// (errors, the tools under a figure, the stepper; what it says before that
+// is in loading.strings.js). See i18n.js for the format.
+// In English; figure.strings.zh.js holds the same keys in Simplified Chinese.
+export default {
+  exampleRejected: 'The example on this page could not be used ({problem}); the figure shows its own.',
+  exampleNotJson: 'it is not valid JSON: {message}',
+  stringsNotJson: 'The strings on this page could not be used (they are not valid JSON: {message}).',
+  copyLink: 'Copy link',
+  linkTitle: 'Copy a link to this exact view',
+  linkCopied: 'Link copied',
+  linkInAddressBar: 'The address bar now holds the link',
+  svgTitle: 'Download this figure as SVG',
+  pngTitle: 'Download this figure as PNG',
+  stepPrevious: 'Previous step',
+  stepNext: 'Next step',
+  stepPlay: 'Play all steps',
+  stepPause: 'Pause',
+  step: 'Step',
+  measuringFailed: 'The measuring worker failed: {message}.',
+  trainingFailed: 'the training worker failed: {message}',
+  // the training figures (training.js)
+  start: 'Start training',
+  continue: 'Continue training',
+  pause: 'Pause',
+  trained: 'Trained',
+  reset: 'Reset',
+  rate: ' \u00b7 {n} steps/s',
+  training: 'training\u2026', done: 'done', paused: 'paused', loadingModel: 'loading the model\u2026', ready: 'ready', idle: 'not started',
+  summaryIdle: ', not started: Start trains the model in this page',
+  restarted: 'ready; training starts again from step 0, since the figure was taken off the page',
+  linkWithoutRun: '. It holds these settings, not the training: the model trains afresh for whoever opens it.',
+  couldNotLoad: 'it could not load',
+  workerNotLoaded: 'could not load {url} ({why}); a worker script from another origin needs its server to send Access-Control-Allow-Origin',
+  identical: 'identical',
+  identicalRounding: 'identical up to float32 rounding',
+  different: 'different',
+  matrixLabel: '{name}, {rows} by {cols} matrix. Focus and use arrow keys to read values.',
+};
