@@ -31,7 +31,8 @@ export default {
   restarted: 'ready; training starts again from step 0, since the figure was taken off the page',
   linkWithoutRun: '. It holds these settings, not the training: the model trains afresh for whoever opens it.',
   couldNotLoad: 'it could not load',
-  workerNotLoaded: 'could not load {url} ({why}); a worker script from another origin needs its server to send Access-Control-Allow-Origin',
+  // (a script that did not load gives no reason: `why` is empty then)
+  workerNotLoaded: ({ url, why }) => `could not load ${url}${why ? ` (${why})` : ''}; a worker script from another origin needs its server to send Access-Control-Allow-Origin, and a page with a Content-Security-Policy must name that origin in worker-src`,
   identical: 'identical',
   identicalRounding: 'identical up to float32 rounding',
   different: 'different',

@@ -28,7 +28,7 @@ export default {
   restarted: '就绪；这个图表曾被移出页面，训练从第 0 步重新开始',
   linkWithoutRun: '。链接保存的是这些设置，不包括训练结果：打开链接的人会从头训练模型。',
   couldNotLoad: '它无法加载',
-  workerNotLoaded: '无法加载 {url}（{why}）；来自另一个源的 worker 脚本需要它的服务器发送 Access-Control-Allow-Origin',
+  workerNotLoaded: ({ url, why }) => `无法加载 ${url}${why ? `（${why}）` : ''}；来自另一个源的 worker 脚本需要它的服务器发送 Access-Control-Allow-Origin，设有 Content-Security-Policy 的页面还须在 worker-src 中列出该源`,
   identical: '完全相同',
   identicalRounding: '在 float32 舍入误差以内相同',
   different: '不同',

@@ -37,8 +37,8 @@ export function spawn(url, { onMessage, onError }) {
   worker?.addEventListener('message', ({ data }) => { if (!closed) onMessage(data); });
   worker?.addEventListener('error', (e) => {
     e.preventDefault();
-    // (a script that did not load gives no message; from another origin, CORS is the likely cause)
-    fail(foreign ? ['workerNotLoaded', { url: href, why: e.message || ['couldNotLoad'] }] : e.message || null);
+    // (a script that did not load gives no message; from another origin, CORS or the page's policy is the likely cause)
+    fail(foreign ? ['workerNotLoaded', { url: href, why: e.message }] : e.message || null);
   });
   let chain = Promise.resolve();
   return {
