@@ -247,6 +247,16 @@ export const measured = (page, tag = 'attention-cost', what = /quick look|Done|f
   return !!el && !el.worker && new RegExp(src).test(el.shadowRoot?.querySelector('.status')?.textContent ?? '');
 }, [tag, what.source], { timeout: 600000 });
 
+/** What spyOnWorkers saw of the measuring figures' workers: {live, most, starts}, each a count. */
+export async function measuringWorkers(page) {
+  const { started, live, most } = await workersOf(page, /(cost|efficient)\.worker\.js$/);
+  return { live: live.length, most, starts: started.length };
+}
+
+/** How many sizes a measuring figure (`sel`) has measured: its table lists every size it will measure, empty until measured. */
+export const sweepRows = (page, sel) => page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('tbody tr')]
+  .filter((tr) => tr.cells[1].textContent !== '').length, sel);
+
 /** Words no figure may print: leaked programming values, broken plurals, zero in exponent form. */
 export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|points|rows|keys)\b|\bRow \d+ see\b|e\+0\b/;
 

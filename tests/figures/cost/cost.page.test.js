@@ -1,7 +1,9 @@
 // attention-cost in headless Chromium, on a page of its own: under the
 // strict CSP its sweep runs in its own worker (a same-origin file), and the
 // fused kernel's memory stays O(N d) while the plain one holds the N x N
-// weights. The sweep's numbers go to
+// weights; a change of d shows that d's timings (measured first, once),
+// and a copied link holds d, says that timings are measured afresh, and
+// opened, shows that d's. The sweep's numbers go to
 // tests/artifacts/cost-sweep.json (COST_N=32768 measures further; the
 // default keeps the test short), its screenshot to
 // tests/artifacts/screenshots/. (What it shares with attention-efficient,
@@ -9,15 +11,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { start, ready, measured, frames, ARTIFACTS, SCREENSHOTS } from '../../browser/harness.js';
+import { start, ready, measured, frames, spyOnWorkers, measuringWorkers as workers, ARTIFACTS, SCREENSHOTS } from '../../browser/harness.js';
 
 const TAG = 'attention-cost';
 const COST_N = Number(process.env.COST_N ?? 4096);
 
+let server;
 let strict;
-before(async () => { strict = await start({ csp: true }); });
-after(async () => { await strict?.close(); });
+before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
+after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 
+const prepare = (page) => page.addInitScript(spyOnWorkers);
 const status = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.status').textContent, sel);
 
 test('under the strict CSP: the cost sweep runs in its worker, fused memory stays O(N d)', async () => {
@@ -45,4 +49,38 @@ test('under the strict CSP: the cost sweep runs in its worker, fused memory stay
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);
   await context.close();
+});
+
+test('cost: a change of d shows that d\u2019s timings, and the link holds d, says timings are measured afresh, and restores it', async () => {
+  const { page, problems, context } = await server.openFigure(TAG, { attrs: { id: 'mine', n: '1024', budget: '5' }, prepare });
+  await measured(page, '#mine');
+  assert.match(await status(page), /\(d = 32\)\.$/);
+  await page.locator('#mine').getByText('64', { exact: true }).click();
+  await page.waitForFunction(() => /d = 64/.test(document.querySelector('#mine').shadowRoot.querySelector('.status').textContent));
+  await measured(page, '#mine');
+  assert.match(await status(page), /^Done in .* \(d = 64\)\.$/);
+  assert.ok(await page.evaluate(() => document.querySelector('#mine').results.every((r) => r.d === 64)), 'every timing shown is for d = 64');
+  assert.match(await page.evaluate(() => document.querySelector('#mine').summary), /^Largest measured at d = 64:/);
+  // back to 32: its timings, without measuring again
+  const starts = (await workers(page)).starts;
+  await page.locator('#mine').getByText('32', { exact: true }).click();
+  await frames(page);
+  assert.match(await status(page), /\(d = 32\)\.$/);
+  assert.equal((await workers(page)).starts, starts);
+  await page.locator('#mine').getByText('64', { exact: true }).click();
+  await frames(page);
+  await page.locator('#mine').getByRole('button', { name: 'Copy link' }).click();
+  await page.waitForFunction(() => /measured afresh/.test(document.querySelector('#mine').shadowRoot.querySelector('.tool-status').textContent));
+  const url = new URL(page.url());
+  assert.match(url.hash, /mine\.d=64/);
+  await context.close();
+
+  const again = await server.openFigure(TAG, { attrs: { id: 'mine' }, hash: url.hash, prepare });
+  await ready(again.page, '#mine');
+  assert.equal(await again.page.evaluate(() => document.querySelector('#mine').d), '64');
+  await measured(again.page, '#mine');
+  assert.match(await status(again.page), /d = 64/);
+  assert.ok(await again.page.evaluate(() => document.querySelector('#mine').results.every((r) => r.d === 64)));
+  assert.deepEqual([...problems, ...again.problems], []);
+  await again.context.close();
 });
