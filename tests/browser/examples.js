@@ -30,15 +30,16 @@ export const addExample = (page, tag, example, attrs = {}) => addFigure(page, ta
  * waits for a later step, the choices it offers, its table's rows, the
  * labels on its plane, its tokens, the words its lines join and their
  * read-out (and any math typeset there), and how many elements markup
- * would have made in it (img, b, script).
+ * would have made in it (img, b, script); with `weights` (the index of its
+ * weights matrix) that matrix's `labels` and `values` too.
  */
-export const exampleView = (page) => page.evaluate(async () => {
+export const exampleView = (page, weights) => page.evaluate(async (k) => {
   await window.__fig.frames();
   const el = document.querySelector('#mine');
   const root = el.shadowRoot;
   const texts = (sel, within = root) => [...within.querySelectorAll(sel)].map((e) => e.textContent);
   const readout = root.querySelector('svg.lines + p');
-  return {
+  const view = {
     title: root.querySelector('.title')?.textContent,
     errors: texts('.example-error'),
     mats: [...root.querySelectorAll('figure.mat')].map((f) => ({
@@ -56,7 +57,8 @@ export const exampleView = (page) => page.evaluate(async () => {
     markup: root.querySelectorAll('img, b, script').length,
     summary: el.summary,
   };
-});
+  return { ...view, ...view.mats[k] };
+}, weights);
 
 /** The values a matrix view paints for M ({rows, cols, data}, from the kernels): each row's shares, rounded so that they sum to 1, to two decimals. */
 export const printed = (M) => Array.from({ length: M.rows }, (_, i) => roundShares(Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols)), 2)).flat().map((v) => num(v, 2));
@@ -72,4 +74,15 @@ export async function expectFits360(page, name) {
   assert.ok(box.width <= 360 && box.inner <= 360, `${name} is ${box.width}px wide, its content ${box.inner}px`);
   await el.screenshot({ path: `${SCREENSHOTS}${name}.png` });
   assert.deepEqual(layoutProblems(box.text), [], name);
+}
+
+/** With `example`, `tag` alone on a 360 px page, light and dark, says no problem with it and fits (expectFits360); nothing goes wrong on the page. */
+export async function expectExampleFits360(server, tag, example) {
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, problems, context } = await openExample(server, tag, example, { width: 360, height: 3000, colorScheme });
+    assert.deepEqual((await exampleView(page)).errors, [], tag);
+    await expectFits360(page, `example-${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 }

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from '../../browser/harness.js';
-import { openExample, addExample, exampleView, expectFits360, LONG_TOKENS, HOSTILE } from '../../browser/examples.js';
+import { openExample, addExample, exampleView, expectExampleFits360, LONG_TOKENS, HOSTILE } from '../../browser/examples.js';
 import * as ref from '../../unit/reference.js';
 import { num, roundShares, pcts } from '../../../web/kit/format.js';
 
@@ -56,13 +56,5 @@ test('attention-basic draws the page\'s tokens and the kernels\' weights for the
   await context.close();
 });
 
-test('with eight long tokens it fits 360 px, light and dark, and no text overlaps', async () => {
-  const example = { tokens: LONG_TOKENS, vectors: LONG_TOKENS.map((_, i) => [Math.cos(i), Math.sin(i), (i % 3) - 1]) };
-  for (const colorScheme of ['light', 'dark']) {
-    const { page, problems, context } = await openExample(server, TAG, example, { width: 360, height: 3000, colorScheme });
-    assert.deepEqual((await exampleView(page)).errors, [], TAG);
-    await expectFits360(page, `example-${TAG}-phone${colorScheme === 'dark' ? '-dark' : ''}`);
-    assert.deepEqual(problems, []);
-    await context.close();
-  }
-});
+test('with eight long tokens it fits 360 px, light and dark, and no text overlaps', () => expectExampleFits360(server, TAG,
+  { tokens: LONG_TOKENS, vectors: LONG_TOKENS.map((_, i) => [Math.cos(i), Math.sin(i), (i % 3) - 1]) }));

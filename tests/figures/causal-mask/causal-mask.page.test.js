@@ -18,13 +18,10 @@ before(async () => { server = await start(); });
 after(async () => { await server?.close(); });
 const attn = await engine();
 
-/** What the figure shows (exampleView), with its weights matrix's labels and painted values as `labels` and `values`. */
-const seen = async (page) => { const view = await exampleView(page); return { ...view, ...view.mats[1] }; };
-
 test("causal-mask draws the page's tokens and the kernels' weights for them; a bad list is said and the figure keeps its own", async () => {
   const tokens = ['<s>', 'I', 'think', 'therefore', 'I', 'am', '<pad>'];
   const { page, problems, context } = await openExample(server, TAG, tokens, { attrs: { preset: 'causal+padding' } });
-  let s = await seen(page);
+  let s = await exampleView(page, 1);
   assert.deepEqual(s.errors, []);
   assert.deepEqual(s.tokens, tokens);
   assert.deepEqual(s.labels, [...tokens, ...tokens]);
@@ -34,13 +31,13 @@ test("causal-mask draws the page's tokens and the kernels' weights for them; a b
   assert.match(s.summary, /^Mask causal \+ padding, 7 tokens\. The newest token, <pad>, attends most to /);
 
   await addExample(page, TAG, ['only']);
-  s = await seen(page);
+  s = await exampleView(page, 1);
   assert.deepEqual(s.errors, ['The example on this page could not be used (it must hold 2 to 10 tokens, it has 1); the figure shows its own.']);
   assert.deepEqual(s.tokens, TOKENS);
   assert.deepEqual(s.values, printed(causalModel(attn).weights));
 
   await addExample(page, TAG, ['a', 'b'], { lang: 'zh-CN', step: '1' });
-  s = await seen(page);
+  s = await exampleView(page, 1);
   assert.deepEqual(s.errors, []);
   assert.deepEqual(s.values, ['1.00'], 'step 1 of the page\'s two tokens');
   assert.deepEqual(problems, []);
@@ -49,13 +46,13 @@ test("causal-mask draws the page's tokens and the kernels' weights for them; a b
 
 test('hostile words stay text and fit at 360 px; a label too long is refused with a clear message', async () => {
   const { page, problems, context } = await openExample(server, TAG, ['<img src=x>', '<b>b</b>', '$x$', 'Kraftfahrzeugbau'], { width: 360 });
-  const s = await seen(page);
+  const s = await exampleView(page, 1);
   assert.deepEqual(s.errors, []);
   assert.deepEqual(s.tokens, ['<img src=x>', '<b>b</b>', '$x$', 'Kraftfahrzeugbau']);
   assert.equal(s.markup, 0);
   await expectFits360(page, 'example-causal-mask-hostile-phone');
   await addExample(page, TAG, ['a', 'Kraftfahrzeugbaus']);
-  assert.deepEqual((await seen(page)).errors, ['The example on this page could not be used (item [1] is longer than 16 characters); the figure shows its own.']);
+  assert.deepEqual((await exampleView(page, 1)).errors, ['The example on this page could not be used (item [1] is longer than 16 characters); the figure shows its own.']);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.deepEqual(problems, []);
   await context.close();

@@ -24,33 +24,6 @@ after(async () => { await Promise.all([server?.close(), strict?.close()]); });
 const prepare = (page) => page.addInitScript(spyOnWorkers);
 const status = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.status').textContent, sel);
 
-test('under the strict CSP: the cost sweep runs in its worker, fused memory stays O(N d)', async () => {
-  const { page, problems, foreign, requests, context } = await strict.openFigure(TAG);
-  const el = await ready(page, TAG);
-  await measured(page);
-  await el.evaluate((e, n) => { e.setAttribute('n', String(n)); e.setAttribute('budget', '120'); }, COST_N);
-  await frames(page);
-  await el.getByRole('button', { name: `Measure up to N = ${COST_N}` }).click();
-  await measured(page, TAG, /Done|failed|Stopped/);
-  assert.match(await status(page, TAG), /^Done in/);
-  const results = await el.evaluate((e) => e.results);
-  await writeFile(`${ARTIFACTS}cost-sweep.json`, JSON.stringify({ userAgent: await page.evaluate(() => navigator.userAgent), results }, null, 1));
-  const d = results[0].d;
-  const fused = results.filter((r) => r.kernel === 'fused' && r.build === 'simd' && !r.skipped);
-  const plain = results.filter((r) => r.kernel === 'plain' && r.build === 'simd' && !r.skipped);
-  assert.ok(fused.at(-1).n >= 4096 && plain.length >= 3);
-  const extra = fused.map((r) => r.bytes - 16 * r.n * d);
-  const full = extra.at(-1);
-  assert.ok(fused.every((r, i) => (r.n >= 1024 ? extra[i] === full : extra[i] <= full)) && full < 256 * 1024,
-    `fused holds Q, K, V, output and a fixed workspace: ${extra}`);
-  for (const r of plain) assert.ok(r.bytes >= 4 * r.n * r.n, `plain holds the N x N weights at N = ${r.n}`);
-  assert.ok(requests.some((u) => u.endsWith('/dist/figures/cost.worker.js')), 'the worker is its own same-origin file');
-  await el.screenshot({ path: `${SCREENSHOTS}attention-cost-sweep.png` });
-  assert.deepEqual(problems, []);
-  assert.deepEqual(foreign(), []);
-  await context.close();
-});
-
 test('cost: a change of d shows that d\u2019s timings, and the link holds d, says timings are measured afresh, and restores it', async () => {
   const { page, problems, context } = await server.openFigure(TAG, { attrs: { id: 'mine', n: '1024', budget: '5' }, prepare });
   await measured(page, '#mine');
@@ -83,4 +56,31 @@ test('cost: a change of d shows that d\u2019s timings, and the link holds d, say
   assert.ok(await again.page.evaluate(() => document.querySelector('#mine').results.every((r) => r.d === 64)));
   assert.deepEqual([...problems, ...again.problems], []);
   await again.context.close();
+});
+
+test('under the strict CSP: the cost sweep runs in its worker, fused memory stays O(N d)', async () => {
+  const { page, problems, foreign, requests, context } = await strict.openFigure(TAG);
+  const el = await ready(page, TAG);
+  await measured(page);
+  await el.evaluate((e, n) => { e.setAttribute('n', String(n)); e.setAttribute('budget', '120'); }, COST_N);
+  await frames(page);
+  await el.getByRole('button', { name: `Measure up to N = ${COST_N}` }).click();
+  await measured(page, TAG, /Done|failed|Stopped/);
+  assert.match(await status(page, TAG), /^Done in/);
+  const results = await el.evaluate((e) => e.results);
+  await writeFile(`${ARTIFACTS}cost-sweep.json`, JSON.stringify({ userAgent: await page.evaluate(() => navigator.userAgent), results }, null, 1));
+  const d = results[0].d;
+  const fused = results.filter((r) => r.kernel === 'fused' && r.build === 'simd' && !r.skipped);
+  const plain = results.filter((r) => r.kernel === 'plain' && r.build === 'simd' && !r.skipped);
+  assert.ok(fused.at(-1).n >= 4096 && plain.length >= 3);
+  const extra = fused.map((r) => r.bytes - 16 * r.n * d);
+  const full = extra.at(-1);
+  assert.ok(fused.every((r, i) => (r.n >= 1024 ? extra[i] === full : extra[i] <= full)) && full < 256 * 1024,
+    `fused holds Q, K, V, output and a fixed workspace: ${extra}`);
+  for (const r of plain) assert.ok(r.bytes >= 4 * r.n * r.n, `plain holds the N x N weights at N = ${r.n}`);
+  assert.ok(requests.some((u) => u.endsWith('/dist/figures/cost.worker.js')), 'the worker is its own same-origin file');
+  await el.screenshot({ path: `${SCREENSHOTS}attention-cost-sweep.png` });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreign(), []);
+  await context.close();
 });

@@ -19,13 +19,10 @@ before(async () => { server = await start(); });
 after(async () => { await server?.close(); });
 const attn = await engine();
 
-/** What the figure shows (exampleView), with its weights matrix's labels and painted values as `labels` and `values`. */
-const seen = async (page) => { const view = await exampleView(page); return { ...view, ...view.mats[0] }; };
-
 test("cross draws the page's sentences, lines and weights from the kernels; a bad alignment is said in the reader's language", async () => {
   const example = { source: ['la', 'casa', 'blanca'], target: ['the', 'white', 'house'], align: [0, 2, 1] };
   const { page, problems, context } = await openExample(server, TAG, example, { attrs: { temperature: '0.3', word: '1' } });
-  let s = await seen(page);
+  let s = await exampleView(page, 0);
   assert.deepEqual(s.errors, []);
   assert.deepEqual(s.lineWords, [...example.source, ...example.target]);
   assert.deepEqual(s.labels, [...example.target, ...example.source]);
@@ -36,7 +33,7 @@ test("cross draws the page's sentences, lines and weights from the kernels; a ba
   assert.equal(await page.evaluate(() => document.querySelector('#mine').shadowRoot.querySelector('fieldset')), null, 'no pair choice: the page\'s sentences replace the pairs');
 
   await addExample(page, TAG, { ...example, align: [0, 5, 1] }, { lang: 'zh-CN' });
-  s = await seen(page);
+  s = await exampleView(page, 0);
   assert.deepEqual(s.errors, ['本页提供的示例无法使用（align[1] 必须是 0 到 2 之间的整数），图表显示的是它自带的示例。']);
   assert.deepEqual(s.lineWords, [...PAIRS['en-fr'].source, ...PAIRS['en-fr'].target]);
   assert.deepEqual(s.values, printed(crossModel(attn, { pair: 'en-fr', temperature: 0.2 }).weights));
@@ -47,7 +44,7 @@ test("cross draws the page's sentences, lines and weights from the kernels; a ba
 test('hostile words stay text and fit at 360 px; a label too long is refused with a clear message', async () => {
   const hostile = ['<img src=x onerror="window.pwned=1">', '$\\frac{1}{0}$', '**bold**', 'Donaudampfschiff'];
   const { page, problems, context } = await openExample(server, TAG, { source: hostile.slice(1), target: hostile.slice(1).reverse(), align: [2, 1, 0] }, { attrs: { word: '2' }, width: 360 });
-  let s = await seen(page);
+  let s = await exampleView(page, 0);
   assert.deepEqual(s.errors, []);
   assert.deepEqual(s.lineWords, [...hostile.slice(1), ...hostile.slice(1).reverse()]);
   assert.equal(s.katexInReadout, 0, 'a word\'s $…$ is not typeset');
@@ -55,7 +52,7 @@ test('hostile words stay text and fit at 360 px; a label too long is refused wit
   await expectFits360(page, 'example-cross-hostile-phone');
 
   await addExample(page, TAG, { source: ['a', `${hostile[3]}x`], target: ['a'], align: [0] });
-  s = await seen(page);
+  s = await exampleView(page, 0);
   assert.deepEqual(s.errors, ['The example on this page could not be used (source[1] is longer than 16 characters); the figure shows its own.']);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.deepEqual(problems, []);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from '../../browser/harness.js';
-import { openExample, addExample, exampleView, expectFits360, LONG_TOKENS } from '../../browser/examples.js';
+import { openExample, addExample, exampleView, expectExampleFits360, LONG_TOKENS } from '../../browser/examples.js';
 import * as ref from '../../unit/reference.js';
 import { num, roundShares } from '../../../web/kit/format.js';
 
@@ -40,14 +40,6 @@ test('attention-matrix steps through the page\'s tokens and vectors (d = 2) with
   await context.close();
 });
 
-test('with eight long tokens it fits 360 px, light and dark, and no text overlaps', async () => {
+test('with eight long tokens it fits 360 px, light and dark, and no text overlaps', () => expectExampleFits360(server, TAG,
   // the matrix takes labels of at most eight letters (or four Chinese characters)
-  const example = { tokens: [...LONG_TOKENS.slice(0, 6), 'etaetaet', '\u6ce8\u610f\u529b\u673a'], vectors: LONG_TOKENS.map((_, i) => [Math.cos(i), Math.sin(i), -1, 1, 0.5, -0.25]) };
-  for (const colorScheme of ['light', 'dark']) {
-    const { page, problems, context } = await openExample(server, TAG, example, { width: 360, height: 3000, colorScheme });
-    assert.deepEqual((await exampleView(page)).errors, [], TAG);
-    await expectFits360(page, `example-${TAG}-phone${colorScheme === 'dark' ? '-dark' : ''}`);
-    assert.deepEqual(problems, []);
-    await context.close();
-  }
-});
+  { tokens: [...LONG_TOKENS.slice(0, 6), 'etaetaet', '\u6ce8\u610f\u529b\u673a'], vectors: LONG_TOKENS.map((_, i) => [Math.cos(i), Math.sin(i), -1, 1, 0.5, -0.25]) }));
