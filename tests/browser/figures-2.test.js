@@ -12,8 +12,8 @@ import { start, ready, summary, expectChange, measured, clickCell } from './harn
 
 let server;
 let strict;
-before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
-after(async () => { await Promise.all([server?.close(), strict?.close()]); });
+before(async () => { server = await start(); strict = await start({ csp: true, browser: server.browser }); });
+after(async () => { await strict?.close(); await server?.close(); });
 
 const changes = (page, tag, act) => expectChange(page, tag, act);
 

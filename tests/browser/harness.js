@@ -20,12 +20,17 @@ export const SCREENSHOTS = `${ARTIFACTS}screenshots/`;
 /** Debian's Chromium and the flags every headless run uses (the browser bench too). */
 export { CHROMIUM_EXECUTABLE, CHROMIUM_ARGS };
 
-/** Start server (of the repository, or of `root`) and browser; returns {origin, open(path, opts), openFigure(tag, opts), fake(page, path, body), close()}. */
-export async function start({ csp = false, root } = {}) {
+/**
+ * Start server (of the repository, or of `root`) and browser, or use
+ * another start()'s `browser` (a file's plain and strict-CSP servers share
+ * one; the one that launched it closes it); returns {origin, browser,
+ * open(path, opts), openFigure(tag, opts), fake(page, path, body), close()}.
+ */
+export async function start({ csp = false, root, browser: shared } = {}) {
   const server = await serve({ port: 0, csp, root });
   const origin = `http://127.0.0.1:${server.address().port}`;
   // launch() gives every run a fresh temporary profile of its own.
-  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const browser = shared ?? await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
   // prepare(page): runs before the page loads (routes, init scripts).
@@ -65,9 +70,9 @@ export async function start({ csp = false, root } = {}) {
   }
 
   return {
-    origin, open, openFigure, fake,
+    origin, browser, open, openFigure, fake,
     async close() {
-      await browser.close();
+      if (!shared) await browser.close();
       await new Promise((r) => server.close(r));
     },
   };

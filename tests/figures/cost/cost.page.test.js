@@ -18,8 +18,8 @@ const COST_N = Number(process.env.COST_N ?? 4096);
 
 let server;
 let strict;
-before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
-after(async () => { await Promise.all([server?.close(), strict?.close()]); });
+before(async () => { server = await start(); strict = await start({ csp: true, browser: server.browser }); });
+after(async () => { await strict?.close(); await server?.close(); });
 
 const prepare = (page) => page.addInitScript(spyOnWorkers);
 const status = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.status').textContent, sel);

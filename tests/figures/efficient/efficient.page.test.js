@@ -19,8 +19,8 @@ const TAG = 'attention-efficient';
 const FEATURES = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 let server;
 let strict;
-before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
-after(async () => { await Promise.all([server?.close(), strict?.close()]); });
+before(async () => { server = await start(); strict = await start({ csp: true, browser: server.browser }); });
+after(async () => { await strict?.close(); await server?.close(); });
 
 const prepare = (page) => page.addInitScript(spyOnWorkers);
 const status = (page) => page.evaluate(() => document.querySelector('#mine').shadowRoot.querySelector('.status').textContent);
