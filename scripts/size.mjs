@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
+import { figurePage } from './figure-page.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.mjs';
 
@@ -27,11 +28,6 @@ export const BUDGETS = {
 };
 
 const QUIET_MS = 700; // no request for this long: the page has loaded what it will
-
-/** The page a blogger makes for one figure. */
-const onePage = (tag) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>${tag}</title>
-<script type="module" src="/dist/attention-figures.js"></script>
-<body><${tag}></${tag}></body></html>`;
 
 /**
  * Measure in a fresh Chromium. `pages`: tags (one-figure pages) and/or
@@ -54,7 +50,7 @@ export async function measure({ root, tags = FIGURES.map((f) => f.tag), article 
     for (const tag of tags) {
       const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
       const page = await context.newPage();
-      await page.route(`${origin}/one.html`, (r) => r.fulfill({ contentType: 'text/html', body: onePage(tag) }));
+      await page.route(`${origin}/one.html`, (r) => r.fulfill({ contentType: 'text/html', body: figurePage(tag) }));
       sent = [];
       last = performance.now();
       await page.goto(`${origin}/one.html`);

@@ -4,24 +4,33 @@
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '../../scripts/serve.mjs';
+import { serve, STRICT_CSP, TYPES } from '../../scripts/serve.mjs';
+import { figurePage } from '../../scripts/figure-page.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../scripts/chromium.mjs';
 import { TAGS } from '../../web/figures/registry.js';
 
 /** Every figure on the article page, in its order there (the registry's). */
 export const ALL_FIGURES = TAGS;
 
-export const SCREENSHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
+/** Where tests write what they measure and show (tests/artifacts/), screenshots in their own folder. */
+export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+export const SCREENSHOTS = `${ARTIFACTS}screenshots/`;
 /** Debian's Chromium and the flags every headless run uses (the browser bench too). */
 export { CHROMIUM_EXECUTABLE, CHROMIUM_ARGS };
 
-/** Start server (of the repository, or of `root`) and browser; returns {origin, open(path, opts), close()}. */
-export async function start({ csp = false, root } = {}) {
+/**
+ * Start server (of the repository, or of `root`) and browser, or use
+ * another start()'s `browser` (a file's plain and strict-CSP servers share
+ * one; the one that launched it closes it); returns {origin, browser,
+ * open(path, opts), openFigure(tag, opts), fake(page, path, body), close()}.
+ */
+export async function start({ csp = false, root, browser: shared } = {}) {
   const server = await serve({ port: 0, csp, root });
   const origin = `http://127.0.0.1:${server.address().port}`;
   // launch() gives every run a fresh temporary profile of its own.
-  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const browser = shared ?? await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
   // prepare(page): runs before the page loads (routes, init scripts).
@@ -45,10 +54,25 @@ export async function start({ csp = false, root } = {}) {
     };
   }
 
+  // A made-up file at `path`, served to `page` with this server's headers (its
+  // CSP, unless `csp` says otherwise): a page no file holds, its script, its data.
+  const fake = (page, path, body, { csp: withCsp = csp } = {}) => page.route(new URL(path, origin).href, (r) => r.fulfill({
+    status: 200, contentType: TYPES[extname(path)], headers: withCsp ? { 'content-security-policy': STRICT_CSP } : {}, body,
+  }));
+
+  // The page a blogger makes for one figure (scripts/figure-page.mjs) at
+  // /web/embed/<tag>.html: `tag` with `attrs` and JSON children (`json`, as
+  // addFigure's), `hash` on its URL; `opts` as open()'s.
+  function openFigure(tag, { attrs, json = {}, hash = '', prepare, ...opts } = {}) {
+    const path = `/web/embed/${tag}.html`;
+    const html = figurePage(tag, { attrs, children: Object.entries(json).map(([kind, text]) => jsonChild(kind, text)).join('') });
+    return open(path + hash, { ...opts, prepare: async (page) => { await fake(page, path, html); await prepare?.(page); } });
+  }
+
   return {
-    origin, open,
+    origin, browser, open, openFigure, fake,
     async close() {
-      await browser.close();
+      if (!shared) await browser.close();
       await new Promise((r) => server.close(r));
     },
   };
@@ -98,6 +122,12 @@ export async function openAll(server, path, { width = 1100, colorScheme = 'light
   await opened.page.waitForFunction(() => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'))
     .every((e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error')), null, { timeout: 60000 });
   return opened;
+}
+
+/** A figure's JSON child as HTML: {example: '…'} is <script type="application/json" data-example>. */
+function jsonChild(kind, text) {
+  if (/<\/script|<!--/i.test(text)) throw new RangeError(`jsonChild: the ${kind} text cannot hold "</script" or "<!--" in HTML; use addFigure`);
+  return `<script type="application/json" data-${kind}>${text}</script>`;
 }
 
 /**
@@ -239,6 +269,16 @@ export const measured = (page, tag = 'attention-cost', what = /quick look|Done|f
   const el = document.querySelector(t);
   return !!el && !el.worker && new RegExp(src).test(el.shadowRoot?.querySelector('.status')?.textContent ?? '');
 }, [tag, what.source], { timeout: 600000 });
+
+/** What spyOnWorkers saw of the measuring figures' workers: {live, most, starts}, each a count. */
+export async function measuringWorkers(page) {
+  const { started, live, most } = await workersOf(page, /(cost|efficient)\.worker\.js$/);
+  return { live: live.length, most, starts: started.length };
+}
+
+/** How many sizes a measuring figure (`sel`) has measured: its table lists every size it will measure, empty until measured. */
+export const sweepRows = (page, sel) => page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('tbody tr')]
+  .filter((tr) => tr.cells[1].textContent !== '').length, sel);
 
 /** Words no figure may print: leaked programming values, broken plurals, zero in exponent form. */
 export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|points|rows|keys)\b|\bRow \d+ see\b|e\+0\b/;

@@ -81,9 +81,8 @@ after(async () => { await server?.close(); });
 
 /** Serve a made-up page at /web/embed/hostile.html (with its script), with or without the CSP header. */
 async function routePage(page, html, { csp = true } = {}) {
-  const headers = csp ? { 'content-security-policy': STRICT_CSP } : {};
-  await page.route(`${server.origin}/web/embed/hostile.html`, (r) => r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers, body: html }));
-  await page.route(`${server.origin}/web/embed/hostile-page.js`, (r) => r.fulfill({ status: 200, contentType: 'text/javascript', headers, body: PAGE_JS }));
+  await server.fake(page, '/web/embed/hostile.html', html, { csp });
+  await server.fake(page, '/web/embed/hostile-page.js', PAGE_JS, { csp });
 }
 
 // attention-cost and attention-efficient measure in a worker: keep their sweeps small.
@@ -118,7 +117,7 @@ test('(a) reader text and tokens are rendered as text only', async () => {
       p.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
       await p.addInitScript(watch);
       await routePage(p, pageHtml({ tags: TAGS, attrs: ATTRS }), { csp: false });
-      await p.route(`${server.origin}/web/embed/hostile-weights.json`, (r) => r.fulfill({ contentType: 'application/json', body: json }));
+      await server.fake(p, '/web/embed/hostile-weights.json', json);
     },
   });
   const heatmap = page.locator('attention-heatmap');
@@ -201,7 +200,7 @@ test('(b, c) every page works under the strict CSP: no violation, no error, no r
       prepare: async (p) => {
         await p.addInitScript(watch);
         await routePage(p, pageHtml({ tags: TAGS, attrs: ATTRS }));
-        await p.route(`${server.origin}/web/embed/hostile-weights.json`, (r) => r.fulfill({ contentType: 'application/json', body: weights }));
+        await server.fake(p, '/web/embed/hostile-weights.json', weights);
       },
     });
     const csp = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));

@@ -4,31 +4,21 @@
 //     measuring workers at once, so neither times the other's load;
 //   - removed while idle, waiting or measuring, a figure leaves no worker
 //     running; added back mid-sweep, it measures again and says so, and
-//     ends with results (never "Measuring..." for ever);
-//   - a double click on Measure is one press: one sweep, and the earlier
-//     results stay on screen until it has its own;
-//   - cost: a change of d shows that d's timings (measured first, once),
-//     and a copied link holds d, says that timings are measured afresh,
-//     and opened, shows that d's.
+//     ends with results (never "Measuring..." for ever).
+// (What is each one's own, a double click on Measure and cost's d among
+// them: tests/figures/cost/cost.page.test.js, efficient/efficient.page.test.js.)
 // Every page counts the measuring workers it starts and ends (a wrapper
 // around Worker installed before the page's scripts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, measured, frames, addFigure, spyOnWorkers, workersOf } from './harness.js';
+import { start, openAll, measured, frames, addFigure, spyOnWorkers, measuringWorkers as workers, sweepRows as rows } from './harness.js';
 
 let server;
 before(async () => { server = await start(); });
 after(async () => { await server?.close(); });
 
 const prepare = (page) => page.addInitScript(spyOnWorkers);
-const workers = async (page) => {
-  const { started, live, most } = await workersOf(page, /(cost|efficient)\.worker\.js$/);
-  return { live: live.length, most, starts: started.length };
-};
-const status = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.status').textContent, sel);
-// the sizes measured (a sweep's table lists every size it will measure, empty until measured)
-const rows = (page, sel = '#mine') => page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, sel);
-const phase = (page, sel = '#mine') => page.evaluate((s) => document.querySelector(s).sweep?.phase, sel);
+const status = (page) => page.evaluate(() => document.querySelector('#mine').shadowRoot.querySelector('.status').textContent);
 
 test('on the article page the two measuring figures take turns: one measuring worker at a time', async () => {
   const { page, problems, context } = await openAll(server, '/web/index.html', { prepare });
@@ -59,7 +49,7 @@ for (const [tag, attrs] of [['attention-efficient', { n: '2048', budget: '5' }],
       || document.querySelector('#mine').sweep?.results.length > 0);
     await measured(page, '#mine', /quick look|Done|failed|Stopped/);
     assert.match(await status(page), /^(Done in|A quick look)/);
-    assert.ok(await rows(page) >= 3);
+    assert.ok(await rows(page, '#mine') >= 3);
     // idle: removing it starts and stops nothing
     const before = await workers(page);
     await page.evaluate(() => document.querySelector('#mine').remove());
@@ -89,63 +79,3 @@ for (const [tag, attrs] of [['attention-efficient', { n: '2048', budget: '5' }],
     await context.close();
   });
 }
-
-test('efficient: a double click on Measure is one press, and the earlier results stay until the new sweep has its own', async () => {
-  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare });
-  await addFigure(page, 'attention-efficient', { attrs: { n: '2048', budget: '5' } });
-  await measured(page, '#mine');
-  const earlier = await rows(page);
-  assert.ok(earlier >= 3);
-  const starts = (await workers(page)).starts;
-  await page.locator('#mine').getByRole('button', { name: 'Measure up to N = 2048' }).dblclick();
-  await frames(page);
-  assert.equal(await page.locator('#mine').locator('.controls button').nth(0).textContent(), 'Stop', 'measuring, not stopped again');
-  assert.equal(await phase(page), 'running');
-  await measured(page, '#mine', /Done|failed|Stopped/);
-  assert.match(await status(page), /^Done in/);
-  assert.equal((await workers(page)).starts, starts + 1, 'one sweep');
-  assert.ok(await rows(page) >= 3);
-  // a Stop before the first result keeps what was there (two presses in one task: no result can come between)
-  await page.evaluate(() => { const b = document.querySelector('#mine').shadowRoot.querySelector('button.measure'); b.click(); b.click(); });
-  await frames(page);
-  assert.match(await status(page), /^Stopped\.$/);
-  assert.ok(await rows(page) >= 3, 'the earlier results are still shown');
-  assert.equal((await workers(page)).live, 0);
-  assert.deepEqual(problems, []);
-  await context.close();
-});
-
-test('cost: a change of d shows that d\u2019s timings, and the link holds d, says timings are measured afresh, and restores it', async () => {
-  const { page, problems, context } = await server.open('/web/embed/example.html', { prepare });
-  await addFigure(page, 'attention-cost', { attrs: { n: '1024', budget: '5' } });
-  await measured(page, '#mine');
-  assert.match(await status(page), /\(d = 32\)\.$/);
-  await page.locator('#mine').getByText('64', { exact: true }).click();
-  await page.waitForFunction(() => /d = 64/.test(document.querySelector('#mine').shadowRoot.querySelector('.status').textContent));
-  await measured(page, '#mine');
-  assert.match(await status(page), /^Done in .* \(d = 64\)\.$/);
-  assert.ok(await page.evaluate(() => document.querySelector('#mine').results.every((r) => r.d === 64)), 'every timing shown is for d = 64');
-  assert.match(await page.evaluate(() => document.querySelector('#mine').summary), /^Largest measured at d = 64:/);
-  // back to 32: its timings, without measuring again
-  const starts = (await workers(page)).starts;
-  await page.locator('#mine').getByText('32', { exact: true }).click();
-  await frames(page);
-  assert.match(await status(page), /\(d = 32\)\.$/);
-  assert.equal((await workers(page)).starts, starts);
-  await page.locator('#mine').getByText('64', { exact: true }).click();
-  await frames(page);
-  await page.locator('#mine').getByRole('button', { name: 'Copy link' }).click();
-  await page.waitForFunction(() => /measured afresh/.test(document.querySelector('#mine').shadowRoot.querySelector('.tool-status').textContent));
-  const url = new URL(page.url());
-  assert.match(url.hash, /mine\.d=64/);
-  await context.close();
-
-  const again = await server.open(url.pathname + url.hash, { prepare });
-  await addFigure(again.page, 'attention-cost');
-  assert.equal(await again.page.evaluate(() => document.querySelector('#mine').d), '64');
-  await measured(again.page, '#mine');
-  assert.match(await status(again.page), /d = 64/);
-  assert.ok(await again.page.evaluate(() => document.querySelector('#mine').results.every((r) => r.d === 64)));
-  assert.deepEqual([...problems, ...again.problems], []);
-  await again.context.close();
-});

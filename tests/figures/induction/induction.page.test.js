@@ -1,9 +1,9 @@
-// attention-induction in headless Chromium under the strict CSP: the model
-// trains in its Web Worker (a same-origin file) while the page keeps
-// drawing; start, pause, continue, reset and the layer switch work; a
-// layer-2 head's prefix-matching score passes 0.5, at a step the figure
-// names exactly; switching the induction heads off brings the repeat loss
-// back. For screen readers: the status line is not a live region; the live
+// attention-induction in headless Chromium, on a page of its own under the
+// strict CSP: the model trains in its Web Worker (a same-origin file) while
+// the page keeps drawing; start, pause, continue, reset and the layer switch
+// work; a layer-2 head's prefix-matching score passes 0.5, at a step the
+// figure names exactly; switching the induction heads off brings the repeat
+// loss back. For screen readers: the status line is not a live region; the live
 // region speaks at a human pace (every few seconds, and at once when
 // training starts, when the milestone comes and when it ends); the start
 // button, disabled when training ends, hands keyboard focus to Reset; the
@@ -18,7 +18,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { start, ready, summary, frames, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, frames, ARTIFACTS, SCREENSHOTS } from '../../browser/harness.js';
 
 const TAG = 'attention-induction';
 let strict;
@@ -31,7 +31,7 @@ const waitStatus = (page, re, timeout = 180000) => page.waitForFunction(
   re.source, { timeout });
 
 test('trains in its worker under the strict CSP: induction forms, the page keeps drawing, ablation undoes it', async (t) => {
-  const { page, problems, foreign, requests, context } = await strict.open('/web/index.html');
+  const { page, problems, foreign, requests, context } = await strict.openFigure(TAG);
   const el = await ready(page, TAG);
   await waitStatus(page, /not started$/);
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-before.png` });
@@ -79,7 +79,7 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
   timing.userAgent = await page.evaluate(() => navigator.userAgent);
   t.diagnostic(`a layer-2 prefix-matching score > 0.5 at step ${timing.reached.step}, ${(timing.reached.ms / 1000).toFixed(2)} s after pressing start; `
     + `${timing.frames} frames meanwhile, longest gap ${timing.longestFrameGapMs.toFixed(0)} ms, median ${timing.medianFrameGapMs.toFixed(0)} ms`);
-  await writeFile(new URL('../artifacts/induction-timing.json', import.meta.url), JSON.stringify(timing, null, 1));
+  await writeFile(`${ARTIFACTS}induction-timing.json`, JSON.stringify(timing, null, 1));
   assert.ok(timing.frames > 0, 'the page kept drawing while the model trained');
   assert.ok(requests.some((u) => u.endsWith('/dist/figures/induction.worker.js')), 'the worker is its own same-origin file');
 
@@ -135,7 +135,7 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
 });
 
 test('pause, continue, reset and the layer switch', async () => {
-  const { page, problems, context } = await strict.open('/web/index.html');
+  const { page, problems, context } = await strict.openFigure(TAG);
   const el = await ready(page, TAG);
   await waitStatus(page, /not started$/);
   const button = el.locator('.controls button').first();
@@ -165,7 +165,7 @@ test('pause, continue, reset and the layer switch', async () => {
 });
 
 test('whole-number attributes are rounded: seed="1.5", steps="120.7" train 121 steps with seed 2', async () => {
-  const { page, problems, context } = await strict.open('/web/index.html');
+  const { page, problems, context } = await strict.openFigure(TAG);
   const el = await ready(page, TAG);
   await el.evaluate((e) => { e.setAttribute('seed', '1.5'); e.setAttribute('steps', '120.7'); });
   await waitStatus(page, /^Step 0 of 121 .* not started$/);
@@ -177,7 +177,7 @@ test('whole-number attributes are rounded: seed="1.5", steps="120.7" train 121 s
 });
 
 test('after training at 360 px and in the dark theme: fits the width', async () => {
-  const { page, problems, context } = await strict.open('/web/index.html', { width: 360, height: 740, colorScheme: 'dark' });
+  const { page, problems, context } = await strict.openFigure(TAG, { width: 360, height: 740, colorScheme: 'dark' });
   const el = await ready(page, TAG);
   await el.evaluate((e) => e.setAttribute('steps', '200'));
   await waitStatus(page, /^Step 0 of 200/);

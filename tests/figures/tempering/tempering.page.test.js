@@ -1,12 +1,13 @@
-// attention-tempering in headless Chromium, on a phone and at the top of
-// its slider: its histogram and gradient plot are drawn as wide as the
-// column, so their labels keep their size (scaled down from 520 px they
-// were 6 px at 360 px); the gradient panel says what it plots (the
-// gradient at the softmax's input) and what reaches the queries, with the
-// model's numbers (at d_k = 512: 1.34 without the division, 0.30 with it).
+// attention-tempering in headless Chromium, on a page of its own, on a
+// phone and at the top of its slider: its histogram and gradient plot are
+// drawn as wide as the column, so their labels keep their size (scaled down
+// from 520 px they were 6 px at 360 px); the gradient panel says what it
+// plots (the gradient at the softmax's input) and what reaches the queries,
+// with the model's numbers (at d_k = 512: 1.34 without the division, 0.30
+// with it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, frames } from './harness.js';
+import { start, ready, frames } from '../../browser/harness.js';
 
 const TAG = 'attention-tempering';
 let server;
@@ -24,7 +25,7 @@ function svgTextSizes(el) {
 
 for (const width of [360, 1100]) {
   test(`at ${width} px the plots' labels are drawn at their own size (at least 10 px)`, async () => {
-    const { page, problems, context } = await server.open('/web/index.html', { width, height: 800 });
+    const { page, problems, context } = await server.openFigure(TAG, { width, height: 800 });
     const el = await ready(page, TAG);
     await frames(page);
     const sizes = await el.evaluate(svgTextSizes);
@@ -39,7 +40,7 @@ for (const width of [360, 1100]) {
 }
 
 test('the gradient panel says what it plots and what reaches the queries, with the model\u2019s numbers', async () => {
-  const { page, problems, context } = await server.open('/web/index.html');
+  const { page, problems, context } = await server.openFigure(TAG);
   const el = await ready(page, TAG);
   await el.locator('input[type=range]').first().focus();
   await page.keyboard.press('End');

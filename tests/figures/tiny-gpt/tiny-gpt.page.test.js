@@ -1,6 +1,6 @@
-// attention-tiny-gpt in headless Chromium under the strict CSP: the model
-// trains in its Web Worker (a same-origin file) on the article's text; the
-// loss curve, the samples, the three decodings and the attention on typed
+// attention-tiny-gpt in headless Chromium, on a page of its own under the
+// strict CSP: the model trains in its Web Worker (a same-origin file) on the
+// article's text; the loss curve, the samples, the three decodings and the attention on typed
 // text are drawn; the claims show (held-out loss below the bigram line;
 // beam search's log-probability at least greedy's from the figure's prompt;
 // the log-probability per character is the total's over the length, with
@@ -14,7 +14,7 @@
 // is reported, never asserted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, SCREENSHOTS } from './harness.js';
+import { start, ready, summary, frames, SCREENSHOTS } from '../../browser/harness.js';
 
 const TAG = 'attention-tiny-gpt';
 let strict;
@@ -50,7 +50,7 @@ function brokenWords(e) {
 test('says it is loading until its worker has the model, then ready', async () => {
   let release;
   const gate = new Promise((r) => { release = r; });
-  const { page, problems, context } = await strict.open('/web/index.html', {
+  const { page, problems, context } = await strict.openFigure(TAG, {
     prepare: (p) => p.route('**/attention.simd.wasm', async (route) => { await gate; await route.continue(); }),
   });
   const el = await ready(page, TAG);
@@ -69,7 +69,7 @@ test('says it is loading until its worker has the model, then ready', async () =
 });
 
 test('trains in its worker under the strict CSP and writes: loss below the bigram line, beam >= greedy, attention on typed text', async (t) => {
-  const { page, problems, foreign, requests, context } = await strict.open('/web/index.html');
+  const { page, problems, foreign, requests, context } = await strict.openFigure(TAG);
   const el = await ready(page, TAG);
   await waitStatus(page, /not started$/);
   assert.match(await summary(el), /^Step 0 of 600, not started: Start trains the model in this page\./);
@@ -148,7 +148,7 @@ test('trains in its worker under the strict CSP and writes: loss below the bigra
 });
 
 test('at 360 px in the dark theme: fits the width, trains and writes', async () => {
-  const { page, problems, context } = await strict.open('/web/index.html', { width: 360, height: 740, colorScheme: 'dark' });
+  const { page, problems, context } = await strict.openFigure(TAG, { width: 360, height: 740, colorScheme: 'dark' });
   const el = await ready(page, TAG);
   await el.evaluate((e) => e.setAttribute('steps', '200'));
   await waitStatus(page, /^Step 0 of 200/);

@@ -1,30 +1,34 @@
-// attention-efficient in headless Chromium: it draws from the kernels, its
-// controls (window slider, features slider, a click on a row, the global
-// tokens typed) change what it shows; attributes land on the values the
-// sliders offer, and the sliders step value to value; the Performer's
-// caption and its error plot read one number; tokens are numbered from 1
-// in the captions, the read-out and the field alike; on a phone the
-// matrices fill the column; a skipped measurement says why in the text;
-// and under the strict CSP its sweep runs in its own worker and fills the
-// time plot and table. Screenshots (desktop, after the full sweep) go to
-// tests/artifacts/screenshots/; the 360 px and dark ones come from
-// layout.test.js. (What it shares with attention-cost, turns and workers:
-// measuring.test.js.)
+// attention-efficient in headless Chromium, on a page of its own: it draws
+// from the kernels, its controls (window slider, features slider, a click
+// on a row, the global tokens typed) change what it shows; attributes land
+// on the values the sliders offer, and the sliders step value to value; the
+// Performer's caption and its error plot read one number; tokens are
+// numbered from 1 in the captions, the read-out and the field alike; on a
+// phone the matrices fill the column; a skipped measurement says why in the
+// text; under the strict CSP its sweep runs in its own worker and fills the
+// time plot and table; a double click on Measure is one press (one sweep),
+// and the earlier results stay on screen until it has its own. Screenshots
+// (desktop, after the full sweep) go to tests/artifacts/screenshots/; the
+// 360 px and dark ones come from tests/browser/layout.test.js. (What it
+// shares with attention-cost, turns and workers: tests/browser/measuring.test.js.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, expectChange, measured, frames, addFigure, SCREENSHOTS, clickCell } from './harness.js';
+import { start, ready, summary, expectChange, measured, frames, SCREENSHOTS, clickCell, spyOnWorkers, measuringWorkers as workers, sweepRows as rows } from '../../browser/harness.js';
 
 const TAG = 'attention-efficient';
 const FEATURES = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 let server;
 let strict;
-before(async () => { [server, strict] = await Promise.all([start(), start({ csp: true })]); });
-after(async () => { await Promise.all([server?.close(), strict?.close()]); });
+before(async () => { server = await start(); strict = await start({ csp: true, browser: server.browser }); });
+after(async () => { await strict?.close(); await server?.close(); });
 
+const prepare = (page) => page.addInitScript(spyOnWorkers);
+const status = (page) => page.evaluate(() => document.querySelector('#mine').shadowRoot.querySelector('.status').textContent);
+const phase = (page) => page.evaluate(() => document.querySelector('#mine').sweep?.phase);
 const caption = (el, k) => el.evaluate((e, i) => e.shadowRoot.querySelectorAll('.pattern')[i].querySelector(':scope > p').textContent, k);
 
 test('the window, the features, a click on a row and the typed tokens change the figure; tokens are numbered from 1 everywhere', async () => {
-  const { page, problems, context } = await server.open('/web/index.html');
+  const { page, problems, context } = await server.openFigure(TAG);
   const el = await ready(page, TAG);
   await measured(page, TAG);
   assert.match(await summary(el), /^Window 3: keeps \d+% of the weight\. Performer with 64 features misplaces \d+%\.$/);
@@ -53,10 +57,9 @@ test('the window, the features, a click on a row and the typed tokens change the
 });
 
 test('attributes land on the values the sliders offer; the sliders step value to value; caption and plot read one number', async () => {
-  const { page, problems, context } = await server.open('/web/embed/example.html');
-  await addFigure(page, TAG, { attrs: { features: '100', n: '3000', window: '2.6', budget: '5' } });
-  const el = page.locator('#mine');
-  await measured(page, '#mine');
+  const { page, problems, context } = await server.openFigure(TAG, { attrs: { features: '100', n: '3000', window: '2.6', budget: '5' } });
+  const el = await ready(page, TAG);
+  await measured(page, TAG);
   const shown = () => el.evaluate((e) => {
     const root = e.shadowRoot;
     const [w, m, n] = [...root.querySelectorAll('input[type=range]')].map((r) => r.dataset.value);
@@ -102,9 +105,8 @@ test('attributes land on the values the sliders offer; the sliders step value to
 });
 
 test('on a phone the matrices fill the column; a skipped measurement says why in the text', async () => {
-  const { page, problems, context } = await server.open('/web/embed/example.html', { width: 360, height: 740 });
-  await addFigure(page, TAG, { attrs: { n: '65536', budget: '5' } });
-  const el = page.locator('#mine');
+  const { page, problems, context } = await server.openFigure(TAG, { attrs: { n: '65536', budget: '5' }, width: 360, height: 740 });
+  const el = await ready(page, TAG);
   const rows = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('.pattern svg')].map((s) => s.getBoundingClientRect().height / 32));
   for (const h of rows) assert.ok(h >= 9, `a row of a matrix is ${h.toFixed(1)} px tall`);
   const field = await el.evaluate((e) => e.shadowRoot.querySelector('.globals input').getBoundingClientRect().height);
@@ -121,7 +123,7 @@ test('on a phone the matrices fill the column; a skipped measurement says why in
 });
 
 test('under the strict CSP the sweep runs in its worker: three series, their slopes, a table', async () => {
-  const { page, problems, foreign, requests, context } = await strict.open('/web/embed/csp-test.html');
+  const { page, problems, foreign, requests, context } = await strict.openFigure(TAG, { attrs: { n: '2048', budget: '5' } });
   const el = await ready(page, TAG);
   await measured(page, TAG);
   await el.getByRole('button', { name: /Measure up to N = 2048/ }).click();
@@ -139,5 +141,29 @@ test('under the strict CSP the sweep runs in its worker: three series, their slo
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-sweep.png` });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);
+  await context.close();
+});
+
+test('efficient: a double click on Measure is one press, and the earlier results stay until the new sweep has its own', async () => {
+  const { page, problems, context } = await server.openFigure(TAG, { attrs: { id: 'mine', n: '2048', budget: '5' }, prepare });
+  await measured(page, '#mine');
+  const earlier = await rows(page, '#mine');
+  assert.ok(earlier >= 3);
+  const starts = (await workers(page)).starts;
+  await page.locator('#mine').getByRole('button', { name: 'Measure up to N = 2048' }).dblclick();
+  await frames(page);
+  assert.equal(await page.locator('#mine').locator('.controls button').nth(0).textContent(), 'Stop', 'measuring, not stopped again');
+  assert.equal(await phase(page), 'running');
+  await measured(page, '#mine', /Done|failed|Stopped/);
+  assert.match(await status(page), /^Done in/);
+  assert.equal((await workers(page)).starts, starts + 1, 'one sweep');
+  assert.ok(await rows(page, '#mine') >= 3);
+  // a Stop before the first result keeps what was there (two presses in one task: no result can come between)
+  await page.evaluate(() => { const b = document.querySelector('#mine').shadowRoot.querySelector('button.measure'); b.click(); b.click(); });
+  await frames(page);
+  assert.match(await status(page), /^Stopped\.$/);
+  assert.ok(await rows(page, '#mine') >= 3, 'the earlier results are still shown');
+  assert.equal((await workers(page)).live, 0);
+  assert.deepEqual(problems, []);
   await context.close();
 });
