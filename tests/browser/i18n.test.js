@@ -122,7 +122,7 @@ const sayings = (words, lang, other) => Object.entries(words[lang])
   .filter(([k, v]) => typeof v === 'string' && v !== words[other][k] && v.length >= 12 && !/['"`\\\n]/.test(v)).map(([, v]) => escaped(v));
 
 test('a page loads the words of the language it shows; a change of lang loads the other, then rebuilds', async () => {
-  // basic takes its words from its table, the shared one and example-data's; cost, from measuring's too
+  // basic takes its words from its table and the shared one (which holds the example checks' too); cost, from measuring's too
   for (const [name, attrs] of [['basic', ''], ['cost', 'n="1024" budget="5"']]) {
     const tag = `attention-${name}`;
     const words = await tablesOf(name);

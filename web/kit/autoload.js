@@ -18,6 +18,10 @@ export function autoload(figures, root = document) {
 
   function load(figure) {
     if (!waiting.delete(figure.tag)) return;
+    // Every figure draws with the shared engine: start fetching and compiling
+    // it now, beside the figure's module, not once that module has loaded
+    // (a figure that starts gets the same promise, and says any failure).
+    import('./engine.js').then((m) => m.engine()).catch(() => {});
     figure.load().catch((err) => {
       for (const el of root.querySelectorAll(figure.tag)) {
         const p = document.createElement('p');

@@ -5,6 +5,13 @@
 export default {
   exampleRejected: 'The example on this page could not be used ({problem}); the figure shows its own.',
   exampleNotJson: 'it is not valid JSON: {message}',
+  // the checks of a page's example (example-data.js); {field} and {like} are the JSON's own field names, as the page wrote them
+  exampleNotObject: 'it must be a JSON object with the fields {fields}',
+  exampleList: '"{field}" must be a list of {min} to {max} entries, it has {got}',
+  exampleCount: '"{field}" must have {want} entries, as many as "{like}", it has {got}',
+  exampleNumbers: '{where} must be {want} numbers from {lo} to {hi}',
+  exampleLabel: '{where} must be a text of 1 to {max} letters (or up to {half} Chinese characters)',
+  exampleRepeat: '{where} repeats an earlier one',
   stringsNotJson: 'The strings on this page could not be used (they are not valid JSON: {message}).',
   copyLink: 'Copy link',
   linkTitle: 'Copy a link to this exact view',

@@ -3,6 +3,12 @@
 export default {
   exampleRejected: '本页提供的示例无法使用（{problem}），图表显示的是它自带的示例。',
   exampleNotJson: '它不是有效的 JSON：{message}',
+  exampleNotObject: '它必须是一个 JSON 对象，包含这些字段：{fields}',
+  exampleList: '“{field}”必须是含 {min} 到 {max} 项的列表，现在有 {got} 项',
+  exampleCount: '“{field}”必须和“{like}”一样有 {want} 项，现在有 {got} 项',
+  exampleNumbers: '{where} 必须是 {want} 个介于 {lo} 和 {hi} 之间的数',
+  exampleLabel: '{where} 必须是 1 到 {max} 个字母（或最多 {half} 个汉字）的文字',
+  exampleRepeat: '{where} 与前面的某一项重复',
   stringsNotJson: '本页提供的文字无法使用（不是有效的 JSON：{message}）。',
   copyLink: '复制链接',
   linkTitle: '复制一个能还原当前视图的链接',

@@ -2,10 +2,8 @@
 // tokens of a page's own example stay as the page wrote them.
 // In English; basic.strings.zh.js holds the same keys in Simplified Chinese.
 import { list } from '../../kit/format.js';
-import checks from '../../kit/example-data.strings.en.js';
 
 export default {
-  ...checks,
   titleMine: 'Attention with no parameters: {n} tokens weigh each other',
   token: 'Token',
   sumTitleMine: 'The output of **{name}** is a weighted sum of all {n} inputs:',

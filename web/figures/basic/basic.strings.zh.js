@@ -1,10 +1,8 @@
 // basic.strings.zh.js: basic.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
 import { list } from '../../kit/format.js';
-import checks from '../../kit/example-data.strings.zh.js';
 
 export default {
-  ...checks,
   titleMine: '没有参数的注意力：{n} 个 token 互相加权',
   token: 'Token',
   sumTitleMine: '**{name}** 的输出是全部 {n} 个输入的加权和：',

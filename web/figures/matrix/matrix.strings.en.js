@@ -3,10 +3,8 @@
 // its UI: they stay as written in every language, as do the tokens of a
 // page's own example.
 // In English; matrix.strings.zh.js holds the same keys in Simplified Chinese.
-import checks from '../../kit/example-data.strings.en.js';
 
 export default {
-  ...checks,
   title: 'All at once: attention as matrix products',
   stepX: 'X',
   stepQKV: 'Q, K, V',

@@ -1,9 +1,7 @@
 // matrix.strings.zh.js: matrix.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
-import checks from '../../kit/example-data.strings.zh.js';
 
 export default {
-  ...checks,
   title: '一次算完：用矩阵乘积表示注意力',
   stepX: 'X',
   stepQKV: 'Q, K, V',

@@ -4,10 +4,8 @@
 // labels of a page's own example.
 // In English; soft-dictionary.strings.zh.js holds the same keys in Simplified Chinese.
 import { list } from '../../kit/format.js';
-import checks from '../../kit/example-data.strings.en.js';
 
 export default {
-  ...checks,
   title: 'A dictionary that never says \u201cno such key\u201d',
   temperature: 'Temperature T',
   queryHandle: 'Query position; arrow keys move it',

@@ -1,10 +1,8 @@
 // soft-dictionary.strings.zh.js: soft-dictionary.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
 import { list } from '../../kit/format.js';
-import checks from '../../kit/example-data.strings.zh.js';
 
 export default {
-  ...checks,
   title: '一本从不说\u201c没有这个键\u201d的字典',
   temperature: '温度 T',
   queryHandle: '查询的位置，可用方向键移动',
