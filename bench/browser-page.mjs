@@ -2,7 +2,7 @@
 // (browser.mjs) calls window.bench step by step and prints the tables; the
 // engines, inputs, timing and checks are the very modules `npm run bench`
 // uses in Node (forward.mjs, backward.mjs, efficient.mjs, train.mjs, gpt.mjs).
-import { loadEngines, runConfig } from './sections/forward.mjs';
+import { loadEngines, runConfig, runKernelAlone } from './sections/forward.mjs';
 import { measureCeilingsBytes } from './lib/ceiling-measure.mjs';
 import { ENGINES } from './engines/engines.mjs';
 import { runBackward } from './sections/backward.mjs';
@@ -28,6 +28,10 @@ window.bench = {
   /** One config, every engine interleaved: the rows (plain data). */
   async run(cfg, { quick }) {
     return runConfig(cfg, engines, { quick });
+  },
+  /** The forward kernel alone on each SIMD build (forward.mjs). */
+  async kernel({ cfgs, quick, ceiling, relaxedCeiling }) {
+    return runKernelAlone(cfgs, engines, { quick, ceiling, relaxedCeiling });
   },
   /** The gradients section (backward.mjs) on every build; progress lines go to the console. */
   async backward({ quick, ceiling, relaxedCeiling }) {

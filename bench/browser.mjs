@@ -82,9 +82,12 @@ try {
       process.stderr.write(`  ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
     }
     addRatios(results, simdCeiling, relaxedCeiling);
+    const kernelCfgs = configs({ quick }).filter((c) => !filter || filter.test(label(c)));
+    const kernel = await page.evaluate((o) => window.bench.kernel(o), { cfgs: kernelCfgs, quick, ceiling: simdCeiling, relaxedCeiling });
     report.printResults(results);
-    Object.assign(out, { flopFormulas: FLOP_FORMULAS, engines, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })) });
-    found.push(...problems(results, engines, ['wasm-relaxed', 'wasm-simd', 'wasm-scalar']));
+    report.printKernelAlone(kernel);
+    Object.assign(out, { flopFormulas: FLOP_FORMULAS, engines, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), kernel });
+    found.push(...problems(results, engines, ['wasm-relaxed', 'wasm-simd', 'wasm-scalar'], kernel));
   }
   if (wants('backward')) {
     out.backward = await page.evaluate((o) => window.bench.backward(o), { quick, ceiling: simdCeiling, relaxedCeiling });

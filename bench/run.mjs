@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { ENGINES } from './engines/engines.mjs';
 import { configs, label, FLOP_FORMULAS } from './lib/configs.mjs';
 import { sdpaInputs } from './lib/inputs.mjs';
-import { addRatios, labels, loadEngines, problems, runConfig } from './sections/forward.mjs';
+import { addRatios, labels, loadEngines, problems, runConfig, runKernelAlone } from './sections/forward.mjs';
 import { measureCeilings } from './lib/ceiling.mjs';
 import { ATTENTION_PART_IDS, measureColdStart } from './sections/cold-start.mjs';
 import { measurePayload } from './sections/payload.mjs';
@@ -67,7 +67,7 @@ async function main() {
   }
   if (wants('forward')) {
     Object.assign(out, await forward(out.ceiling, out.relaxedCeiling));
-    found.push(...problems(out.results, out.engines));
+    found.push(...problems(out.results, out.engines, undefined, out.kernel));
     delete out.engines;
   }
   if (wants('backward')) {
@@ -120,13 +120,15 @@ async function forward(ceiling, relaxedCeiling) {
     process.stderr.write(`  ${label(cfg)}: ${((performance.now() - t) / 1e3).toFixed(1)} s\n`);
   }
   addRatios(results, ceiling, relaxedCeiling);
+  const kernel = await runKernelAlone(list, engines, { quick, ceiling, relaxedCeiling });
 
   report.printResults(results);
+  report.printKernelAlone(kernel);
   report.printColdStart(cold, labels);
   report.printPayload(payload, labels);
   report.printMemory(memory);
   return {
-    flopFormulas: FLOP_FORMULAS, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), coldStart: cold, payload, memory,
+    flopFormulas: FLOP_FORMULAS, results: results.map(({ cfg, ...r }) => ({ ...r, ...cfg })), kernel, coldStart: cold, payload, memory,
     engines,
   };
 }

@@ -17,6 +17,7 @@ import { useWasmBackend } from '../engines/engine-tfjs.mjs';
 import { mhaInputs, sampleRows, sdpaInputs } from '../lib/inputs.mjs';
 import { mhaBackward, sdpaBackward } from '../engines/plain-js-backward.mjs';
 import { interleave } from '../lib/timing.mjs';
+import { checkStatus, wasmArena } from '../lib/in-wasm.mjs';
 
 export const BACKWARD_FLOPS = {
   sdpa: '12*N^2*d (forward 4, backward 8: dP, dQ, dK, dV)',
@@ -202,18 +203,7 @@ function relativeError(got, ref) {
 function kernelAlone(engine, cfg, x, weights) {
   const ex = engine.exports;
   const { N, d } = cfg;
-  const ptrs = [];
-  const alloc = (bytes) => {
-    const p = ex.attn_alloc(bytes) >>> 0;
-    if (!p) throw new Error('out of wasm memory');
-    ptrs.push(p);
-    return p;
-  };
-  const put = (a) => {
-    const p = alloc(a.byteLength);
-    new Float32Array(ex.memory.buffer, p, a.length).set(a);
-    return p;
-  };
+  const { alloc, put, done } = wasmArena(ex);
   const [q, k, v, dout] = [x.Q, x.K, x.V, x.dO].map(put);
   // attn_masks {add, key_padding, causal, has_window, window, global, n_global}: int32 words
   const masks = cfg.causal ? alloc(28) : 0;
@@ -223,15 +213,12 @@ function kernelAlone(engine, cfg, x, weights) {
   const w = weights ? alloc(4 * N * N) : 0;
   const [dq, dk, dv] = [0, 0, 0].map(() => alloc(4 * N * d));
   const scale = Math.fround(1 / Math.sqrt(d));
-  const check = (st, what) => {
-    if (st !== 0) throw new Error(`${what}: status ${st}`);
-  };
-  if (weights) check(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, masks, 0), 'attn_attention');
-  else check(ex.attn_attention_lse(out, lse, q, k, v, N, N, d, d, scale, masks, alloc(ex.attn_attention_workspace_size(N, N, d, d, 0) >>> 0)), 'attn_attention_lse');
+  if (weights) checkStatus(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, masks, 0), 'attn_attention');
+  else checkStatus(ex.attn_attention_lse(out, lse, q, k, v, N, N, d, d, scale, masks, alloc(ex.attn_attention_workspace_size(N, N, d, d, 0) >>> 0)), 'attn_attention_lse');
   const ws = alloc(ex.attn_attention_backward_workspace_size(N, N, d, d) >>> 0);
   return {
-    run: () => check(ex.attn_attention_backward(dq, dk, dv, q, k, v, out, dout, w, lse, N, N, d, d, scale, masks, ws), 'attn_attention_backward'),
-    done: () => ptrs.forEach((p) => ex.attn_free(p)),
+    run: () => checkStatus(ex.attn_attention_backward(dq, dk, dv, q, k, v, out, dout, w, lse, N, N, d, d, scale, masks, ws), 'attn_attention_backward'),
+    done,
   };
 }
 

@@ -6,6 +6,7 @@ import { flops, label } from '../lib/configs.mjs';
 import { sdpaInputs, mhaInputs } from '../lib/inputs.mjs';
 import { reference, maxAbsError } from '../lib/accuracy.mjs';
 import { interleave } from '../lib/timing.mjs';
+import { checkStatus, wasmArena } from '../lib/in-wasm.mjs';
 
 export const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 export const errorText = (e) => String(e?.message ?? e).split('\n')[0];
@@ -86,6 +87,50 @@ export function addRatios(rows, ceiling, relaxedCeiling = null) {
   }
 }
 
+// ---- the forward kernel alone (each SIMD build) -----------------------------
+
+/** A run() of attn_attention with Q, K, V, the output (and weights) already in wasm. */
+function kernelAlone(engine, cfg, x, weights) {
+  const ex = engine.exports;
+  const { N, d } = cfg;
+  const { alloc, put, done } = wasmArena(ex);
+  const [q, k, v] = [x.Q, x.K, x.V].map(put);
+  const out = alloc(4 * N * d);
+  const w = weights ? alloc(4 * N * N) : 0;
+  const ws = weights ? 0 : alloc(ex.attn_attention_workspace_size(N, N, d, d, 0) >>> 0);
+  const scale = Math.fround(1 / Math.sqrt(d));
+  return { run: () => checkStatus(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, 0, ws), 'attn_attention'), done };
+}
+
+const KERNEL_BUILDS = ['wasm-relaxed', 'wasm-simd'];
+
+/**
+ * The forward kernel alone, SDPA at N >= 1024, each SIMD build interleaved:
+ * what is left of a call without its copies in and out into fresh arrays
+ * (the rows of runConfig time those too). Rows with GFLOP/s and the fraction
+ * of the build's own ceiling.
+ */
+export async function runKernelAlone(cfgs, engines, { quick, ceiling, relaxedCeiling = null }) {
+  const ids = KERNEL_BUILDS.filter((id) => !engines[id].unavailable);
+  const rows = [];
+  for (const cfg of cfgs.filter((c) => c.kind === 'sdpa' && c.N >= 1024)) {
+    const x = sdpaInputs(cfg);
+    for (const weights of [false, true]) {
+      const ks = ids.map((id) => kernelAlone(engines[id], cfg, x, weights));
+      const timed = await interleave(ks, policy(cfg, quick));
+      ks.forEach((k) => k.done());
+      timed.forEach((t, i) => {
+        const row = { config: label(cfg), engine: ids[i], label: labels[ids[i]], weights };
+        if (t.error) return rows.push({ ...row, na: `failed: ${t.error}` });
+        const c = ids[i] === 'wasm-relaxed' && relaxedCeiling?.gflops ? relaxedCeiling : ceiling;
+        const gflops = flops(cfg) / t.medianMs / 1e6;
+        rows.push({ ...row, medianMs: t.medianMs, gflops, ceiling: c?.gflops ?? null, ofCeiling: c?.gflops ? gflops / c.gflops : null });
+      });
+    }
+  }
+  return rows;
+}
+
 // Float32 results average values in [-1, 1]: the errors seen are ~1e-7, and
 // a broken kernel shows up as 1e-2 or NaN.
 const MAX_ERROR = 1e-4;
@@ -93,8 +138,9 @@ const MAX_ERROR = 1e-4;
 /** Reasons to exit non-zero, so that --quick serves as a smoke test: one of
  *  this project's `required` engines did not load, a run threw, or a result
  *  is wrong. */
-export function problems(results, engines, required = ['wasm-simd', 'wasm-scalar']) {
+export function problems(results, engines, required = ['wasm-simd', 'wasm-scalar'], kernel = []) {
   const out = [];
+  for (const k of kernel) if (k.na) out.push(`forward kernel ${k.config}, ${k.label}: ${k.na}`);
   for (const id of required) {
     if (engines[id].unavailable) out.push(`${labels[id]}: ${engines[id].unavailable}`);
   }
