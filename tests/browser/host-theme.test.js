@@ -88,13 +88,19 @@ const look = (page) => page.evaluate(() => [...document.querySelectorAll('main >
 
 /** Run `act` in the page; every auto figure must then be in `scheme`, drawn once more (`redraws`) or not at all. */
 async function expectScheme(page, act, scheme, { redraws }) {
+  const wanted = (f) => (f.id === 'forced-light' ? 'light' : f.id === 'forced-dark' ? 'dark' : scheme);
   const was = await look(page);
-  await page.evaluate(act);
+  // act: script for the page, or a function run here (emulateMedia: the
+  // redraw may land before the call returns, so the count starts before it)
+  await (typeof act === 'function' ? act() : page.evaluate(act));
   await frames(page);
+  // emulateMedia's change reaches the page's listeners as an event, on a
+  // loaded machine some frames later: wait (up to ~40 frames) for the scheme.
+  for (let i = 0; i < 40 && !(await look(page)).every((f) => f.dark === (wanted(f) === 'dark')); i++) await frames(page);
   const now = await look(page);
   const problems = [];
   now.forEach((f, i) => {
-    const want = f.id === 'forced-light' ? 'light' : f.id === 'forced-dark' ? 'dark' : scheme;
+    const want = wanted(f);
     const drew = f.id.startsWith('forced-') ? 0 : redraws;
     if (f.dark !== (want === 'dark') || f.bg !== (want === 'dark' ? DARK_BG : LIGHT_BG)) problems.push(`${f.id}: data-dark ${f.dark}, background ${f.bg}; want ${want}`);
     if (f.draws - was[i].draws !== drew) problems.push(`${f.id}: drew ${f.draws - was[i].draws} times, want ${drew}`);
@@ -171,10 +177,8 @@ test('prefers-color-scheme when the page says nothing; a page seen dark and then
   try {
     const state = await look(page);
     assert.deepEqual(state.filter((f) => f.dark !== (f.id !== 'forced-light')).map((f) => f.id), [], 'a dark system: dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    await expectScheme(page, '0', 'light', { redraws: 1 });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectScheme(page, '0', 'dark', { redraws: 1 });
+    await expectScheme(page, () => page.emulateMedia({ colorScheme: 'light' }), 'light', { redraws: 1 });
+    await expectScheme(page, () => page.emulateMedia({ colorScheme: 'dark' }), 'dark', { redraws: 1 });
     // a site that says light (color-scheme, a class) wins over the system
     await expectScheme(page, "document.documentElement.style.colorScheme = 'light'", 'light', { redraws: 1 });
     await expectScheme(page, "document.documentElement.style.colorScheme = 'light dark'", 'dark', { redraws: 1 });
