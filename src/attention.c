@@ -20,6 +20,7 @@
  * s log2(e) up front: the scores come out as base-2 logits, and the softmax
  * runs exp2, whose range reduction is cheaper than exp's.
  */
+#include <float.h>
 #include <math.h>
 
 #include "internal.h"
@@ -39,7 +40,9 @@ static void softmax_row(float *row, int n, float s) {
     for (int j = 0; j < n; j++) row[j] = 0.0f;
     return;
   }
-  attn__scale_row(row, n, 1.0f / attn__exp_shifted(row, n, m, s));
+  const float s2 = s * ATTN_LOG2E;
+  attn__scale_row(row, n, 1.0f / (s2 <= FLT_MAX ? attn__exp2_shifted(row, n, m, s2)
+                                               : attn__exp_shifted(row, n, m, s)));
 }
 
 static void attention_with_weights(float *out, size_t ldo, float *W,

@@ -88,6 +88,10 @@ ATTN_SMALL static void zero_rows(float *X, size_t ld, int rows, int cols) {
 ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int i0, int j0,
                               int n_k, const float *lse, float scale,
                               const attn_masks *mk) {
+  /* Without an additive mask (added to scaled scores), the scores can stay
+   * unscaled: 2^((x - l / s) s log2(e)) = e^(s x - l). */
+  const float s2 = scale * ATTN_LOG2E;
+  const int raw = !(mk && mk->add) && s2 <= FLT_MAX;
   for (int r = 0; r < bq; r++) {
     float *row = T + (size_t)r * ldt;
     const float l = lse[i0 + r];
@@ -95,12 +99,19 @@ ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int 
       for (int j = 0; j < bk; j++) row[j] = 0.0f;
       continue;
     }
-    attn__scale_row(row, bk, scale);
-    attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
     /* lse_i bounds every score exactly, but these recomputed scores round
      * apart from the forward's, which at huge logits is more than exp's
      * range: shift by the larger, so no weight exceeds 1 (nor overflows to
      * inf and then NaN). An overflowed +INFINITY becomes FLT_MAX. */
+    const float lr = l / scale; /* lse in the units of unscaled scores */
+    if (raw && lr <= FLT_MAX) { /* the scale goes to exp2: a pass fewer */
+      attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
+      const float m = attn__score_max(row, bk);
+      attn__exp2_shifted(row, bk, m > lr ? m : lr, s2);
+      continue;
+    }
+    attn__scale_row(row, bk, scale);
+    attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
     const float m = attn__score_max(row, bk);
     attn__exp_shifted(row, bk, m > l ? m : l, 1.0f);
   }
