@@ -233,6 +233,8 @@ static void test_attention_backward(void) {
     attention_backward_case(&r, c);
     c.scale = 1e-6f;
     attention_backward_case(&r, c);
+    c.scale = 1e-40f; /* subnormal: lse / scale overflows (recompute_weights' scaled path) */
+    attention_backward_case(&r, c);
     /* inputs at 1e4 (scores ~1e8) and a scale near FLT_MAX: finite, exact zeros */
     c = gplain(33, 65, 64, 16, mode);
     c.q_scale = 1e4f, c.loose = 1;
