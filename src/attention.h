@@ -50,7 +50,8 @@ typedef enum attn_status {
                             < 0, global positions not ascending, repeated
                             or out of range */
   ATTN_E_TOKEN = -7,     /* a token id is < 0 or >= vocab */
-  ATTN_E_CONFIG = -8,    /* a model flag (mlp, layer_norm) is not 0 or 1 */
+  ATTN_E_CONFIG = -8,    /* a model flag (mlp, layer_norm) is not 0 or 1,
+                            or a GEMM tile this build does not have */
   ATTN_E_OPTIM = -9,     /* an optimizer setting out of range (lr <= 0, beta >= 1, ...) */
 } attn_status;
 
@@ -60,6 +61,15 @@ const char *attn_status_name(int status);
 /* 0 for the scalar build; 1 when this build runs the SIMD kernels, 2 when
  * they are relaxed SIMD's (f32x4.relaxed_madd: the relaxed wasm build). */
 int attn_simd_enabled(void);
+
+enum { ATTN_TILES_2X16 = 0, ATTN_TILES_6X8 = 1 };
+/* The register tile every matrix product uses: ATTN_TILES_2X16 (the
+ * default, every SIMD build) or ATTN_TILES_6X8 (the relaxed build and native
+ * builds). The results are the same bits either way; the speed is not: 6 x 8
+ * is faster where the engine keeps its 12 accumulators in registers (newer
+ * V8) and half as fast where it does not, so the loader times both.
+ * Statuses: ATTN_E_CONFIG (a tile this build does not have). */
+int attn_set_gemm_tiles(int which);
 
 /* ---- memory (for the JS loader and for leak tests) ------------------- */
 

@@ -10,23 +10,47 @@
 #include "internal.h"
 #include "simd.h"
 
-/* Tile shapes, measured under V8 (Node 20).
+/* Tile shapes, measured under V8.
  * SIMD: 2 x 16, eight vector accumulators. V8 keeps 15 xmm registers for
- * wasm and schedules each step's products ahead of their adds, so larger
- * tiles spill; 2 x 16 spills least and ran ~3% faster in the fused kernel
- * than 4 x 8. Scalar: 4 x 8 ran ~10% faster than 2 x 16. */
+ * wasm; up to V8 12 (Node 20 and 22) it schedules each step's products ahead
+ * of their adds, so larger tiles spill, and 2 x 16 spills least (~3% faster
+ * in the fused kernel than 4 x 8). Newer V8 (Node 24, Chromium 156) keeps the
+ * 12 accumulators of a 6 x 8 tile in registers, which with relaxed SIMD's
+ * one-instruction multiply-add runs 5-9% faster; with plain SIMD's multiply
+ * then add it spills there too. So the relaxed build carries both, and the
+ * loader times them (attn_set_gemm_tiles). Scalar: 4 x 8 ran ~10% faster
+ * than 2 x 16. */
 enum {
 #if ATTN_HAVE_SIMD
   MR = 2,   /* rows of C per tile */
-  NR = 16,  /* columns of C per tile: NV vectors */
+  NR = 16,  /* columns of C per tile: NV vectors; also the panels' width */
 #else
   MR = 4,
   NR = 8,
 #endif
   NV = NR / 4,
+  TALL_MR = 6, /* the tall tile: 6 rows ... */
+  TALL_NV = 2, /* ... by 8 columns, half a panel */
   KC = 512, /* depth of a packed block */
   NC = 64,  /* width of a packed block: NC / NR panels */
 };
+
+/* The relaxed build has the tall tile, and so do native builds, where the
+ * tests check it gives the very same bits (each element of C sums its
+ * products in the same order in either shape). */
+#if ATTN_HAVE_SIMD && (defined(__wasm_relaxed_simd__) || !defined(__wasm__))
+#define ATTN_TALL_TILES 1
+#else
+#define ATTN_TALL_TILES 0
+#endif
+static int tall_tiles = 0;
+
+int attn_set_gemm_tiles(int which) {
+  if (which != ATTN_TILES_2X16 && !(ATTN_TALL_TILES && which == ATTN_TILES_6X8))
+    return ATTN_E_CONFIG;
+  tall_tiles = which == ATTN_TILES_6X8;
+  return ATTN_OK;
+}
 
 #if ATTN_HAVE_SIMD
 /* 4 x 4 block from 4 rows `ld` apart at src, stored transposed: row c of
@@ -131,17 +155,19 @@ static void tile_scalar(float *C, size_t ldc, const float *A, size_t lda,
 }
 
 #if ATTN_HAVE_SIMD
-/* The SIMD twin of tile_scalar: the same loops, with each row of the tile
- * held as NV vectors. Constant trip counts, so the compiler unrolls them and
- * keeps all MR x NV accumulators in registers. */
-static void tile_simd(float *C, size_t ldc, const float *A, size_t lda,
-                      const float *panel, int kc, int mr, int nr,
-                      int accumulate) {
-  const float *a[MR];
-  tile_rows(a, A, lda, mr);
-  vf4 t[MR][NV];
-  for (int i = 0; i < MR; i++)
-    for (int v = 0; v < NV; v++) t[i][v] = vf4_splat(0);
+/* The SIMD twin of tile_scalar, for a rows x 4 nv tile from the first 4 nv
+ * columns at `panel` (a panel of NR columns, or its second half): the same
+ * loops, with each row of the tile held as nv vectors. Inlined where rows
+ * and nv are constants, so the compiler unrolls the loops and keeps all
+ * rows x nv accumulators in registers. */
+static inline __attribute__((always_inline)) void
+tile_simd(float *C, size_t ldc, const float *A, size_t lda, const float *panel, int kc, int mr,
+          int nr, int accumulate, const int rows, const int nv) {
+  const float *a[TALL_MR];
+  for (int i = 0; i < rows; i++) a[i] = A + (i < mr ? (size_t)i * lda : 0); /* as tile_rows */
+  vf4 t[TALL_MR][NV];
+  for (int i = 0; i < rows; i++)
+    for (int v = 0; v < nv; v++) t[i][v] = vf4_splat(0);
   /* b steps through the panel (rather than panel + p NR): clang-19 (the
    * relaxed build) then gives each of its loads a constant offset, which V8
    * folds into the load, and keeps the loop's counters in registers: 3-5%
@@ -150,50 +176,76 @@ static void tile_simd(float *C, size_t ldc, const float *A, size_t lda,
   const float *b = panel;
   for (int p = 0; p < kc; p++, b += NR) {
     vf4 bv[NV];
-    for (int v = 0; v < NV; v++) bv[v] = vf4_load(b + 4 * v);
-    for (int i = 0; i < MR; i++) {
+    for (int v = 0; v < nv; v++) bv[v] = vf4_load(b + 4 * v);
+    for (int i = 0; i < rows; i++) {
       const vf4 ai = vf4_load_splat(a[i] + p);
-      for (int v = 0; v < NV; v++) t[i][v] = vf4_madd(ai, bv[v], t[i][v]);
+      for (int v = 0; v < nv; v++) t[i][v] = vf4_madd(ai, bv[v], t[i][v]);
     }
   }
-  if (mr == MR && nr == NR) {
-    for (int i = 0; i < MR; i++) {
+  if (mr == rows && nr == 4 * nv) {
+    for (int i = 0; i < rows; i++) {
       float *c = C + (size_t)i * ldc;
-      for (int v = 0; v < NV; v++) {
+      for (int v = 0; v < nv; v++) {
         if (accumulate) t[i][v] = vf4_add(t[i][v], vf4_load(c + 4 * v));
         vf4_store(c + 4 * v, t[i][v]);
       }
     }
     return;
   }
-  float part[MR][NR];
-  for (int i = 0; i < MR; i++)
-    for (int v = 0; v < NV; v++) vf4_store(part[i] + 4 * v, t[i][v]);
+  float part[TALL_MR][NR];
+  for (int i = 0; i < rows; i++)
+    for (int v = 0; v < nv; v++) vf4_store(part[i] + 4 * v, t[i][v]);
   store_tile(C, ldc, (const float(*)[NR])part, mr, nr, accumulate);
 }
+
+/* C's rows [i0, m) in 2 x 16 tiles; returns m. */
+static int rows_2x16(float *C, size_t ldc, const float *A, size_t lda, const float *packed,
+                     int i0, int m, int k, int n, int accumulate) {
+  for (; i0 < m; i0 += MR) {
+    const int mr = m - i0 < MR ? m - i0 : MR;
+    for (int jp = 0; jp < n; jp += NR)
+      tile_simd(C + (size_t)i0 * ldc + jp, ldc, A + (size_t)i0 * lda, lda, packed + (size_t)jp * k,
+                k, mr, n - jp < NR ? n - jp : NR, accumulate, MR, NV);
+  }
+  return m;
+}
+
+#if ATTN_TALL_TILES
+/* As many of C's rows as make whole 6 x 8 tiles (two per panel); returns
+ * the first row left over. */
+static int rows_6x8(float *C, size_t ldc, const float *A, size_t lda, const float *packed, int m,
+                    int k, int n, int accumulate) {
+  int i0 = 0;
+  for (; m - i0 >= TALL_MR; i0 += TALL_MR)
+    for (int j = 0; j < n; j += 4 * TALL_NV) {
+      const float *half = packed + (size_t)(j / NR * NR) * k + j % NR;
+      tile_simd(C + (size_t)i0 * ldc + j, ldc, A + (size_t)i0 * lda, lda, half, k, TALL_MR,
+                n - j < 4 * TALL_NV ? n - j : 4 * TALL_NV, accumulate, TALL_MR, TALL_NV);
+    }
+  return i0;
+}
+#endif
 #endif
 
 void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
                        const float *packed, int m, int k, int n,
                        int accumulate) {
 #if ATTN_HAVE_SIMD
-  const int simd = attn__use_simd();
+  if (attn__use_simd()) {
+    int i0 = 0;
+#if ATTN_TALL_TILES
+    if (tall_tiles) i0 = rows_6x8(C, ldc, A, lda, packed, m, k, n, accumulate);
+#endif
+    rows_2x16(C, ldc, A, lda, packed, i0, m, k, n, accumulate);
+    return;
+  }
 #endif
   for (int i0 = 0; i0 < m; i0 += MR) {
     const int mr = m - i0 < MR ? m - i0 : MR;
     const float *a = A + (size_t)i0 * lda;
-    for (int jp = 0; jp < n; jp += NR) {
-      const int nr = n - jp < NR ? n - jp : NR;
-      float *c = C + (size_t)i0 * ldc + jp;
-      const float *panel = packed + (size_t)jp * k;
-#if ATTN_HAVE_SIMD
-      if (simd) {
-        tile_simd(c, ldc, a, lda, panel, k, mr, nr, accumulate);
-        continue;
-      }
-#endif
-      tile_scalar(c, ldc, a, lda, panel, k, mr, nr, accumulate);
-    }
+    for (int jp = 0; jp < n; jp += NR)
+      tile_scalar(C + (size_t)i0 * ldc + jp, ldc, a, lda, packed + (size_t)jp * k, k, mr,
+                  n - jp < NR ? n - jp : NR, accumulate);
   }
 }
 

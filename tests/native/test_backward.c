@@ -202,6 +202,32 @@ static void strided_backward_case(rng_t *r, int n_q, int n_k, int dh, int heads,
   end();
 }
 
+/* The backward's gradients under either register tile (test_gemm.c checks
+ * the products themselves): the same bits. */
+static void tiles_backward_case(rng_t *r) {
+  begin("attn_attention_backward: the same bits under 2 x 16 and 6 x 8 tiles");
+  enum { NQ_ = 130, NK_ = 300, D = 64 };
+  float *Q = fbuf(NQ_ * D), *K = fbuf(NK_ * D), *V = fbuf(NK_ * D), *dO = fbuf(NQ_ * D);
+  fill(r, Q, NQ_ * D, 1), fill(r, K, NK_ * D, 1), fill(r, V, NK_ * D, 1), fill(r, dO, NQ_ * D, 1);
+  const size_t wf = attn_attention_workspace_size(NQ_, NK_, D, D, 0),
+               wb = attn_attention_backward_workspace_size(NQ_, NK_, D, D);
+  void *ws = wsbuf(wf > wb ? wf : wb);
+  float *out = fbuf(NQ_ * D + NQ_), *g[2];
+  expect_status(attn_attention_lse(out, out + NQ_ * D, Q, K, V, NQ_, NK_, D, D, 0.125f, NULL, ws),
+                ATTN_OK, "attn_attention_lse");
+  for (int t = 0; t < 2; t++) {
+    expect_status(attn_set_gemm_tiles(t), ATTN_OK, "attn_set_gemm_tiles");
+    g[t] = fbuf((size_t)(NQ_ + 2 * NK_) * D);
+    expect_status(attn_attention_backward(g[t], g[t] + NQ_ * D, g[t] + (NQ_ + NK_) * D, Q, K, V, out,
+                                          dO, NULL, out + NQ_ * D, NQ_, NK_, D, D, 0.125f, NULL, ws),
+                  ATTN_OK, "attn_attention_backward");
+  }
+  CHECK(memcmp(g[0], g[1], (size_t)(NQ_ + 2 * NK_) * D * 4) == 0, "gradients differ");
+  expect_status(attn_set_gemm_tiles(ATTN_TILES_2X16), ATTN_OK, "attn_set_gemm_tiles");
+  free(Q), free(K), free(V), free(dO), free(ws), free(out), free(g[0]), free(g[1]);
+  end();
+}
+
 static void test_attention_backward(void) {
   rng_t r = rng_for("attention_backward");
   /* (n_q, n_k) pairs of the sweep, every mask; d_k and d_v rotate */
@@ -243,6 +269,7 @@ static void test_attention_backward(void) {
     c.scale = 1e38f, c.loose = 1;
     attention_backward_case(&r, c);
   }
+  tiles_backward_case(&r);
   for (int fused = 0; fused < 2; fused++) {
     strided_backward_case(&r, 7, 7, 4, 3, fused);
     strided_backward_case(&r, 130, 200, 8, 2, fused);

@@ -117,6 +117,11 @@ static void contract_core(void) {
     row_value("attn_status_name", "each code has its own name",
               attn_status_name(codes[i]) && strcmp(attn_status_name(codes[i]), unknown) != 0);
   row_value("attn_simd_enabled", "0, 1 or 2", attn_simd_enabled() >= 0 && attn_simd_enabled() <= 2);
+  const int tiles_bad[] = {-1, 2, INT_MIN, INT_MAX};
+  for (int i = 0; i < N_OF(tiles_bad); i++)
+    row("attn_set_gemm_tiles", "no such tile", attn_set_gemm_tiles(tiles_bad[i]), ATTN_E_CONFIG);
+  row("attn_set_gemm_tiles", "6 x 8 (native builds have it)", attn_set_gemm_tiles(ATTN_TILES_6X8), ATTN_OK);
+  row("attn_set_gemm_tiles", "2 x 16", attn_set_gemm_tiles(ATTN_TILES_2X16), ATTN_OK);
 
   const size_t in_use = attn_memory_in_use();
   const size_t huge[] = {SIZE_MAX, SIZE_MAX - 8, SIZE_MAX / 2};

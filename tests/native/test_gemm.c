@@ -118,9 +118,70 @@ static void test_linear_layer(void) {
       }
 }
 
+/* ==== the two register tiles ============================================ */
+
+/* C from attn_matmul, attn__gemm (accumulating) and attn__gemm_at under one
+ * tile, concatenated. */
+static float *products(int which, const float *A, const float *B, const float *C0, int m, int k,
+                       int n, int tb) {
+  expect_status(attn_set_gemm_tiles(which), ATTN_OK, "attn_set_gemm_tiles");
+  const size_t mn = (size_t)m * n;
+  float *C = fbuf(3 * mn);
+  expect_status(attn_matmul(C, A, B, m, k, n, tb), ATTN_OK, "attn_matmul");
+  memcpy(C + mn, C0, mn * 4);
+  attn__gemm(C + mn, (size_t)n, A, (size_t)k, B, tb ? (size_t)k : (size_t)n, m, k, n, tb, 1);
+  memcpy(C + 2 * mn, C0, mn * 4); /* A read as k x m: a different product, same shapes */
+  attn__gemm_at(C + 2 * mn, (size_t)n, A, (size_t)m, B, (size_t)n, m, k, n, 1);
+  return C;
+}
+
+/* 6 x 8 tiles give the very bits 2 x 16 tiles do: each element of C sums
+ * its k products in the same order in either shape. Rows around multiples
+ * of 6 (whole tall tiles and the 2 x 16 rows left over), columns around
+ * multiples of 8 and 16 (half panels), depths across a packed block. */
+static void test_tiles(void) {
+  rng_t r = rng_for("tiles");
+  const int ms[] = {1, 2, 5, 6, 7, 11, 12, 13, 96, 130}, ns[] = {1, 7, 8, 9, 16, 17, 24, 64, 257};
+  const int ks[] = {1, 3, 64, 513};
+  for (int a = 0; a < N_OF(ms); a++)
+    for (int b = 0; b < N_OF(ns); b++) {
+      const int m = ms[a], n = ns[b], k = ks[(a + b) % N_OF(ks)], tb = (a + b) % 2;
+      begin("attn_set_gemm_tiles: 6 x 8 = 2 x 16 bitwise, m=%d k=%d n=%d transpose_b=%d", m, k, n, tb);
+      float *A = fbuf((size_t)m * k), *B = fbuf((size_t)k * n), *C0 = fbuf((size_t)m * n);
+      fill(&r, A, (size_t)m * k, 1.0f), fill(&r, B, (size_t)k * n, 1.0f), fill(&r, C0, (size_t)m * n, 1.0f);
+      float *want = products(ATTN_TILES_2X16, A, B, C0, m, k, n, tb);
+      float *got = products(ATTN_TILES_6X8, A, B, C0, m, k, n, tb);
+      CHECK(memcmp(got, want, (size_t)3 * m * n * 4) == 0, "the two tiles' products differ");
+      free(A), free(B), free(C0), free(want), free(got);
+      end();
+    }
+  begin("attn_set_gemm_tiles: attention, fused and with weights, bitwise");
+  {
+    enum { NQ_ = 130, NK_ = 300, D = 64 };
+    float *Q = fbuf(NQ_ * D), *K = fbuf(NK_ * D), *V = fbuf(NK_ * D);
+    fill(&r, Q, NQ_ * D, 1), fill(&r, K, NK_ * D, 1), fill(&r, V, NK_ * D, 1);
+    void *ws = wsbuf(attn_attention_workspace_size(NQ_, NK_, D, D, 0));
+    float *out[2];
+    for (int t = 0; t < 2; t++) {
+      expect_status(attn_set_gemm_tiles(t), ATTN_OK, "attn_set_gemm_tiles");
+      out[t] = fbuf(2 * NQ_ * D + NQ_ * NK_);
+      expect_status(attn_attention(out[t], NULL, Q, K, V, NQ_, NK_, D, D, 0.125f, NULL, ws), ATTN_OK,
+                    "attn_attention (fused)");
+      expect_status(attn_attention(out[t] + NQ_ * D, out[t] + 2 * NQ_ * D, Q, K, V, NQ_, NK_, D, D,
+                                   0.125f, NULL, NULL),
+                    ATTN_OK, "attn_attention (weights)");
+    }
+    CHECK(memcmp(out[0], out[1], (2 * NQ_ * D + NQ_ * NK_) * 4) == 0, "outputs or weights differ");
+    free(Q), free(K), free(V), free(ws), free(out[0]), free(out[1]);
+  }
+  end();
+  expect_status(attn_set_gemm_tiles(ATTN_TILES_2X16), ATTN_OK, "attn_set_gemm_tiles");
+}
+
 const test_group TEST_GROUPS[] = {
     {"matmul", test_matmul, 1},
     {"gemm_at", test_gemm_at, 1},
     {"linear_layer", test_linear_layer, 1},
+    {"tiles", test_tiles, 0},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);
