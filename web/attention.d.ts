@@ -53,7 +53,17 @@ export interface LoadOptions {
    * new URL(..., import.meta.url) per file, which bundlers copy).
    */
   wasmUrl?: string | URL;
+  /**
+   * The register tile of every matrix product. 'auto' (default): the relaxed build times
+   * its two, 2x16 and 6x8, in the background after loading (attn.tuned) and keeps the
+   * faster; the other builds have 2x16 alone. '2x16' or '6x8' forces one ('6x8' is an Error
+   * on a build without it). The results are the same bits under either.
+   */
+  tiles?: 'auto' | Tiles;
 }
+
+/** A register tile of the matrix products: rows x columns of the output per step. */
+export type Tiles = '2x16' | '6x8';
 
 export interface MaskOptions {
   /** n_q x n_k matrix added to the scaled scores; -Infinity blocks a key. */
@@ -266,6 +276,10 @@ export interface Attention {
    * own with loadAttention({ module, parts }) and neither fetches nor compiles the .wasm again.
    */
   readonly module: WebAssembly.Module;
+  /** The register tile the matrix products run now ('2x16' until tiles: 'auto' has picked). */
+  readonly tiles: Tiles;
+  /** Resolves to the tile in use once tiles: 'auto' has timed both (at once otherwise). */
+  readonly tuned: Promise<Tiles>;
   /** Bytes of wasm memory the module holds right now (0 between calls). */
   memoryInUse(): number;
   /** Most bytes in use at any moment of the calls since the previous memoryPeak(); resets the count. */

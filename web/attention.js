@@ -19,6 +19,7 @@ import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax, softmaxBackward } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
 import { linearAttention, randomFeatures } from './api/linear.js';
+import { pickTiles, TILES, tilesOf } from './api/tiles.js';
 
 export { bestBuild, relaxedSimdSupported, simdSupported };
 
@@ -56,7 +57,7 @@ export async function loadAttention(options = {}) {
     o.parts === 'all' ? import('./api/training.js') : null,
     instantiate(o, () => WASM[o.parts][o.build]()),
   ]);
-  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module });
+  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tiles: o.tiles });
 }
 
 /**
@@ -73,8 +74,22 @@ export async function compileAttention(options = {}) {
 
 class Attention {
   #k;
-  constructor(kernels, { build, parts, module }) {
+  #tiles;
+  constructor(kernels, { build, parts, module, tiles }) {
     this.#k = kernels;
+    const has = tilesOf(kernels.ex);
+    if (tiles !== 'auto' && !has.includes(tiles)) {
+      throw new Error(`attention-wasm: the '${build}' build has only ${has.join(' and ')} tiles; tiles: '${tiles}' needs the relaxed build`);
+    }
+    this.#setTiles(tiles === 'auto' ? '2x16' : tiles);
+    /**
+     * The tile in use once 'auto' has timed both (api/tiles.js: in the
+     * background, a few rounds over ~30-100 ms); at once otherwise. The engine
+     * computes the same bits all the while.
+     */
+    this.tuned = tiles === 'auto' && has.length > 1
+      ? pickTiles(kernels.ex).catch(() => '2x16').then((name) => this.#setTiles(name))
+      : Promise.resolve(this.#tiles);
     /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
     this.build = build;
     /** True when a SIMD build (plain or relaxed) runs. */
@@ -83,6 +98,16 @@ class Attention {
     this.parts = parts;
     /** The compiled WebAssembly.Module: post it to a worker, which passes it to loadAttention({ module, parts }). */
     this.module = module;
+  }
+
+  /** The register tile the matrix products run: '2x16' or '6x8' (api/tiles.js). */
+  get tiles() {
+    return this.#tiles;
+  }
+
+  #setTiles(name) {
+    this.#k.ex.attn_set_gemm_tiles(TILES[name]);
+    return (this.#tiles = name);
   }
 
   /** Bytes the module has allocated right now (0 between calls). */

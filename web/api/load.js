@@ -82,7 +82,7 @@ export function chooseBuild({ build, simd } = {}) {
 // (tests/load.test.js keeps them equal). The full engine has both parts.
 const EXPORTS = {
   attention: [
-    'status_name', 'simd_enabled', 'alloc', 'free', 'memory_in_use', 'first_nonfinite', 'layout_name',
+    'status_name', 'simd_enabled', 'set_gemm_tiles', 'alloc', 'free', 'memory_in_use', 'first_nonfinite', 'layout_name',
     'layout_value', 'matmul', 'softmax_rows', 'positional_encoding', 'attention_workspace_size', 'attention',
     'attention_lse', 'mha_workspace_size', 'mha', 'random_features', 'linear_attention_workspace_size',
     'linear_attention', 'softmax_backward',
@@ -97,11 +97,11 @@ const EXPORTS = {
 export const partExports = (parts) =>
   (parts === 'all' ? [...EXPORTS.attention, ...EXPORTS.training] : EXPORTS.attention).map((name) => `attn_${name}`);
 
-const OPTIONS = ['parts', 'build', 'simd', 'module', 'wasmBinary', 'wasmUrl'];
+const OPTIONS = ['parts', 'build', 'simd', 'module', 'wasmBinary', 'wasmUrl', 'tiles'];
 
 /**
- * loadAttention's options, checked: {parts, build (null: whatever the
- * module given is), module or wasmBinary, or wasmUrl (as given)}.
+ * loadAttention's options, checked: {parts, tiles, build (null: whatever
+ * the module given is), module or wasmBinary, or wasmUrl (as given)}.
  */
 export function toLoadOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -110,7 +110,9 @@ export function toLoadOptions(options) {
   for (const key of Object.keys(options)) {
     if (!OPTIONS.includes(key)) throw new RangeError(`loadAttention: unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
   }
-  const { parts = 'all', module, wasmBinary, wasmUrl } = options;
+  const { parts = 'all', tiles = 'auto', module, wasmBinary, wasmUrl } = options;
+  if (typeof tiles !== 'string') throw new TypeError(`tiles must be 'auto', '2x16' or '6x8', got ${typeof tiles}`);
+  if (!['auto', '2x16', '6x8'].includes(tiles)) throw new RangeError(`tiles must be 'auto', '2x16' or '6x8', got '${tiles}'`);
   if (typeof parts !== 'string') throw new TypeError(`parts must be 'attention' or 'all', got ${typeof parts}`);
   if (parts !== 'attention' && parts !== 'all') throw new RangeError(`parts must be 'attention' or 'all', got '${parts}'`);
   if (module !== undefined && !(module instanceof WebAssembly.Module)) {
@@ -126,7 +128,7 @@ export function toLoadOptions(options) {
   // are, unless `build` or `simd` names it (then it is checked).
   const own = module !== undefined || wasmBinary !== undefined || wasmUrl !== undefined;
   const build = own && options.build === undefined && options.simd === undefined ? null : chooseBuild(options);
-  return module || wasmBinary ? { parts, build, module, wasmBinary } : { parts, build, wasmUrl };
+  return module || wasmBinary ? { parts, tiles, build, module, wasmBinary } : { parts, tiles, build, wasmUrl };
 }
 
 // A relative wasmUrl is relative to the page (document.baseURI: its <base>
