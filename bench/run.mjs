@@ -124,6 +124,8 @@ async function forward(ceiling, relaxedCeiling) {
 
   report.printResults(results);
   report.printKernelAlone(kernel);
+  const relaxed = engines['wasm-relaxed'];
+  if (!relaxed.unavailable) console.log(`  (the relaxed build timed its two register tiles after loading and kept ${relaxed.tiles}, ${relaxed.tuneMs.toFixed(0)} ms after: web/api/tiles.js)`);
   report.printColdStart(cold, labels);
   report.printPayload(payload, labels);
   report.printMemory(memory);

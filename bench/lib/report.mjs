@@ -55,7 +55,7 @@ export function printKernelAlone(rows) {
   if (!rows.length) return;
   console.log(`\nthe forward kernel alone (each SIMD build, interleaved; Q, K, V, the output and the weights already in wasm, no copies); flops: SDPA ${FLOP_FORMULAS.sdpa}`);
   for (const k of rows) {
-    const what = `  ${pad(k.config, 22)} ${pad(k.label, 22)} weights ${pad(k.weights ? 'on' : 'off', 4)}`;
+    const what = `  ${pad(k.config, 22)} ${pad(k.label, 36)} weights ${pad(k.weights ? 'on' : 'off', 4)}`;
     if (k.na) console.log(`${what} n/a: ${k.na}`);
     else console.log(`${what} ${lpad(fmtMs(k.medianMs), 10)} ms ${lpad(k.gflops.toFixed(1), 6)} GFLOP/s` +
       (k.ofCeiling ? ` (${(100 * k.ofCeiling).toFixed(0)}% of the ${k.ceiling.toFixed(1)} GFLOP/s ceiling)` : ''));

@@ -7,6 +7,7 @@ import { sdpaInputs, mhaInputs } from '../lib/inputs.mjs';
 import { reference, maxAbsError } from '../lib/accuracy.mjs';
 import { interleave } from '../lib/timing.mjs';
 import { checkStatus, wasmArena } from '../lib/in-wasm.mjs';
+import { TILES } from '../../web/api/tiles.js';
 
 export const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 export const errorText = (e) => String(e?.message ?? e).split('\n')[0];
@@ -89,8 +90,10 @@ export function addRatios(rows, ceiling, relaxedCeiling = null) {
 
 // ---- the forward kernel alone (each SIMD build) -----------------------------
 
-/** A run() of attn_attention with Q, K, V, the output (and weights) already in wasm. */
-function kernelAlone(engine, cfg, x, weights) {
+/** A run() of attn_attention with Q, K, V, the output (and weights) already
+ *  in wasm, under register tile `tile` (null: the engine's own); done()
+ *  gives the engine its own tile back. */
+function kernelAlone(engine, cfg, x, weights, tile = null) {
   const ex = engine.exports;
   const { N, d } = cfg;
   const { alloc, put, done } = wasmArena(ex);
@@ -99,10 +102,19 @@ function kernelAlone(engine, cfg, x, weights) {
   const w = weights ? alloc(4 * N * N) : 0;
   const ws = weights ? 0 : alloc(ex.attn_attention_workspace_size(N, N, d, d, 0) >>> 0);
   const scale = Math.fround(1 / Math.sqrt(d));
-  return { run: () => checkStatus(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, 0, ws), 'attn_attention'), done };
+  const run = () => checkStatus(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, 0, ws), 'attn_attention');
+  if (!tile) return { run, done };
+  return {
+    run: () => (ex.attn_set_gemm_tiles(TILES[tile]), run()),
+    done: () => (ex.attn_set_gemm_tiles(TILES[engine.tiles]), done()),
+  };
 }
 
-const KERNEL_BUILDS = ['wasm-relaxed', 'wasm-simd'];
+// The SIMD builds, the relaxed one under each of its tiles (the rows say
+// which it picked).
+const KERNEL_VARIANTS = [
+  { id: 'wasm-relaxed', tile: '2x16' }, { id: 'wasm-relaxed', tile: '6x8' }, { id: 'wasm-simd', tile: null },
+];
 
 /**
  * The forward kernel alone, SDPA at N >= 1024, each SIMD build interleaved:
@@ -111,18 +123,20 @@ const KERNEL_BUILDS = ['wasm-relaxed', 'wasm-simd'];
  * of the build's own ceiling.
  */
 export async function runKernelAlone(cfgs, engines, { quick, ceiling, relaxedCeiling = null }) {
-  const ids = KERNEL_BUILDS.filter((id) => !engines[id].unavailable);
+  const variants = KERNEL_VARIANTS.filter((v) => !engines[v.id].unavailable);
   const rows = [];
   for (const cfg of cfgs.filter((c) => c.kind === 'sdpa' && c.N >= 1024)) {
     const x = sdpaInputs(cfg);
     for (const weights of [false, true]) {
-      const ks = ids.map((id) => kernelAlone(engines[id], cfg, x, weights));
+      const ks = variants.map((v) => kernelAlone(engines[v.id], cfg, x, weights, v.tile));
       const timed = await interleave(ks, policy(cfg, quick));
       ks.forEach((k) => k.done());
       timed.forEach((t, i) => {
-        const row = { config: label(cfg), engine: ids[i], label: labels[ids[i]], weights };
+        const { id, tile } = variants[i];
+        const picked = tile && tile === engines[id].tiles ? ', picked' : '';
+        const row = { config: label(cfg), engine: id, tile, label: tile ? `${labels[id]} ${tile}${picked}` : labels[id], weights };
         if (t.error) return rows.push({ ...row, na: `failed: ${t.error}` });
-        const c = ids[i] === 'wasm-relaxed' && relaxedCeiling?.gflops ? relaxedCeiling : ceiling;
+        const c = id === 'wasm-relaxed' && relaxedCeiling?.gflops ? relaxedCeiling : ceiling;
         const gflops = flops(cfg) / t.medianMs / 1e6;
         rows.push({ ...row, medianMs: t.medianMs, gflops, ceiling: c?.gflops ?? null, ofCeiling: c?.gflops ? gflops / c.gflops : null });
       });
