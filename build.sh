@@ -77,8 +77,12 @@ engine() {
     mapfile -t -O ${#exports[@]} exports < <(list exports.txt "$part")
   done
   local em=("${EMFLAGS[@]}" "-sEXPORTED_FUNCTIONS=[$(IFS=,; echo "${exports[*]}")]")
+  # The attention part alone is built for size: without the relaxed build's
+  # second register tile (src/gemm.c), which the figures' engine never runs.
+  local defs=()
+  [ "$name" = attention-only ] && defs=(-DATTN_ONE_TILE)
   if stale "build/$name.simd.wasm"; then
-    emcc "${CFLAGS[@]}" -msimd128 "${em[@]}" "${sources[@]}" -o "build/$name.simd.wasm"
+    emcc "${CFLAGS[@]}" "${defs[@]}" -msimd128 "${em[@]}" "${sources[@]}" -o "build/$name.simd.wasm"
   fi
   # The relaxed build: compile with -c and link with wasm-ld-19 directly (clang's
   # driver would run the wasm-opt on PATH, which rejects relaxed opcodes), with
@@ -94,7 +98,7 @@ engine() {
     rm -rf "build/$name.relaxed" && mkdir -p "build/$name.relaxed"
     for s in "${sources[@]}"; do
       objects+=("build/$name.relaxed/$(basename "${s%.c}").o")
-      clang-19 --target=wasm32-unknown-emscripten --sysroot="$sys" "${CFLAGS[@]}" -msimd128 -mrelaxed-simd -mbulk-memory \
+      clang-19 --target=wasm32-unknown-emscripten --sysroot="$sys" "${CFLAGS[@]}" "${defs[@]}" -msimd128 -mrelaxed-simd -mbulk-memory \
         -c "$s" -o "${objects[-1]}"
     done
     wasm-ld-19 -o "build/$name.relaxed.wasm" "${objects[@]}" -L"$lib" "$lib/crt1_reactor.o" \
@@ -103,7 +107,7 @@ engine() {
       -z stack-size=$STACK --initial-memory=$INITIAL_MEMORY --max-memory=$MAX_MEMORY --entry=_initialize
   fi
   if stale "build/$name.wasm"; then
-    emcc "${CFLAGS[@]}" "${em[@]}" "${sources[@]}" -o "build/$name.wasm"
+    emcc "${CFLAGS[@]}" "${defs[@]}" "${em[@]}" "${sources[@]}" -o "build/$name.wasm"
   fi
 }
 engine attention attention training

@@ -64,8 +64,8 @@ int attn_simd_enabled(void);
 
 enum { ATTN_TILES_2X16 = 0, ATTN_TILES_6X8 = 1 };
 /* The register tile every matrix product uses: ATTN_TILES_2X16 (the
- * default, every SIMD build) or ATTN_TILES_6X8 (the relaxed build and native
- * builds). The results are the same bits either way; the speed is not: 6 x 8
+ * default, every SIMD build) or ATTN_TILES_6X8 (the full relaxed engine and
+ * native builds). The results are the same bits either way; the speed is not: 6 x 8
  * is faster where the engine keeps its 12 accumulators in registers (newer
  * V8) and half as fast where it does not, so the loader times both.
  * Statuses: ATTN_E_CONFIG (a tile this build does not have). */

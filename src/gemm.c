@@ -16,7 +16,7 @@
  * of their adds, so larger tiles spill, and 2 x 16 spills least (~3% faster
  * in the fused kernel than 4 x 8). Newer V8 (Node 24, Chromium 156) keeps the
  * 12 accumulators of a 6 x 8 tile in registers, which with relaxed SIMD's
- * one-instruction multiply-add runs 5-9% faster; with plain SIMD's multiply
+ * one-instruction multiply-add runs 5-10% faster; with plain SIMD's multiply
  * then add it spills there too. So the relaxed build carries both, and the
  * loader times them (attn_set_gemm_tiles). Scalar: 4 x 8 ran ~10% faster
  * than 2 x 16. */
@@ -35,10 +35,11 @@ enum {
   NC = 64,  /* width of a packed block: NC / NR panels */
 };
 
-/* The relaxed build has the tall tile, and so do native builds, where the
- * tests check it gives the very same bits (each element of C sums its
- * products in the same order in either shape). */
-#if ATTN_HAVE_SIMD && (defined(__wasm_relaxed_simd__) || !defined(__wasm__))
+/* The relaxed build has the tall tile (not its attention part alone, built
+ * for size: ATTN_ONE_TILE), and so do native builds, where the tests check
+ * it gives the very same bits (each element of C sums its products in the
+ * same order in either shape). */
+#if ATTN_HAVE_SIMD && !defined(ATTN_ONE_TILE) && (defined(__wasm_relaxed_simd__) || !defined(__wasm__))
 #define ATTN_TALL_TILES 1
 #else
 #define ATTN_TALL_TILES 0
@@ -211,17 +212,20 @@ static int rows_2x16(float *C, size_t ldc, const float *A, size_t lda, const flo
 }
 
 #if ATTN_TALL_TILES
-/* As many of C's rows as make whole 6 x 8 tiles (two per panel); returns
+/* As many of C's rows as make whole 6 x 8 tiles (two per panel), when n
+ * is whole tiles too (so the tall tile has no edge case to compile: the
+ * fused kernels' products are, but for a last short tile of keys); returns
  * the first row left over. */
 static int rows_6x8(float *C, size_t ldc, const float *A, size_t lda, const float *packed, int m,
                     int k, int n, int accumulate) {
+  enum { W = 4 * TALL_NV };
   int i0 = 0;
+  if (n % W) return 0;
   for (; m - i0 >= TALL_MR; i0 += TALL_MR)
-    for (int j = 0; j < n; j += 4 * TALL_NV) {
-      const float *half = packed + (size_t)(j / NR * NR) * k + j % NR;
-      tile_simd(C + (size_t)i0 * ldc + j, ldc, A + (size_t)i0 * lda, lda, half, k, TALL_MR,
-                n - j < 4 * TALL_NV ? n - j : 4 * TALL_NV, accumulate, TALL_MR, TALL_NV);
-    }
+    for (int j = 0; j < n; j += W)
+      tile_simd(C + (size_t)i0 * ldc + j, ldc, A + (size_t)i0 * lda, lda,
+                packed + (size_t)(j / NR * NR) * k + j % NR, k, TALL_MR, W, accumulate, TALL_MR,
+                TALL_NV);
   return i0;
 }
 #endif

@@ -19,7 +19,6 @@ import { Kernels } from './api/kernels.js';
 import { attention, matmul, matrix, positionalEncoding, softmax, softmaxBackward } from './api/ops.js';
 import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
 import { linearAttention, randomFeatures } from './api/linear.js';
-import { pickTiles, TILES, tilesOf } from './api/tiles.js';
 
 export { bestBuild, relaxedSimdSupported, simdSupported };
 
@@ -57,7 +56,17 @@ export async function loadAttention(options = {}) {
     o.parts === 'all' ? import('./api/training.js') : null,
     instantiate(o, () => WASM[o.parts][o.build]()),
   ]);
-  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tiles: o.tiles });
+  // Only the full relaxed engine has a second register tile, 6x8 (it sets
+  // and keeps it: 1 is ATTN_TILES_6X8); api/tiles.js, which times them, loads
+  // only for it. Every engine starts with 2x16.
+  const has6x8 = build === 'relaxed' && ex.attn_set_gemm_tiles(1) === 0;
+  ex.attn_set_gemm_tiles(0);
+  if (o.tiles === '6x8' && !has6x8) {
+    const which = build === 'relaxed' ? 'attention part alone' : `'${build}' build`;
+    throw new Error(`attention-wasm: the ${which} has only 2x16 tiles; tiles: '6x8' needs the full relaxed engine (build: 'relaxed', parts: 'all')`);
+  }
+  const tiler = has6x8 && o.tiles !== '2x16' ? await import('./api/tiles.js') : null;
+  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tiles: o.tiles, tiler });
 }
 
 /**
@@ -75,20 +84,17 @@ export async function compileAttention(options = {}) {
 class Attention {
   #k;
   #tiles;
-  constructor(kernels, { build, parts, module, tiles }) {
+  constructor(kernels, { build, parts, module, tiles, tiler }) {
     this.#k = kernels;
-    const has = tilesOf(kernels.ex);
-    if (tiles !== 'auto' && !has.includes(tiles)) {
-      throw new Error(`attention-wasm: the '${build}' build has only ${has.join(' and ')} tiles; tiles: '${tiles}' needs the relaxed build`);
-    }
-    this.#setTiles(tiles === 'auto' ? '2x16' : tiles);
+    this.#tiles = '2x16';
+    if (tiles === '6x8') this.#setTiles(tiler, '6x8');
     /**
      * The tile in use once 'auto' has timed both (api/tiles.js: in the
      * background, a few rounds over ~30-100 ms); at once otherwise. The engine
      * computes the same bits all the while.
      */
-    this.tuned = tiles === 'auto' && has.length > 1
-      ? pickTiles(kernels.ex).catch(() => '2x16').then((name) => this.#setTiles(name))
+    this.tuned = tiles === 'auto' && tiler
+      ? tiler.pickTiles(kernels.ex).catch(() => '2x16').then((name) => this.#setTiles(tiler, name))
       : Promise.resolve(this.#tiles);
     /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
     this.build = build;
@@ -105,8 +111,8 @@ class Attention {
     return this.#tiles;
   }
 
-  #setTiles(name) {
-    this.#k.ex.attn_set_gemm_tiles(TILES[name]);
+  #setTiles(tiler, name) {
+    this.#k.ex.attn_set_gemm_tiles(tiler.TILES[name]);
     return (this.#tiles = name);
   }
 

@@ -23,6 +23,12 @@ forEachBuild('tiles', (attn, build) => {
     assert.equal(fresh.memoryInUse(), 0);
   });
 
+  test('the attention part alone has 2x16 only (built for size)', { skip: build.name !== 'relaxed' && 'only the relaxed build has 6x8' }, async () => {
+    const part = await loadAttention({ build: build.name, parts: 'attention' });
+    assert.equal(await part.tuned, '2x16');
+    await assert.rejects(loadAttention({ build: build.name, parts: 'attention', tiles: '6x8' }), /the attention part alone has only 2x16 tiles/);
+  });
+
   test('6x8 gives the bits 2x16 gives, in every product of every call', { skip: build.name !== 'relaxed' && 'only the relaxed build has 6x8' }, async () => {
     const [a, b] = await Promise.all(['2x16', '6x8'].map((tiles) => loadAttention({ build: build.name, tiles })));
     assert.deepEqual([a.tiles, b.tiles], ['2x16', '6x8']);
@@ -62,7 +68,7 @@ describe('tiles: the option', () => {
     await assert.rejects(loadAttention({ tiles: '8x6' }), { name: 'RangeError', message: /tiles must be .* got '8x6'/ });
   });
   test("'6x8' on a build without it is an error that says which build has it", async () => {
-    await assert.rejects(loadAttention({ build: 'simd', tiles: '6x8' }), /the 'simd' build has only 2x16 tiles; tiles: '6x8' needs the relaxed build/);
+    await assert.rejects(loadAttention({ build: 'simd', tiles: '6x8' }), /the 'simd' build has only 2x16 tiles; tiles: '6x8' needs the full relaxed engine/);
     const forced = await loadAttention({ build: 'simd', tiles: '2x16' });
     assert.equal(await forced.tuned, '2x16');
   });

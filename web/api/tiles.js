@@ -8,14 +8,7 @@
 
 /** Tile names, by their value in attn_set_gemm_tiles. */
 export const TILES = Object.freeze({ '2x16': 0, '6x8': 1 });
-export const TILE_NAMES = Object.keys(TILES);
-
-/** The tiles an instance has: both in the relaxed build, 2x16 in the others. */
-export function tilesOf(ex) {
-  const has = TILE_NAMES.filter((name) => ex.attn_set_gemm_tiles(TILES[name]) === 0);
-  ex.attn_set_gemm_tiles(TILES['2x16']);
-  return has;
-}
+const TILE_NAMES = Object.keys(TILES);
 
 // The product timed: the fused kernel's Q K^T at d = 64, 384 queries (whole
 // 6 x 8 tiles) by 256 keys, 12.6 MFLOP (~0.2 ms where compiled well): large
