@@ -36,7 +36,7 @@ async function child(idWithPart) {
   }
   const x = sdpaInputs(CONFIG);
   const t0 = performance.now();
-  const engine = await spec.load(parts ? { parts } : {});
+  const engine = await spec.load({ ...(parts ? { parts } : {}), waitForTiles: false });
   const run = await engine.prepare(CONFIG, x, { weights: false });
   let r = run();
   if (isPromise(r)) r = await r;

@@ -77,19 +77,20 @@ describe('tiles: the option', () => {
 // ---- pickTiles against a replayed engine ------------------------------------
 
 /**
- * Fake exports and clock: a product under `tile` takes ms(tile, clock)
- * milliseconds, a wait its own, and each reading of the clock 1 us. Records
- * what was allocated, freed and set.
+ * Fake exports and clock: a product under `tile` takes ms(tile, since)
+ * milliseconds, `since` the time since the first product (V8 optimizes
+ * once products have run), a wait its own, and each reading of the clock
+ * 1 us. Records what was allocated, freed and set.
  */
 function fakeEngine(ms) {
-  let clock = 0, tile = 0, next = 64;
+  let clock = 0, tile = 0, next = 64, start = null;
   const log = { allocated: [], freed: [] };
   const ex = {
     memory: { buffer: new ArrayBuffer(4 << 20) },
     attn_alloc: (bytes) => { const p = next; next += bytes; log.allocated.push(p); return p; },
     attn_free: (p) => log.freed.push(p),
     attn_set_gemm_tiles: (t) => { tile = t; return 0; },
-    attn_matmul: () => { clock += ms(tile === TILES['6x8'] ? '6x8' : '2x16', clock); return 0; },
+    attn_matmul: () => { clock += ms(tile === TILES['6x8'] ? '6x8' : '2x16', clock - (start ??= clock)); return 0; },
   };
   const options = { now: () => (clock += 0.001), wait: async (wait) => { clock += wait; } };
   return { ex, log, options, tile: () => tile };
@@ -98,14 +99,14 @@ function fakeEngine(ms) {
 describe('tiles: pickTiles', () => {
   // Baseline code (V8 runs it first) favours 6x8 everywhere; optimized code,
   // ready `compiled` ms after the first product, runs 6x8 at half speed in V8
-  // up to 12 and 5-9% faster in later V8.
+  // up to 12 and 5-10% faster in later V8.
   const baseline = { '2x16': 1.0, '6x8': 0.7 };
   const engines = {
     'V8 up to 12 (Node 20)': { optimized: { '2x16': 0.2, '6x8': 0.4 }, want: '2x16' },
     'later V8 (Chromium 156)': { optimized: { '2x16': 0.2, '6x8': 0.186 }, want: '6x8' },
   };
   const replay = (optimized, compiled, outlier = () => false) =>
-    fakeEngine((tile, clock) => (outlier(clock) ? 5 : (clock < compiled ? baseline : optimized)[tile]));
+    fakeEngine((tile, since) => (outlier(since) ? 5 : (since < compiled ? baseline : optimized)[tile]));
   for (const [name, { optimized, want }] of Object.entries(engines)) {
     test(`${name}: picks ${want} on optimized code; restores 2x16; frees all`, async () => {
       const f = replay(optimized, 15);
