@@ -121,6 +121,12 @@ describe('tiles: pickTiles', () => {
       }
     });
   }
+  test('a tie within 2% (a coarse clock) goes to 6x8: where it is not faster it is twice as slow', async () => {
+    for (const [t6, want] of [[0.203, '6x8'], [0.21, '2x16']]) {
+      const f = replay({ '2x16': 0.2, '6x8': t6 }, 15);
+      assert.equal(await pickTiles(f.ex, f.options), want, `6x8 at ${t6} ms against 0.2`);
+    }
+  });
   test('outlier blocks (a collection, the page) do not decide: the fastest blocks do', async () => {
     const f = replay(engines['later V8 (Chromium 156)'].optimized, 15, (clock) => Math.floor(clock) % 7 === 3);
     assert.equal(await pickTiles(f.ex, f.options), '6x8');
