@@ -44,14 +44,17 @@ enum {
 #else
 #define ATTN_TALL_TILES 0
 #endif
+#if ATTN_TALL_TILES
 static int tall_tiles = 0;
 
 int attn_set_gemm_tiles(int which) {
-  if (which != ATTN_TILES_2X16 && !(ATTN_TALL_TILES && which == ATTN_TILES_6X8))
-    return ATTN_E_CONFIG;
+  if (which != ATTN_TILES_2X16 && which != ATTN_TILES_6X8) return ATTN_E_CONFIG;
   tall_tiles = which == ATTN_TILES_6X8;
   return ATTN_OK;
 }
+#else
+int attn_set_gemm_tiles(int which) { return which == ATTN_TILES_2X16 ? ATTN_OK : ATTN_E_CONFIG; }
+#endif
 
 #if ATTN_HAVE_SIMD
 /* 4 x 4 block from 4 rows `ld` apart at src, stored transposed: row c of
@@ -199,18 +202,6 @@ tile_simd(float *C, size_t ldc, const float *A, size_t lda, const float *panel, 
   store_tile(C, ldc, (const float(*)[NR])part, mr, nr, accumulate);
 }
 
-/* C's rows [i0, m) in 2 x 16 tiles; returns m. */
-static int rows_2x16(float *C, size_t ldc, const float *A, size_t lda, const float *packed,
-                     int i0, int m, int k, int n, int accumulate) {
-  for (; i0 < m; i0 += MR) {
-    const int mr = m - i0 < MR ? m - i0 : MR;
-    for (int jp = 0; jp < n; jp += NR)
-      tile_simd(C + (size_t)i0 * ldc + jp, ldc, A + (size_t)i0 * lda, lda, packed + (size_t)jp * k,
-                k, mr, n - jp < NR ? n - jp : NR, accumulate, MR, NV);
-  }
-  return m;
-}
-
 #if ATTN_TALL_TILES
 /* As many of C's rows as make whole 6 x 8 tiles (two per panel), when n
  * is whole tiles too (so the tall tile has no edge case to compile: the
@@ -234,22 +225,28 @@ static int rows_6x8(float *C, size_t ldc, const float *A, size_t lda, const floa
 void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
                        const float *packed, int m, int k, int n,
                        int accumulate) {
+  int i0 = 0;
 #if ATTN_HAVE_SIMD
-  if (attn__use_simd()) {
-    int i0 = 0;
+  const int simd = attn__use_simd();
 #if ATTN_TALL_TILES
-    if (tall_tiles) i0 = rows_6x8(C, ldc, A, lda, packed, m, k, n, accumulate);
+  if (simd && tall_tiles) i0 = rows_6x8(C, ldc, A, lda, packed, m, k, n, accumulate);
 #endif
-    rows_2x16(C, ldc, A, lda, packed, i0, m, k, n, accumulate);
-    return;
-  }
 #endif
-  for (int i0 = 0; i0 < m; i0 += MR) {
+  for (; i0 < m; i0 += MR) {
     const int mr = m - i0 < MR ? m - i0 : MR;
     const float *a = A + (size_t)i0 * lda;
-    for (int jp = 0; jp < n; jp += NR)
-      tile_scalar(C + (size_t)i0 * ldc + jp, ldc, a, lda, packed + (size_t)jp * k, k, mr,
-                  n - jp < NR ? n - jp : NR, accumulate);
+    for (int jp = 0; jp < n; jp += NR) {
+      const int nr = n - jp < NR ? n - jp : NR;
+      float *c = C + (size_t)i0 * ldc + jp;
+      const float *panel = packed + (size_t)jp * k;
+#if ATTN_HAVE_SIMD
+      if (simd) {
+        tile_simd(c, ldc, a, lda, panel, k, mr, nr, accumulate, MR, NV);
+        continue;
+      }
+#endif
+      tile_scalar(c, ldc, a, lda, panel, k, mr, nr, accumulate);
+    }
   }
 }
 

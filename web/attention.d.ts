@@ -56,8 +56,8 @@ export interface LoadOptions {
   /**
    * The register tile of every matrix product. 'auto' (default): the relaxed build times
    * its two, 2x16 and 6x8, in the background after loading (attn.tuned) and keeps the
-   * faster; the other builds have 2x16 alone. '2x16' or '6x8' forces one ('6x8' is an Error
-   * on a build without it). The results are the same bits under either.
+   * faster; the other builds and the attention part alone have 2x16 only. '2x16' or '6x8'
+   * forces one ('6x8' is an Error on an engine without it).
    */
   tiles?: 'auto' | Tiles;
 }
@@ -276,9 +276,10 @@ export interface Attention {
    * own with loadAttention({ module, parts }) and neither fetches nor compiles the .wasm again.
    */
   readonly module: WebAssembly.Module;
-  /** The register tile the matrix products run now ('2x16' until tiles: 'auto' has picked). */
-  readonly tiles: Tiles;
-  /** Resolves to the tile in use once tiles: 'auto' has timed both (at once otherwise). */
+  /**
+   * The register tile the matrix products run: resolves once tiles: 'auto' has timed both
+   * (2x16 runs meanwhile), at once otherwise. The results are the same bits under either.
+   */
   readonly tuned: Promise<Tiles>;
   /** Bytes of wasm memory the module holds right now (0 between calls). */
   memoryInUse(): number;

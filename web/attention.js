@@ -56,17 +56,13 @@ export async function loadAttention(options = {}) {
     o.parts === 'all' ? import('./api/training.js') : null,
     instantiate(o, () => WASM[o.parts][o.build]()),
   ]);
-  // Only the full relaxed engine has a second register tile, 6x8 (it sets
-  // and keeps it: 1 is ATTN_TILES_6X8); api/tiles.js, which times them, loads
-  // only for it. Every engine starts with 2x16.
-  const has6x8 = build === 'relaxed' && ex.attn_set_gemm_tiles(1) === 0;
-  ex.attn_set_gemm_tiles(0);
-  if (o.tiles === '6x8' && !has6x8) {
-    const which = build === 'relaxed' ? 'attention part alone' : `'${build}' build`;
-    throw new Error(`attention-wasm: the ${which} has only 2x16 tiles; tiles: '6x8' needs the full relaxed engine (build: 'relaxed', parts: 'all')`);
-  }
-  const tiler = has6x8 && o.tiles !== '2x16' ? await import('./api/tiles.js') : null;
-  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tiles: o.tiles, tiler });
+  // Only the full relaxed engine has a second register tile, 6x8 (the
+  // attention part alone is built for size); api/tiles.js, which sets and
+  // times them, loads only for it.
+  const has6x8 = build === 'relaxed' && o.parts === 'all';
+  if (o.tiles === '6x8' && !has6x8) throw new Error("attention-wasm: tiles '6x8' needs the full engine (attention.relaxed.wasm)");
+  const tuned = has6x8 ? (await import('./api/tiles.js')).useTiles(ex, o.tiles) : '2x16';
+  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tuned });
 }
 
 /**
@@ -83,19 +79,14 @@ export async function compileAttention(options = {}) {
 
 class Attention {
   #k;
-  #tiles;
-  constructor(kernels, { build, parts, module, tiles, tiler }) {
+  constructor(kernels, { build, parts, module, tuned }) {
     this.#k = kernels;
-    this.#tiles = '2x16';
-    if (tiles === '6x8') this.#setTiles(tiler, '6x8');
     /**
-     * The tile in use once 'auto' has timed both (api/tiles.js: in the
-     * background, a few rounds over ~30-100 ms); at once otherwise. The engine
-     * computes the same bits all the while.
+     * The register tile the products run, '2x16' or '6x8': a promise that
+     * tiles: 'auto' resolves once it has timed both (api/tiles.js, in the
+     * background), at once otherwise. The results are the same bits meanwhile.
      */
-    this.tuned = tiles === 'auto' && tiler
-      ? tiler.pickTiles(kernels.ex).catch(() => '2x16').then((name) => this.#setTiles(tiler, name))
-      : Promise.resolve(this.#tiles);
+    this.tuned = Promise.resolve(tuned);
     /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
     this.build = build;
     /** True when a SIMD build (plain or relaxed) runs. */
@@ -104,16 +95,6 @@ class Attention {
     this.parts = parts;
     /** The compiled WebAssembly.Module: post it to a worker, which passes it to loadAttention({ module, parts }). */
     this.module = module;
-  }
-
-  /** The register tile the matrix products run: '2x16' or '6x8' (api/tiles.js). */
-  get tiles() {
-    return this.#tiles;
-  }
-
-  #setTiles(tiler, name) {
-    this.#k.ex.attn_set_gemm_tiles(tiler.TILES[name]);
-    return (this.#tiles = name);
   }
 
   /** Bytes the module has allocated right now (0 between calls). */

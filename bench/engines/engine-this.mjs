@@ -40,14 +40,14 @@ export async function load({ build, quick, parts = 'all', waitForTiles = true } 
   // row is timed with the one it keeps (cold start does not wait: a first
   // result does not).
   const t0 = performance.now();
-  if (waitForTiles) await attn.tuned;
+  const tiles = waitForTiles ? await attn.tuned : null;
   const tuneMs = performance.now() - t0;
   const simd = attn.simd;
   return {
     version: await packageVersion(),
     attn, // the API and the raw exports, for the backward section (backward.mjs)
     exports,
-    tiles: attn.tiles, // the register tile it picked (or has), and how long after loading
+    tiles, // the register tile it picked (or has), and how long after loading
     tuneMs,
     skip(cfg, { weights }) {
       if (!simd && cfg.N > (quick ? 4096 : SCALAR_MAX_N)) return 'scalar build: minutes a run';

@@ -8,7 +8,8 @@
 //   attention-wasm's attention part (id 'wasm-*:attention', parts:
 //     'attention'): build/attention-only*.wasm + the same loader without the
 //     training part's JavaScript (api/training.js, which only parts: 'all'
-//     imports: bundlers make it a chunk such a page never loads).
+//     imports: bundlers make it a chunk such a page never loads) and without
+//     api/tiles.js (imported only for the full relaxed engine's second tile).
 //   onnxruntime-web: the wasm-only browser bundle (Node loads ort.node.min.mjs
 //     plus onnxruntime-common instead, ~the same JS) + the SIMD module it
 //     loads (ort-wasm-simd-threaded .mjs + .wasm, the only build it ships).
@@ -27,14 +28,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (pkg) => path.dirname(require.resolve(pkg));
 
 // The loader as one minified module (names, not paths: read() bundles them):
-// all of it, or the attention part's (api/training.js left out).
+// all of it, or the attention part's (api/training.js and api/tiles.js left out).
 const LOADER = 'web/attention.js (esbuild --bundle --minify)';
-const LOADER_ATTENTION = "web/attention.js, parts: 'attention' (esbuild --bundle --minify, without api/training.js)";
+const LOADER_ATTENTION = "web/attention.js, parts: 'attention' (esbuild --bundle --minify, without api/training.js and api/tiles.js)";
 function read(file) {
   if (file !== LOADER && file !== LOADER_ATTENTION) return readFileSync(file);
   const out = buildSync({
     entryPoints: [path.join(root, 'web/attention.js')], bundle: true, minify: true, format: 'esm', platform: 'browser',
-    external: file === LOADER ? ['#read-file'] : ['#read-file', './api/training.js'], write: false, logLevel: 'silent',
+    external: file === LOADER ? ['#read-file'] : ['#read-file', './api/training.js', './api/tiles.js'], write: false, logLevel: 'silent',
   });
   return Buffer.from(out.outputFiles[0].contents);
 }

@@ -58,6 +58,15 @@ export function bestBuild() {
   return simdSupported() ? 'simd' : 'scalar';
 }
 
+/** `value` if it is one of the strings `allowed`; else a TypeError (not a
+ *  string) or RangeError (another string) that names the option and them. */
+function oneOf(name, value, allowed) {
+  if (allowed.includes(value)) return value;
+  const text = typeof value === 'string';
+  const list = `'${allowed.slice(0, -1).join("', '")}' or '${allowed.at(-1)}'`;
+  throw new (text ? RangeError : TypeError)(`${name} must be ${list}, got ${text ? `'${value}'` : typeof value}`);
+}
+
 /**
  * The build loadAttention's options ask for: `build` by name, else `simd`
  * (true: 'simd', false: 'scalar'), else the best the engine validates. A
@@ -65,8 +74,7 @@ export function bestBuild() {
  */
 export function chooseBuild({ build, simd } = {}) {
   if (build !== undefined) {
-    if (typeof build !== 'string') throw new TypeError(`build must be 'relaxed', 'simd' or 'scalar', got ${typeof build}`);
-    if (!Object.hasOwn(BUILDS, build)) throw new RangeError(`build must be 'relaxed', 'simd' or 'scalar', got '${build}'`);
+    oneOf('build', build, Object.keys(BUILDS));
   } else if (simd !== undefined) {
     if (typeof simd !== 'boolean') throw new TypeError(`simd must be true or false, got ${String(simd)}`);
     build = simd ? 'simd' : 'scalar';
@@ -111,10 +119,8 @@ export function toLoadOptions(options) {
     if (!OPTIONS.includes(key)) throw new RangeError(`loadAttention: unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
   }
   const { parts = 'all', tiles = 'auto', module, wasmBinary, wasmUrl } = options;
-  if (typeof tiles !== 'string') throw new TypeError(`tiles must be 'auto', '2x16' or '6x8', got ${typeof tiles}`);
-  if (!['auto', '2x16', '6x8'].includes(tiles)) throw new RangeError(`tiles must be 'auto', '2x16' or '6x8', got '${tiles}'`);
-  if (typeof parts !== 'string') throw new TypeError(`parts must be 'attention' or 'all', got ${typeof parts}`);
-  if (parts !== 'attention' && parts !== 'all') throw new RangeError(`parts must be 'attention' or 'all', got '${parts}'`);
+  oneOf('parts', parts, ['attention', 'all']);
+  oneOf('tiles', tiles, ['auto', '2x16', '6x8']);
   if (module !== undefined && !(module instanceof WebAssembly.Module)) {
     throw new TypeError('module must be a WebAssembly.Module (attn.module of an engine loaded before, or what WebAssembly.compile gives)');
   }

@@ -10,6 +10,16 @@
 export const TILES = Object.freeze({ '2x16': 0, '6x8': 1 });
 const TILE_NAMES = Object.keys(TILES);
 
+/**
+ * Sets `tiles` ('2x16' or '6x8') on `ex`, or for 'auto' times both and sets
+ * the faster (pickTiles); resolves to the tile set.
+ */
+export async function useTiles(ex, tiles) {
+  const name = tiles === 'auto' ? await pickTiles(ex).catch(() => '2x16') : tiles;
+  ex.attn_set_gemm_tiles(TILES[name]);
+  return name;
+}
+
 // The product timed: the fused kernel's Q K^T at d = 64, 384 queries (whole
 // 6 x 8 tiles) by 256 keys, 12.6 MFLOP (~0.2 ms where compiled well): large
 // enough that packing the keys, the same work under either tile, does not
