@@ -3,7 +3,7 @@
 // 2 x 16 (8 accumulators) and 6 x 8 (12). Which is faster depends on the
 // engine's compiler more than on the CPU: V8 up to 12 (Node 20 and 22)
 // spills the 6 x 8 tile's registers and runs it at half speed, later V8
-// (Node 24, Chromium 156) keeps them and runs it 5-9% faster. The results
+// (Node 24, Chromium 156) keeps them and runs it 5-10% faster. The results
 // are the same bits either way, so the pick changes the speed alone.
 
 /** Tile names, by their value in attn_set_gemm_tiles. */

@@ -13,15 +13,9 @@ import { bestBuild } from '../api/load.js';
 const ENGINE = Symbol.for('attention-wasm.engine');
 const MODULES = Symbol.for('attention-wasm.modules');
 
-/**
- * The shared engine: a promise of loadAttention({ parts: 'attention' })'s
- * object, in the best build this engine validates. Its products are small
- * (what the figures draw), so it keeps the 2x16 tile rather than spend
- * 30-50 ms of the page's time timing both (api/tiles.js); the workers, which
- * do the long work, time them.
- */
+/** The shared engine: a promise of loadAttention({ parts: 'attention' })'s object, in the best build this engine validates. */
 export function engine() {
-  globalThis[ENGINE] ??= loadAttention({ parts: 'attention', build: bestBuild(), tiles: '2x16' });
+  globalThis[ENGINE] ??= loadAttention({ parts: 'attention', build: bestBuild() });
   return globalThis[ENGINE];
 }
 
