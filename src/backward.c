@@ -103,8 +103,8 @@ ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int 
      * apart from the forward's, which at huge logits is more than exp's
      * range: shift by the larger, so no weight exceeds 1 (nor overflows to
      * inf and then NaN). An overflowed +INFINITY becomes FLT_MAX. */
-    const float lr = l / scale; /* lse in the units of unscaled scores */
-    if (raw && lr <= FLT_MAX) { /* the scale goes to exp2: a pass fewer */
+    const float lr = raw ? l / scale : INFINITY; /* lse in unscaled units */
+    if (lr <= FLT_MAX) { /* the scale goes to exp2: a pass fewer */
       attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
       const float m = attn__score_max(row, bk);
       attn__exp2_shifted(row, bk, m > lr ? m : lr, s2);

@@ -138,15 +138,15 @@ static void store_tile(float *C, size_t ldc, const float t[MR][NR], int mr,
 }
 
 /* Rows of A past mr repeat row 0: valid memory, results discarded. */
-static void tile_rows(const float *a[MR], const float *A, size_t lda, int mr) {
-  for (int i = 0; i < MR; i++) a[i] = A + (i < mr ? (size_t)i * lda : 0);
+static inline void tile_rows(const float **a, const float *A, size_t lda, int mr, int rows) {
+  for (int i = 0; i < rows; i++) a[i] = A + (i < mr ? (size_t)i * lda : 0);
 }
 
 static void tile_scalar(float *C, size_t ldc, const float *A, size_t lda,
                         const float *panel, int kc, int mr, int nr,
                         int accumulate) {
   const float *a[MR];
-  tile_rows(a, A, lda, mr);
+  tile_rows(a, A, lda, mr, MR);
   float t[MR][NR] = {{0}};
   for (int p = 0; p < kc; p++) {
     const float *b = panel + p * NR;
@@ -168,7 +168,7 @@ static inline __attribute__((always_inline)) void
 tile_simd(float *C, size_t ldc, const float *A, size_t lda, const float *panel, int kc, int mr,
           int nr, int accumulate, const int rows, const int nv) {
   const float *a[TALL_MR];
-  for (int i = 0; i < rows; i++) a[i] = A + (i < mr ? (size_t)i * lda : 0); /* as tile_rows */
+  tile_rows(a, A, lda, mr, rows);
   vf4 t[TALL_MR][NV];
   for (int i = 0; i < rows; i++)
     for (int v = 0; v < nv; v++) t[i][v] = vf4_splat(0);
