@@ -40,9 +40,12 @@ static void softmax_row(float *row, int n, float s) {
     for (int j = 0; j < n; j++) row[j] = 0.0f;
     return;
   }
-  const float s2 = s * ATTN_LOG2E;
-  attn__scale_row(row, n, 1.0f / (s2 <= FLT_MAX ? attn__exp2_shifted(row, n, m, s2)
-                                               : attn__exp_shifted(row, n, m, s)));
+  float shift = m, s2 = s * ATTN_LOG2E;
+  if (s2 > FLT_MAX) { /* s log2(e) overflows: take (x - m) s first */
+    for (int j = 0; j < n; j++) row[j] = (row[j] - m) * s;
+    shift = 0.0f, s2 = ATTN_LOG2E;
+  }
+  attn__scale_row(row, n, 1.0f / attn__exp2_shifted(row, n, shift, s2));
 }
 
 static void attention_with_weights(float *out, size_t ldo, float *W,

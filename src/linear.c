@@ -199,7 +199,7 @@ SMALL static void chunk_keys(const lin_scratch *w, const float *K, int bc, int d
     float *f = w->F + (size_t)r * bc;
     const float mc = attn__score_max(f, bc); /* +inf -> FLT_MAX */
     *max_of(w->Wc, r, d_k) = mc == -INFINITY ? -FLT_MAX : mc;
-    w->zc[r] = mc == -INFINITY ? 0.0f : attn__exp_shifted(f, bc, mc, 1.0f);
+    w->zc[r] = mc == -INFINITY ? 0.0f : attn__exp2_shifted(f, bc, mc, ATTN_LOG2E);
   }
 }
 
@@ -247,8 +247,8 @@ SMALL static void query_features(const lin_scratch *w, const float *Q, int bq, i
       top = t > top ? t : top;
     }
     if (top == -INFINITY) top = 0.0f; /* every feature -inf: all become 0 */
-    attn__exp_shifted(p, m, top, 1.0f);
-    if (with_chunk) attn__exp_shifted(pc, m, top, 1.0f);
+    attn__exp2_shifted(p, m, top, ATTN_LOG2E);
+    if (with_chunk) attn__exp2_shifted(pc, m, top, ATTN_LOG2E);
   }
 }
 

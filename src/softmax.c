@@ -216,7 +216,7 @@ int attn_softmax_rows(float *out, const float *in, int rows, int cols,
       for (int j = 0; j < cols; j++) y[j] = (x[j] - m) / temperature;
     else
       for (int j = 0; j < cols; j++) y[j] = x[j] / temperature - m / temperature;
-    attn__scale_row(y, cols, 1.0f / attn__exp_shifted(y, cols, 0.0f, 1.0f));
+    attn__scale_row(y, cols, 1.0f / attn__exp2_shifted(y, cols, 0.0f, LOG2E));
   }
   return ATTN_OK;
 }
