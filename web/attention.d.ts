@@ -94,6 +94,11 @@ export interface AttentionOptions extends MaskOptions {
   scale?: number;
   /** Return the n_q x n_k weights (default true). false runs the fused kernel: memory O(N d). */
   weights?: boolean;
+  /**
+   * An earlier result of the same shapes (or null): its arrays are filled and it is returned,
+   * instead of fresh arrays (which browsers can take longer to hand out than the call takes).
+   */
+  into?: AttentionResult | null;
 }
 
 export interface MultiHeadLayerOptions {
@@ -314,7 +319,7 @@ export interface Attention {
    * Masked positions pass no gradient; the additive mask is a constant. weights: false
    * recomputes the weights tile by tile from each row's log-sum-exp (memory O(N d)).
    */
-  attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: AttentionOptions): AttentionGradients;
+  attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: Omit<AttentionOptions, 'into'>): AttentionGradients;
   /** Training part. Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
   multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
   /** Training part. A tiny transformer trained in wasm (attention-only layers, or GPT blocks with mlp and layerNorm). */

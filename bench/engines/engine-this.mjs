@@ -54,7 +54,7 @@ export async function load({ build, quick, parts = 'all', waitForTiles = true } 
       if (weights && cfg.kind === 'fused') return 'weights are N x N';
       return null;
     },
-    prepare(cfg, x, { weights }) {
+    prepare(cfg, x, { weights, into = false }) {
       if (cfg.kind === 'mha') {
         // The parameters stay resident, as they do in onnxruntime-web (model
         // initializers): per call only X goes in and Y comes out.
@@ -68,8 +68,9 @@ export async function load({ build, quick, parts = 'all', waitForTiles = true } 
         return () => ({ output: layer.run(Xq, Xkv, { weights: false }).output.data });
       }
       const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
+      let r = null; // with into, the previous call's result: its arrays are filled again
       return () => {
-        const r = attn.attention(Q, K, V, { weights });
+        r = attn.attention(Q, K, V, into ? { weights, into: r } : { weights });
         return { output: r.output.data, weights: r.weights?.data };
       };
     },

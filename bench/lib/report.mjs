@@ -30,7 +30,7 @@ export function printResults(results) {
   console.log(`\nflops: SDPA ${FLOP_FORMULAS.sdpa}, MHA ${FLOP_FORMULAS.mha} (multiply and add counted apart; softmax not counted)`);
   console.log('median of interleaved rounds; Float32Arrays in and out, copies inside the timed region;');
   console.log('vs ORT = onnxruntime-web time / this time (same weights setting); err = max |x - plain JS| on sampled rows\n');
-  const head = [pad('config', 22), pad('engine', 22), pad('weights', 8), lpad('median ms', 10), lpad('GFLOP/s', 8),
+  const head = [pad('config', 22), pad('engine', 30), pad('weights', 8), lpad('median ms', 10), lpad('GFLOP/s', 8),
     lpad('vs ORT', 7), lpad('ceiling', 8), lpad('err', 9), lpad('runs', 7)].join(' ');
   console.log(head);
   console.log('-'.repeat(head.length));
@@ -38,7 +38,7 @@ export function printResults(results) {
   for (const r of results) {
     const cfg = r.config === last ? '' : r.config;
     last = r.config;
-    const left = [pad(cfg, 22), pad(r.label, 22), pad(r.weights ? 'on' : 'off', 8)].join(' ');
+    const left = [pad(cfg, 22), pad(r.label, 30), pad(r.weights ? 'on' : 'off', 8)].join(' ');
     if (r.na) {
       console.log(`${left} n/a: ${r.na}`);
       continue;

@@ -45,6 +45,7 @@ const GOOD = `import { engine, typeset } from 'attention-wasm/figures';
 import type { ${figures.map((f) => interfaceName(f.name)).join(', ')}, AttentionFigureElement } from 'attention-wasm/figures';
 import 'attention-wasm/figures/multi-head-it';
 import type { AttentionCostElement as Cost } from 'attention-wasm/figures/cost';
+import type { AttentionResult } from 'attention-wasm';
 
 const dict = document.createElement('attention-soft-dictionary');
 dict.temperature = 2;
@@ -66,8 +67,10 @@ await base.ready;
 const summary: string = base.summary;
 const attn = await engine();
 const out: Float32Array = attn.attention([[1, 0]], [[1, 0]], [[2, 3]]).output.data;
+let reused: AttentionResult | null = null;
+reused = attn.attention([[1, 0]], [[1, 0]], [[2, 3]], { into: reused });
 await typeset(document.body);
-void [t, q, summary, out];
+void [t, q, summary, out, reused];
 ${EVERY_PROP}
 export {};
 `;

@@ -340,6 +340,46 @@ forEachBuild('results', (attn) => {
   });
 });
 
+forEachBuild('attention({into})', (attn) => {
+  const rs = rng(3200);
+  const [Q, K, V] = [randMatrix(rs, 7, 5), randMatrix(rs, 9, 5), randMatrix(rs, 9, 3)];
+  const [Q2, K2, V2] = [randMatrix(rs, 7, 5), randMatrix(rs, 9, 5), randMatrix(rs, 9, 3)];
+  it("fills an earlier result's arrays with what a fresh call gives, in both paths", () => {
+    for (const weights of [true, false]) {
+      const r = attn.attention(Q, K, V, { weights });
+      const arrays = [r.output.data, r.weights?.data];
+      const again = attn.attention(Q2, K2, V2, { weights, into: r });
+      assert.equal(again.output, r.output);
+      assert.equal(again.output.data, arrays[0]);
+      assert.equal(again.weights?.data, arrays[1]);
+      const fresh = attn.attention(Q2, K2, V2, { weights });
+      assert.deepEqual(again.output.data, fresh.output.data);
+      assert.deepEqual(again.weights?.data, fresh.weights?.data);
+      assert.equal(attn.memoryInUse(), 0);
+    }
+  });
+  it('null is no result; with weights: false the weights are null and left alone', () => {
+    const r = attn.attention(Q, K, V);
+    assertFresh(attn.attention(Q, K, V, { into: null }).output, 'into: null');
+    const before = r.weights.data.slice();
+    const fused = attn.attention(Q2, K2, V2, { weights: false, into: r });
+    assert.equal(fused.weights, null);
+    assert.equal(fused.output.data, r.output.data);
+    assert.deepEqual(r.weights.data, before);
+  });
+  it('a call that throws leaves the result as it was', () => {
+    const r = attn.attention(Q, K, V);
+    const copies = [r.output.data.slice(), r.weights.data.slice()];
+    const bad = { ...Q2, data: Q2.data.slice() };
+    bad.data[3] = NaN;
+    assert.throws(() => attn.attention(bad, K2, V2, { into: r }), /\bQ has NaN/);
+    assert.throws(() => attn.attention(Q2, K2, V2, { into: { output: r.output, weights: { ...r.weights, cols: 3 } } }),
+      /\binto\.weights must be a 7x9 matrix/);
+    assert.deepEqual([r.output.data, r.weights.data], copies);
+    assert.equal(attn.memoryInUse(), 0);
+  });
+});
+
 // ---- SIMD (plain or relaxed) and scalar agree ----------------------------------
 
 for (const fast of builds.filter((b) => b.name !== 'scalar')) describe(`${fast.name} and scalar builds agree`, () => {

@@ -91,6 +91,15 @@ export function expectShape(m, name, rows, cols, what) {
   }
 }
 
+// A matrix of an earlier result to overwrite (the `into` option): this
+// call's shape, Float32Array data.
+export function toResult(m, name, rows, cols) {
+  const typed = m?.data instanceof Float32Array;
+  if (!typed || m.rows !== rows || m.cols !== cols || m.data.length !== rows * cols) {
+    throw new (typed ? RangeError : TypeError)(`${name} must be a ${rows}x${cols} matrix with Float32Array data, as this call returns`);
+  }
+}
+
 export function toVector(x, name, length, what) {
   if (!isArrayLike(x)) {
     throw new TypeError(`${name} must be an array of ${length} numbers (${what})`);

@@ -3,7 +3,7 @@
 // Each takes the Kernels of one build first (see kernels.js).
 import {
   CAP, FUSED_HINT, MEMORY_LIMIT, checkBytes, checkSize, expectShape, position, toFlag, toFloat32,
-  toMatrix, toOptions, toPositive,
+  toMatrix, toOptions, toPositive, toResult,
 } from './check.js';
 import { putMasks, toMasks } from './masks.js';
 
@@ -116,11 +116,19 @@ export function toAttentionCall(Q, K, V, opts, what) {
 /**
  * softmax(scale Q K^T + masks) V. Returns {output, weights}; weights is
  * null with {weights: false}, which also selects the fused kernel whose
- * memory grows with N*d instead of N^2.
+ * memory grows with N*d instead of N^2. {into: r}, r an earlier result of
+ * the same shapes (or null), copies the results into r's arrays instead of
+ * fresh ones.
  */
 export function attention(k, Q, K, V, options) {
-  const c = toAttentionCall(Q, K, V, toOptions(options, 'attention'), 'attention');
+  const opts = toOptions(options, 'attention');
+  const c = toAttentionCall(Q, K, V, opts, 'attention');
   const { n_q, n_k, d_k, d_v, wantWeights } = c;
+  const into = opts.into ?? {};
+  if (opts.into != null) {
+    toResult(into.output, 'into.output', n_q, d_v);
+    if (wantWeights) toResult(into.weights, 'into.weights', n_q, n_k);
+  }
   return k.run((arena, ex) => {
     const out = arena.floats(n_q * d_v);
     const w = wantWeights ? arena.floats(n_q * n_k) : 0;
@@ -129,6 +137,6 @@ export function attention(k, Q, K, V, options) {
       out, w, arena.input(c.Q), arena.input(c.K), arena.input(c.V), n_q, n_k, d_k, d_v,
       toFloat32(c.scale), putMasks(arena, c.masks), ws ? arena.alloc(ws) : 0,
     ), 'attention');
-    return { output: k.read(out, n_q, d_v), weights: wantWeights ? k.read(w, n_q, n_k) : null };
+    return { output: k.read(out, n_q, d_v, into.output), weights: wantWeights ? k.read(w, n_q, n_k, into.weights) : null };
   });
 }
