@@ -12,14 +12,14 @@ import { TILES } from '../../web/api/tiles.js';
 export const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 export const errorText = (e) => String(e?.message ?? e).split('\n')[0];
 
+// The engines timed again with attention({into}) (SDPA rows).
+const REUSE = ['wasm-relaxed', 'wasm-simd'];
+
 // Rounds: ~budget ms of samples per engine and config; a fused run takes
 // seconds, so one sample there. A first call over warmMs counts as a sample
 // (a 30 s run at 65,536 on hot code gains nothing from a second); below it
 // the first call is warm-up only, as it carries one-time costs (ORT's first
 // N = 16,384 call takes ~3x longer while its memory grows by 2 GiB).
-// The engines timed again with attention({into}) (SDPA rows).
-const REUSE = ['wasm-relaxed', 'wasm-simd'];
-
 export const policy = (cfg, quick) => ({
   budgetMs: quick ? 100 : 1500,
   minRounds: quick || cfg.kind === 'fused' ? 1 : 3,
