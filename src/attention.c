@@ -64,7 +64,7 @@ static void attention_with_weights(float *out, size_t ldo, float *W,
     attn__gemm(Wb, (size_t)n_k, Q + (size_t)i0 * ldq, ldq, K, ldk, bq, d_k, n_k, 1, 0);
     for (int r = 0; r < bq; r++) {
       float *row = Wb + (size_t)r * n_k;
-      if (add) attn__scale_row(row, n_k, scale);
+      if (add) attn__scale_scores(row, n_k, scale);
       attn__mask_row(row, n_k, i0 + r, 0, n_k, mk, 1.0f);
       softmax_row(row, n_k, add ? 1.0f : scale);
     }
@@ -164,7 +164,7 @@ static void attention_fused(float *out, size_t ldo, float *lse,
                           bq, d_k, bk, 0);
         for (int r = 0; r < bq; r++) {
           float *row = w.S + (size_t)r * tile;
-          if (!fold) attn__scale_row(row, bk, scale);
+          if (!fold) attn__scale_scores(row, bk, scale);
           attn__mask_row(row, bk, s0 + i0 + r, j0, n_k, mk, add_scale);
           online_softmax_row(row, bk, exp_scale, w.run_max + i0 + r,
                              w.run_sum + i0 + r, O + (size_t)r * ldo, d_v);

@@ -110,7 +110,7 @@ ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int 
       attn__exp2_shifted(row, bk, m > lr ? m : lr, s2);
       continue;
     }
-    attn__scale_row(row, bk, scale);
+    attn__scale_scores(row, bk, scale);
     attn__mask_row(row, bk, i0 + r, j0, n_k, mk, 1.0f);
     const float m = attn__score_max(row, bk);
     attn__exp_shifted(row, bk, m > l ? m : l, 1.0f);

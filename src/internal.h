@@ -126,6 +126,11 @@ float attn__score_max(float *x, int n);
 /* x[i] *= s for i < n. */
 void attn__scale_row(float *x, int n, float s);
 
+/* The same for scores: a product that overflows becomes the largest float of
+ * its sign, as a dot product's +INFINITY does in attn__score_max (read as
+ * -INFINITY it would be a blocked key, and NaN against a mask's -INFINITY). */
+void attn__scale_scores(float *x, int n, float s);
+
 /* The softmax backward of one row, in place allowed (ds may be dp):
  * ds[j] = s p[j] (dp[j] - D) for p[j] > 0, and exactly 0 where p[j] <= 0
  * (a blocked entry passes nothing, even when its dp overflowed). */

@@ -9,6 +9,7 @@
  * are only partly hidden. The masks are checked before any of this runs
  * (check.c, attn__check_masks): here global positions are sorted and in range.
  */
+#include <float.h>
 #include <math.h>
 
 #include "internal.h"
@@ -74,8 +75,11 @@ void attn__mask_row(float *row, int n, int i, int j0, int n_k,
                     const attn_masks *mk, float add_scale) {
   if (!mk) return;
   if (mk->add) {
+    /* A dot product that overflowed to +INFINITY counts as the largest
+     * float, as in attn__score_max: added to the mask's -INFINITY it must
+     * stay blocked, not become NaN. */
     const float *add = mk->add + (size_t)i * n_k + j0;
-    for (int j = 0; j < n; j++) row[j] += add_scale * add[j];
+    for (int j = 0; j < n; j++) row[j] = (FLT_MAX < row[j] ? FLT_MAX : row[j]) + add_scale * add[j];
   }
   if (mk->key_padding) {
     const uint8_t *pad = mk->key_padding + j0;

@@ -182,16 +182,25 @@ float attn__exp2_shifted(float *x, int n, float shift, float scale) {
                        : exp_rows(x, n, shift, scale, 1, 1);
 }
 
-void attn__scale_row(float *x, int n, float s) {
+/* x[i] = s x[i], clamped to [-limit, limit]. */
+static ATTN_NOINLINE void scale_clamped(float *x, int n, float s, float limit) {
   int i = 0;
 #if ATTN_HAVE_SIMD
   if (attn__use_simd()) {
-    const vf4 vs = vf4_splat(s);
-    for (; i + 4 <= n; i += 4) vf4_store(x + i, vf4_mul(vf4_load(x + i), vs));
+    const vf4 vs = vf4_splat(s), hi = vf4_splat(limit), lo = vf4_splat(-limit);
+    for (; i + 4 <= n; i += 4)
+      vf4_store(x + i, vf4_max(vf4_min(vf4_mul(vf4_load(x + i), vs), hi), lo));
   }
 #endif
-  for (; i < n; i++) x[i] *= s;
+  for (; i < n; i++) {
+    const float y = x[i] * s, below = limit < y ? limit : y;
+    x[i] = below < -limit ? -limit : below;
+  }
 }
+
+void attn__scale_row(float *x, int n, float s) { scale_clamped(x, n, s, INFINITY); }
+
+void attn__scale_scores(float *x, int n, float s) { scale_clamped(x, n, s, FLT_MAX); }
 
 int attn_softmax_rows(float *out, const float *in, int rows, int cols,
                       float temperature) {
