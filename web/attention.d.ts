@@ -95,8 +95,9 @@ export interface AttentionOptions extends MaskOptions {
   /** Return the n_q x n_k weights (default true). false runs the fused kernel: memory O(N d). */
   weights?: boolean;
   /**
-   * An earlier result of the same shapes (or null): its arrays are filled and it is returned,
-   * instead of fresh arrays (which browsers can take longer to hand out than the call takes).
+   * An earlier result of the same shapes (or null): the new result's arrays are its arrays,
+   * filled again, instead of fresh ones (which browsers can take longer to hand out than the
+   * call takes).
    */
   into?: AttentionResult | null;
 }
@@ -113,10 +114,15 @@ export interface MultiHeadLayerOptions {
   bo?: ArrayLike<number> | null;
 }
 
-export interface MultiHeadOptions extends MaskOptions, MultiHeadLayerOptions {
+/** What a multi-head layer's run() takes. */
+export interface MultiHeadRunOptions extends MaskOptions {
   /** Return per-head weights (default true). */
   weights?: boolean;
+  /** An earlier result of the same shapes (or null) whose arrays are filled again, as in attention(). */
+  into?: MultiHeadResult | null;
 }
+
+export interface MultiHeadOptions extends MultiHeadRunOptions, MultiHeadLayerOptions {}
 
 export interface AttentionResult {
   /** n_q x d_v */
@@ -166,7 +172,7 @@ export interface MultiHeadGradients {
 export interface MultiHeadLayer {
   readonly heads: number;
   readonly dModel: number;
-  run(Xq: MatrixLike, Xkv?: MatrixLike | null, options?: MaskOptions & { weights?: boolean }): MultiHeadResult;
+  run(Xq: MatrixLike, Xkv?: MatrixLike | null, options?: MultiHeadRunOptions): MultiHeadResult;
   /** Training part (an Error with parts: 'attention'). The layer's gradients given dY = dLoss/doutput (n_q x d_model). */
   backward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options?: MaskOptions & { weights?: boolean }): MultiHeadGradients;
   /** Frees the parameters; run() throws afterwards. */
@@ -321,7 +327,7 @@ export interface Attention {
    */
   attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: Omit<AttentionOptions, 'into'>): AttentionGradients;
   /** Training part. Every gradient of multiHeadAttention(Xq, Xkv, options) given dY = dLoss/doutput (n_q x d_model). */
-  multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: MultiHeadOptions): MultiHeadGradients;
+  multiHeadAttentionBackward(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, dY: MatrixLike, options: Omit<MultiHeadOptions, 'into'>): MultiHeadGradients;
   /** Training part. A tiny transformer trained in wasm (attention-only layers, or GPT blocks with mlp and layerNorm). */
   createTransformer(options: TransformerOptions): Transformer;
 }

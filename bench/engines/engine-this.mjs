@@ -65,10 +65,14 @@ export async function load({ build, quick, parts = 'all', waitForTiles = true } 
         const layer = attn.multiHeadAttentionLayer({
           heads: x.heads, Wq: W(x.Wq), Wk: W(x.Wk), Wv: W(x.Wv), Wo: W(x.Wo), bq: x.bq, bk: x.bk, bv: x.bv, bo: x.bo,
         });
-        return () => ({ output: layer.run(Xq, Xkv, { weights: false }).output.data });
+        let r = null; // with into, the previous call's result: its arrays are filled again
+        return () => {
+          r = layer.run(Xq, Xkv, into ? { weights: false, into: r } : { weights: false });
+          return { output: r.output.data };
+        };
       }
       const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
-      let r = null; // with into, the previous call's result: its arrays are filled again
+      let r = null;
       return () => {
         r = attn.attention(Q, K, V, into ? { weights, into: r } : { weights });
         return { output: r.output.data, weights: r.weights?.data };

@@ -12,7 +12,7 @@ import { TILES } from '../../web/api/tiles.js';
 export const labels = Object.fromEntries(ENGINES.map((e) => [e.id, e.label]));
 export const errorText = (e) => String(e?.message ?? e).split('\n')[0];
 
-// The engines timed again with attention({into}) (SDPA rows).
+// The engines timed again with {into} (SDPA and MHA rows).
 const REUSE = ['wasm-relaxed', 'wasm-simd'];
 
 // Rounds: ~budget ms of samples per engine and config; a fused run takes
@@ -50,11 +50,11 @@ export async function runConfig(cfg, engines, { quick, memoryProbe = null } = {}
   const ref = reference(cfg, x);
   const rows = [];
   const variants = [];
-  // SDPA through this project's SIMD builds once more with {into}: each
-  // call's results go into the previous call's arrays, which a browser can
-  // fill far sooner than it hands out fresh ones (onnxruntime-web's wasm
+  // SDPA and MHA through this project's SIMD builds once more with {into}:
+  // each call's results go into the previous call's arrays, which a browser
+  // can fill far sooner than it hands out fresh ones (onnxruntime-web's wasm
   // backend has no such option: an output given to run() comes back unfilled).
-  const reusing = cfg.kind === 'sdpa' ? REUSE.map((id) => ENGINES.find((e) => e.id === id)) : [];
+  const reusing = cfg.kind === 'fused' ? [] : REUSE.map((id) => ENGINES.find((e) => e.id === id));
   for (const [spec, into] of [...ENGINES.map((e) => [e, false]), ...reusing.map((e) => [e, true])]) {
     const engine = spec.id === 'wasm-simd' && memoryProbe ? memoryProbe.engine : engines[spec.id];
     for (const weights of cfg.kind === 'sdpa' ? [false, true] : [false]) {

@@ -45,7 +45,7 @@ const GOOD = `import { engine, typeset } from 'attention-wasm/figures';
 import type { ${figures.map((f) => interfaceName(f.name)).join(', ')}, AttentionFigureElement } from 'attention-wasm/figures';
 import 'attention-wasm/figures/multi-head-it';
 import type { AttentionCostElement as Cost } from 'attention-wasm/figures/cost';
-import type { AttentionResult } from 'attention-wasm';
+import type { AttentionResult, MultiHeadResult } from 'attention-wasm';
 
 const dict = document.createElement('attention-soft-dictionary');
 dict.temperature = 2;
@@ -69,8 +69,11 @@ const attn = await engine();
 const out: Float32Array = attn.attention([[1, 0]], [[1, 0]], [[2, 3]]).output.data;
 let reused: AttentionResult | null = null;
 reused = attn.attention([[1, 0]], [[1, 0]], [[2, 3]], { into: reused });
+const layer = attn.multiHeadAttentionLayer({ heads: 1, Wq: [[1]], Wk: [[1]], Wv: [[1]], Wo: [[1]] });
+let mh: MultiHeadResult | null = null;
+mh = layer.run([[1]], null, { weights: false, into: mh });
 await typeset(document.body);
-void [t, q, summary, out, reused];
+void [t, q, summary, out, reused, mh];
 ${EVERY_PROP}
 export {};
 `;

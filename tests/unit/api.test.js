@@ -247,6 +247,60 @@ forEachBuild('multiHeadAttention', (attn) => {
   });
 });
 
+forEachBuild('multiHeadAttention({into})', (attn) => {
+  const rs = rng(3300);
+  const first = mhaInputs(rs, 6, 9, 8, 2, false, true);
+  const second = mhaInputs(rs, 6, 9, 8, 2, false, true);
+  const call = ({ Xq, Xkv }, options) => attn.multiHeadAttention(Xq, Xkv, { ...first.options, ...options });
+  const arrays = (r) => [r.output.data, ...(r.weights ?? []).map((w) => w.data), ...r.heads.map((z) => z.data)];
+  it("fills an earlier result's arrays (output, weights) with what a fresh call gives", () => {
+    for (const weights of [true, false]) {
+      for (const readHeads of [true, false]) {
+        const r = call(first, { weights });
+        if (readHeads) r.heads;
+        const before = [r.output.data, ...(r.weights ?? []).map((w) => w.data)];
+        const again = call(second, { weights, into: r });
+        const fresh = call(second, { weights });
+        assert.equal(again.output, r.output);
+        if (weights) again.weights.forEach((w, h) => assert.equal(w, r.weights[h]));
+        const now = arrays(again);
+        before.forEach((data, i) => assert.equal(now[i], data, `array ${i} is the earlier result's`));
+        assert.deepEqual(now, arrays(fresh));
+        // The earlier result reads the new values too, heads included.
+        assert.deepEqual(arrays(r), arrays(fresh));
+        assert.equal(attn.memoryInUse(), 0);
+      }
+    }
+  });
+  it('through a layer, and from a result of another head count', () => {
+    const { Xq, Xkv, options } = first;
+    const layer = attn.multiHeadAttentionLayer(options);
+    try {
+      let r = null;
+      for (let i = 0; i < 3; i++) r = layer.run(Xq, Xkv, { weights: false, into: r });
+      assert.deepEqual(arrays(r), arrays(attn.multiHeadAttention(Xq, Xkv, { ...options, weights: false })));
+    } finally {
+      layer.dispose();
+    }
+    const one = attn.multiHeadAttention(Xq, Xkv, { ...options, heads: 1, weights: false });
+    one.heads; // split into 1 head: not reused for 2
+    const two = attn.multiHeadAttention(Xq, Xkv, { ...options, weights: false, into: one });
+    assert.equal(two.output, one.output);
+    assert.equal(two.heads.length, 2);
+    assert.equal(one.heads.length, 1);
+  });
+  it('a call that throws leaves the result as it was', () => {
+    const r = call(first, {});
+    const copies = arrays(r).map((a) => a.slice());
+    const bad = { ...second.Xq, data: second.Xq.data.slice() };
+    bad.data[5] = NaN;
+    assert.throws(() => call({ ...second, Xq: bad }, { into: r }), /\bXq has NaN/);
+    assert.throws(() => call(second, { into: { ...r, weights: r.weights.slice(1) } }), /\binto\.weights must be an array of 2/);
+    assert.deepEqual(arrays(r), copies);
+    assert.equal(attn.memoryInUse(), 0);
+  });
+});
+
 // ---- positional encoding -----------------------------------------------------
 
 forEachBuild('positionalEncoding', (attn) => {

@@ -1,7 +1,7 @@
 // mha.js: multi-head attention, as one call or as a layer whose parameters
 // stay in wasm memory (the layer's backward is the training part's:
 // backward.js, reached through k.trainingPart).
-import { FUSED_HINT, checkBytes, expectShape, toFlag, toMatrix, toOptions } from './check.js';
+import { FUSED_HINT, checkBytes, expectShape, toFlag, toMatrix, toOptions, toResult } from './check.js';
 import { Arena, residentArena } from './kernels.js';
 import { putLayer, toLayer, toSequences } from './layer.js';
 import { putMasks, toMasks } from './masks.js';
@@ -17,8 +17,26 @@ function toMhaCall(layer, Xq, Xkv, opts) {
     `multiHeadAttention with ${n_q} queries, ${n_k} keys and ${heads} heads`,
     wantWeights ? FUSED_HINT : '',
   );
-  return { layer, Xq, Xkv, wantWeights, masks: toMasks(opts, n_q, n_k) };
+  return { layer, Xq, Xkv, wantWeights, masks: toMasks(opts, n_q, n_k), into: toInto(opts.into, n_q, n_k, layer, wantWeights) };
 }
+
+// {into: r}: an earlier result whose arrays this call fills, or null.
+function toInto(into, n_q, n_k, { heads, d }, wantWeights) {
+  if (into == null) return null;
+  toResult(into.output, 'into.output', n_q, d);
+  if (wantWeights) {
+    const list = into.weights, array = Array.isArray(list);
+    if (list?.length !== heads || !array) {
+      throw new (array ? RangeError : TypeError)(`into.weights must be an array of ${heads} matrices, one per head`);
+    }
+    list.forEach((w, h) => toResult(w, `into.weights[${h}]`, n_q, n_k));
+  }
+  return into;
+}
+
+// A result's Z and, once `heads` is read, its per-head split: kept beside
+// the result (results stay plain objects), so that {into} can fill Z again.
+const zOf = new WeakMap();
 
 // Z (rows x heads*dh) as one matrix per head; each head's rows are copied
 // with set(), which measured 2-3x faster than element loops.
@@ -35,7 +53,7 @@ function splitHeads(Z, rows, heads, dh) {
 
 // One checked multi-head call (toMhaCall) with the layer's parameters at
 // `params`; the per-call buffers come from `arena`.
-function runMha(k, arena, params, { layer: { heads, d }, Xq, Xkv, wantWeights, masks }) {
+function runMha(k, arena, params, { layer: { heads, d }, Xq, Xkv, wantWeights, masks, into }) {
   const ex = k.ex;
   const [n_q, n_k, dh] = [Xq.rows, Xkv.rows, d / heads];
   const y = arena.floats(n_q * d);
@@ -47,25 +65,35 @@ function runMha(k, arena, params, { layer: { heads, d }, Xq, Xkv, wantWeights, m
   k.check(ex.attn_mha(y, w, z, xq, xkv, n_q, n_k, d, heads, params, putMasks(arena, masks), arena.alloc(ws)),
     'multiHeadAttention');
   const weights = wantWeights
-    ? Array.from({ length: heads }, (_, h) => k.read(w + 4 * h * n_q * n_k, n_q, n_k))
+    ? Array.from({ length: heads }, (_, h) => k.read(w + 4 * h * n_q * n_k, n_q, n_k, into?.weights[h]))
     : null;
   // Z comes out in one piece; it is split into per-head matrices only when
-  // `heads` is first read (most callers want only the output).
-  const Z = k.read(z, n_q, d).data;
-  let perHead = null;
-  return {
-    output: k.read(y, n_q, d),
+  // `heads` is first read (most callers want only the output). An earlier
+  // result's Z of this shape is filled again (and split again when read).
+  let zs = into && zOf.get(into);
+  if (zs?.heads === heads && zs.Z.length === n_q * d) {
+    k.read(z, n_q, d, { data: zs.Z });
+    zs.perHead = null;
+  } else {
+    zs = { Z: k.read(z, n_q, d).data, heads, perHead: null };
+  }
+  const result = {
+    output: k.read(y, n_q, d, into?.output),
     weights,
     get heads() {
-      return (perHead ??= splitHeads(Z, n_q, heads, dh));
+      return (zs.perHead ??= splitHeads(zs.Z, n_q, heads, dh));
     },
   };
+  zOf.set(result, zs);
+  return result;
 }
 
 /**
  * Multi-head attention, Y = Concat(Z_1..Z_h) Wo + bo with Q = Xq Wq + bq,
  * K = Xkv Wk + bk, V = Xkv Wv + bv. Xkv null or undefined = self-attention.
  * Returns {output, weights: [per head] | null, heads: [per-head Z_i]}.
+ * {into: r}, r an earlier result of the same shapes (or null), fills r's
+ * arrays instead of fresh ones, as attention() does.
  */
 export function multiHeadAttention(k, Xq, Xkv, options) {
   const opts = toOptions(options, 'multiHeadAttention');
