@@ -11,7 +11,6 @@ import { sweep } from './cost.model.js';
 async function engines(modules) {
   const found = {};
   for (const [build, module] of Object.entries(modules)) found[build] = await loadAttention({ module, parts: 'attention' });
-  await Promise.all(Object.values(found).map((attn) => attn.tuned)); // time each build with its faster tile
   return found;
 }
 

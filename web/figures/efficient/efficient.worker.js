@@ -12,7 +12,6 @@ self.addEventListener('message', async ({ data }) => {
   if (data?.type !== 'run') return;
   try {
     const attn = await loadAttention({ module: data.modules.best, parts: 'attention' });
-    await attn.tuned; // time the engine with its faster tile
     self.postMessage({ type: 'start', simd: attn.simd });
     for (const r of sweep(attn, data)) self.postMessage({ type: 'result', ...r });
     self.postMessage({ type: 'done' });
