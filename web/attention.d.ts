@@ -55,9 +55,10 @@ export interface LoadOptions {
   wasmUrl?: string | URL;
   /**
    * The register tile of every matrix product. 'auto' (default): the relaxed build times
-   * its two, 2x16 and 6x8, in the background after loading (attn.tuned) and keeps the
-   * faster; the other builds and the attention part alone have 2x16 only. '2x16' or '6x8'
-   * forces one ('6x8' is an Error on an engine without it).
+   * its two, 2x16 and 6x8, once per page, worker or process (one small product while
+   * loading, the rest in the background: attn.tuned) and keeps the faster; the other
+   * builds and the attention part alone have 2x16 only. '2x16' or '6x8' forces one ('6x8'
+   * is an Error on an engine without it).
    */
   tiles?: 'auto' | Tiles;
 }

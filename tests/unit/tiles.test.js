@@ -3,14 +3,15 @@
 // the same bits under 2x16 and 6x8; tiles: 'auto' picks one in the
 // background, leaves nothing allocated and computes the same all the while;
 // the pick waits for V8's optimized code (a fake engine and clock replay
-// what Node 20 and Chromium 156 measured); a bad `tiles` option is an error
-// that names it.
+// what Node 20 and Chromium 156 measured), times baseline code first even
+// when the caller computes at once, and is made once per realm; a bad
+// `tiles` option is an error that names it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { forEachBuild, randMatrix, rng } from './helpers.js';
 import { loadAttention } from '../../web/attention.js';
-import { pickTiles, TILES } from '../../web/api/tiles.js';
+import { pickTiles, TILES, useTiles } from '../../web/api/tiles.js';
 
 forEachBuild('tiles', (attn, build) => {
   test("'auto' settles on a tile the build has, with nothing left allocated", async () => {
@@ -75,20 +76,21 @@ describe('tiles: the option', () => {
 // ---- pickTiles against a replayed engine ------------------------------------
 
 /**
- * Fake exports and clock: a product under `tile` takes ms(tile, since)
- * milliseconds, `since` the time since the first product (V8 optimizes
- * once products have run), a wait its own, and each reading of the clock
- * 1 us. Records what was allocated, freed and set.
+ * Fake exports and clock: a product of m rows under `tile` takes
+ * ms(tile, clock) * m / 384 milliseconds at the clock's time since loading
+ * (V8 optimizes once products have run, the caller's or the pick's), a wait
+ * its own, and each reading of the clock 1 us. Records what was allocated,
+ * freed and set.
  */
 function fakeEngine(ms) {
-  let clock = 0, tile = 0, next = 64, start = null;
+  let clock = 0, tile = 0, next = 64;
   const log = { allocated: [], freed: [] };
   const ex = {
     memory: { buffer: new ArrayBuffer(4 << 20) },
     attn_alloc: (bytes) => { const p = next; next += bytes; log.allocated.push(p); return p; },
     attn_free: (p) => log.freed.push(p),
     attn_set_gemm_tiles: (t) => { tile = t; return 0; },
-    attn_matmul: () => { clock += ms(tile === TILES['6x8'] ? '6x8' : '2x16', clock - (start ??= clock)); return 0; },
+    attn_matmul: (c, a, b, m) => { clock += (ms(tile === TILES['6x8'] ? '6x8' : '2x16', clock) * m) / 384; return 0; },
   };
   const options = { now: () => (clock += 0.001), wait: async (wait) => { clock += wait; } };
   return { ex, log, options, tile: () => tile };
@@ -96,21 +98,26 @@ function fakeEngine(ms) {
 
 describe('tiles: pickTiles', () => {
   // Baseline code (V8 runs it first) favours 6x8 everywhere; optimized code,
-  // ready `compiled` ms after the first product, runs 6x8 at half speed in V8
-  // up to 12 and 5-10% faster in later V8.
+  // ready `compiled` ms after loading, runs 6x8 at half speed in V8 up to 12
+  // and 5-10% faster in later V8.
   const baseline = { '2x16': 1.0, '6x8': 0.7 };
   const engines = {
     'V8 up to 12 (Node 20)': { optimized: { '2x16': 0.2, '6x8': 0.4 }, want: '2x16' },
     'later V8 (Chromium 156)': { optimized: { '2x16': 0.2, '6x8': 0.186 }, want: '6x8' },
   };
   const replay = (optimized, compiled, outlier = () => false) =>
-    fakeEngine((tile, since) => (outlier(since) ? 5 : (since < compiled ? baseline : optimized)[tile]));
+    fakeEngine((tile, clock) => (outlier(clock) ? 5 : (clock < compiled ? baseline : optimized)[tile]));
   for (const [name, { optimized, want }] of Object.entries(engines)) {
     test(`${name}: picks ${want} on optimized code; restores 2x16; frees all`, async () => {
       const f = replay(optimized, 15);
       assert.equal(await pickTiles(f.ex, f.options), want);
       assert.equal(f.tile(), TILES['2x16']); // the engine's tile until the caller sets the pick
       assert.deepEqual([...f.log.freed].sort(), [...f.log.allocated].sort());
+    });
+    test(`${name}: optimized code within 1 ms of loading (the caller's products ask for it): picks ${want}`, async () => {
+      // Round 0 runs before the caller can: it still times baseline code.
+      const f = replay(optimized, 1);
+      assert.equal(await pickTiles(f.ex, f.options), want);
     });
     test(`${name}: optimized code late (or never): no pick made on baseline code, 2x16`, async () => {
       for (const compiled of [60, Infinity]) {
@@ -128,6 +135,17 @@ describe('tiles: pickTiles', () => {
   test('outlier blocks (a collection, the page) do not decide: the fastest blocks do', async () => {
     const f = replay(engines['later V8 (Chromium 156)'].optimized, 15, (clock) => Math.floor(clock) % 7 === 3);
     assert.equal(await pickTiles(f.ex, f.options), '6x8');
+  });
+  test("'auto' times once per realm: a later engine takes the pick, its products untimed", async () => {
+    // (A later engine's products may run code V8 optimized for an earlier one.)
+    const [a, b] = [0, 1].map(() => replay(engines['later V8 (Chromium 156)'].optimized, 15));
+    let timedB = 0;
+    const matmulB = b.ex.attn_matmul;
+    b.ex.attn_matmul = (...args) => (timedB++, matmulB(...args));
+    const picked = await useTiles(a.ex, 'auto');
+    assert.equal(await useTiles(b.ex, 'auto'), picked);
+    assert.equal(timedB, 0);
+    assert.equal(b.tile(), TILES[picked]);
   });
   test('out of wasm memory: 2x16, and what was allocated is freed', async () => {
     const f = fakeEngine(() => 0.2);
