@@ -68,7 +68,7 @@ export async function pickTiles(ex, { now = () => performance.now(), wait = (ms)
   for (let round = 1; round < ROUNDS; round++) {
     await wait(round === 1 ? FIRST_GAP_MS : GAP_MS);
     blockMs ||= Math.min(2, Math.max(0.5, 20 * tick(now))); // +-5% of a block at the clock's resolution
-    const ok = withProduct(ex, M, (product) => {
+    const fit = withProduct(ex, M, (product) => {
       for (const name of round % 2 ? ['6x8', '2x16'] : ['2x16', '6x8']) {
         ex.attn_set_gemm_tiles(TILES[name]);
         const t0 = now();
@@ -79,9 +79,8 @@ export async function pickTiles(ex, { now = () => performance.now(), wait = (ms)
         } while ((t = now() - t0) < blockMs);
         times[name].push(t / n);
       }
-      return true;
     });
-    if (ok === null) return '2x16';
+    if (fit === null) return '2x16';
     if (TILE_NAMES.every((name) => settled(times[name]))) {
       const [t2, t6] = TILE_NAMES.map((name) => best(times[name]));
       return first >= 2 * t2 && t6 <= TIE * t2 ? '6x8' : '2x16';
@@ -90,8 +89,8 @@ export async function pickTiles(ex, { now = () => performance.now(), wait = (ms)
   return '2x16';
 }
 
-// Runs f(product) with an m x K by K x N product's arrays in wasm memory,
-// then sets 2x16 back and frees them; null if they do not fit.
+// f(product)'s result, run with an m x K by K x N product's arrays in wasm
+// memory, then 2x16 set back and the arrays freed; null if they do not fit.
 function withProduct(ex, m, f) {
   const a = ex.attn_alloc(4 * m * K) >>> 0, b = ex.attn_alloc(4 * K * N) >>> 0, c = ex.attn_alloc(4 * m * N) >>> 0;
   try {
