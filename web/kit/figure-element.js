@@ -9,8 +9,11 @@
 // Off the page it does nothing: no frame, no announcement; a figure with work
 // in the background (a worker) starts it in onPage() and stops it in
 // disconnectedCallback().
-// Until it upgrades, the page's light-DOM children (a short text) are what a
-// reader without JavaScript sees; the shadow root hides them.
+// Until it has drawn, it shows its light-DOM children (the page's picture of
+// it, or a sentence) through a <slot>: what a reader without JavaScript, a
+// feed, reader mode or a printout gets, and what shows while it loads. Once
+// it draws, the figure replaces the slot. A figure with no light DOM says
+// "Loading" only once it loads.
 //
 // Words come from `static strings` (the figure's tables, one import per
 // language, see i18n.js) through this.t(key, args), in the language the
@@ -49,10 +52,31 @@ const ANNOUNCE_EVERY = 5000;
 
 const NO_WORDS = async () => ({ default: {} });
 
+// Printing: every figure on the page is drawn in the light theme before the
+// page is laid out for paper (styles.js has the rest: @media print).
+let printing = false;
+const onPage = new Set(); // the connected figures
+
+// Whether `el` has light DOM to show: an element other than a JSON child, or text.
+const hasContent = (el) => [...el.childNodes].some((n) => (n.nodeType === 1 ? !n.matches('script') : n.nodeType === 3 && n.textContent.trim()));
+
 export class FigureElement extends HTMLElement {
   static props = {};
   static css = '';
   static strings = { en: NO_WORDS, zh: NO_WORDS };
+
+  static {
+    if (typeof addEventListener === 'function') {
+      addEventListener('beforeprint', () => {
+        printing = true;
+        for (const el of onPage) el.#print();
+      });
+      addEventListener('afterprint', () => {
+        printing = false;
+        for (const el of onPage) el.#followScheme();
+      });
+    }
+  }
 
   static get observedAttributes() {
     return [...Object.keys(this.props), 'lang', 'theme'];
@@ -78,7 +102,7 @@ export class FigureElement extends HTMLElement {
     for (const [k, p] of Object.entries(this.constructor.props)) this.state[k] = p.default;
     this.attachShadow({ mode: 'open' });
     adopt(this.shadowRoot, baseCss, this.constructor.css);
-    this.shadowRoot.append(h('div', { class: 'loading' }));
+    this.shadowRoot.append(h('slot'));
     /** Resolves once the figure has drawn for the first time. */
     this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });
     /** The current state in words (what the live region announces). */
@@ -86,7 +110,7 @@ export class FigureElement extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.#started) this.shadowRoot.querySelector('.loading')?.replaceChildren(translator({}, languageOf(this))('loading'));
+    onPage.add(this);
     applyLinkedState(this);
     this.#unwatchScheme ??= watchScheme(this.#followScheme);
     this.#followScheme();
@@ -103,6 +127,7 @@ export class FigureElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    onPage.delete(this);
     this.#unwatchScheme?.();
     this.#unwatchScheme = null;
     this.#observer?.disconnect();
@@ -127,11 +152,25 @@ export class FigureElement extends HTMLElement {
   // in JavaScript (cell labels, canvases) follow on the next draw.
   #followScheme = () => {
     const theme = this.getAttribute('theme');
-    const dark = theme === 'dark' || (theme !== 'light' && pageScheme() === 'dark');
+    const dark = !printing && (theme === 'dark' || (theme !== 'light' && pageScheme() === 'dark'));
     if (dark === this.hasAttribute('data-dark')) return;
     this.toggleAttribute('data-dark', dark);
     this.invalidate();
   };
+
+  // Before printing: a figure that has drawn draws again now, in the light
+  // theme (colours resolved in JavaScript too); one that has not shows the
+  // page's picture of it, loaded now if it waited to near the viewport.
+  #print() {
+    this.#followScheme();
+    if (!this.hasAttribute('data-ready')) {
+      for (const img of this.querySelectorAll('img[loading="lazy"]')) img.loading = 'eager';
+      return;
+    }
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#draw();
+  }
 
   attributeChangedCallback(name, old, value) {
     if (name === 'theme') return void this.#followScheme();
@@ -148,6 +187,7 @@ export class FigureElement extends HTMLElement {
     this.#started = true;
     this.#observer?.disconnect();
     this.#observer = null;
+    if (!hasContent(this)) this.shadowRoot.append(h('div', { class: 'loading' }, translator({}, languageOf(this))('loading')));
     try {
       const lang = (this.#wanted = languageOf(this));
       const [attn, texts] = await Promise.all([engine(), loadTexts(this.constructor.strings, lang)]);
@@ -159,7 +199,8 @@ export class FigureElement extends HTMLElement {
       this.#relanguage(); // (in case `lang` changed while loading)
     } catch (err) {
       const t = this.t ?? translator({}, languageOf(this));
-      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })));
+      // said above the page's picture of it, if it has one
+      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })), h('slot'));
       this.toggleAttribute('data-error', true);
     }
     this.#resolveReady();

@@ -83,4 +83,12 @@ button:disabled { opacity: 0.45; cursor: default; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
 math { font-size: 1.15em; }
 math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
+/* On paper: the light theme, colours as drawn (backgrounds too), the page's
+   width, one piece, without what only a live figure can use; a figure that
+   has not drawn prints the page's picture of it (figure-element.js). */
+@media print {
+  :host, :host([data-dark]), :host([theme=dark]) { ${LIGHT} }
+  :host { print-color-adjust: exact; -webkit-print-color-adjust: exact; break-inside: avoid; width: auto; max-width: 100%; }
+  .controls, .slider, fieldset.choice, .switch, button, input, select, textarea, .tools, .loading { display: none !important; }
+}
 `;
