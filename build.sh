@@ -43,7 +43,10 @@ fi
 # a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
 ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||
   need /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core
-[ -d node_modules ] || npm install --no-audit --no-fund
+# node_modules, holding every package package.json names (a merge may have added one)
+node -e "const p = require('./package.json'); const fs = require('fs');
+  process.exit(Object.keys({ ...p.dependencies, ...p.devDependencies }).every((n) => fs.existsSync('node_modules/' + n + '/package.json')) ? 0 : 1)" ||
+  npm install --no-audit --no-fund
 
 # Debian's emscripten needs its own node modules (acorn) on NODE_PATH.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
