@@ -41,7 +41,13 @@ if [ "${1:-}" = --test ]; then
   ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1 ||
     need /usr/share/fonts/truetype/wqy/wqy-microhei.ttc fonts-wqy-microhei
 fi
-[ -d node_modules ] || npm install --no-audit --no-fund
+# a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
+ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||
+  need /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core
+# node_modules, holding every package package.json names (a merge may have added one)
+node -e "const p = require('./package.json'); const fs = require('fs');
+  process.exit(Object.keys({ ...p.dependencies, ...p.devDependencies }).every((n) => fs.existsSync('node_modules/' + n + '/package.json')) ? 0 : 1)" ||
+  npm install --no-audit --no-fund
 
 # Debian's emscripten needs its own node modules (acorn) on NODE_PATH.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
@@ -121,6 +127,8 @@ if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
 node scripts/figure-types.mjs
 # The figures the Hugo shortcode and the Jekyll include accept, from the registry.
 node scripts/blog-data.mjs
+# dist/snapshots/: every figure's picture, computed by the snapshot command's code.
+node scripts/snapshots.mjs
 # The article as served (web/index.html): its source with the formulas as MathML and the figures' pictures.
 node scripts/article.mjs
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'

@@ -27,36 +27,22 @@
 // will not do; the figure then says why, in its language, above itself,
 // and keeps its own example.
 //
-// A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}:
-// numbers are clamped to [min, max] and, with `integer: true`, rounded (or
-// moved to the nearest allowed value by `snap(v)`);
-// enums keep only one of `values`; strings go through `normalize(text)`,
-// which returns the canonical text of a valid value (the default's text
-// for anything else). Attributes, properties and links all pass through
-// here, so the state is always valid whatever a page or a URL holds.
+// A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}
+// (props.js says what each means; a figure's declarations are in its
+// <name>.props.js, which pictures drawn without a browser read too).
+// Attributes, properties and links all pass through parseProp, so the
+// state is always valid whatever a page or a URL holds.
 import { engine } from './engine.js';
 import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
 import { h } from './dom.js';
 import { theme } from './draw/colors.js';
 import { pageScheme, watchScheme } from './page-scheme.js';
-import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
-import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
+import { applyLinkedState, copyLinkButton } from './state-link.js';
+import { parseProp } from './props.js';
 import { languageOf, loadTexts, overridesOf, translator } from './i18n.js';
 import { ExampleError } from './example.js';
-
-function parse(prop, value) {
-  if (value === null) return prop.default;
-  if (prop.type === 'number') {
-    // rounded as a link writes numbers, so that a link restores exactly this state
-    const v = linkNumber(attrNumber(value, prop.default, prop.min, prop.max));
-    return prop.snap ? prop.snap(v) : prop.integer ? Math.round(v) : v;
-  }
-  if (prop.type === 'boolean') return value !== 'false';
-  if (prop.type === 'enum') return prop.values.includes(value) ? value : prop.default;
-  return prop.normalize ? prop.normalize(value) : value;
-}
 
 // The live region follows the summary once changes pause for ANNOUNCE_WAIT
 // (a slider let go); while they never pause (a model training), at most every
@@ -192,7 +178,7 @@ export class FigureElement extends HTMLElement {
       if (this.attn && old !== value) this.#relanguage();
       return;
     }
-    this.state[name] = parse(this.constructor.props[name], value);
+    this.state[name] = parseProp(this.constructor.props[name], value);
     this.invalidate();
   }
 
