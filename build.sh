@@ -13,7 +13,7 @@
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
-#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer, a CJK font)
+#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer, a CJK font, Hugo, Jekyll)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -39,6 +39,9 @@ if [ "${1:-}" = --test ]; then
   # a CJK font, so the Chinese UI is drawn (and measured at 360 px) as readers see it
   ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1 ||
     need /usr/share/fonts/truetype/wqy/wqy-microhei.ttc fonts-wqy-microhei
+  # the blog engines the consumer tests build sites with (tests/consumers/blog-engines.test.js)
+  need hugo hugo
+  need jekyll jekyll
 fi
 # a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
 ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||
