@@ -10,6 +10,7 @@
 #   dist/                       the figures bundle for embedding (when web/figures exists), with
 #                               its .d.ts (scripts/figure-types.mjs)
 #   web/embed/{hugo/data,jekyll/_data}/attention_figures.json  the figures the blog snippets accept
+#   web/index.html              the article as served, from web/article.html (scripts/article.mjs)
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
@@ -131,4 +132,6 @@ node scripts/figure-types.mjs
 node scripts/blog-data.mjs
 # dist/snapshots/: every figure's picture, computed by the snapshot command's code.
 node scripts/snapshots.mjs
+# The article as served (web/index.html): its source with the formulas as MathML and the figures' pictures.
+node scripts/article.mjs
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'
