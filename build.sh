@@ -15,7 +15,7 @@
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
 #   bash build.sh --test    also what npm test needs (Chromium, Firefox ESR, WebKitGTK's WebKitWebDriver
-#                           and MiniBrowser with Xvfb, clang + libFuzzer, a CJK font)
+#                           and MiniBrowser with Xvfb, clang + libFuzzer, a CJK font, Hugo, Jekyll)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -44,6 +44,9 @@ if [ "${1:-}" = --test ]; then
   # a CJK font, so the Chinese UI is drawn (and measured at 360 px) as readers see it
   ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1 ||
     need /usr/share/fonts/truetype/wqy/wqy-microhei.ttc fonts-wqy-microhei
+  # the blog engines the consumer tests build sites with (tests/consumers/blog-engines.test.js)
+  need hugo hugo
+  need jekyll jekyll
 fi
 # a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
 ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||
