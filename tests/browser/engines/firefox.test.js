@@ -1,0 +1,4 @@
+// Firefox ESR (puppeteer-core over WebDriver BiDi): what every engine must do (everywhere.js).
+import { everywhere } from './everywhere.js';
+
+everywhere('firefox');
