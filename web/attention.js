@@ -50,6 +50,27 @@ const WASM = {
  * directory); default: the build's file in ../build/.
  */
 export async function loadAttention(options = {}) {
+  const e = await loadEngine(options);
+  return new Attention(e.kernels, e);
+}
+
+/**
+ * A pool of workers that run the engine's calls on every core, each with
+ * this page's compiled module: `await pool.attention(Q, K, V, options)` and
+ * the rest return what the engine's calls return, bit for bit (api/pool.js
+ * says how calls are split). Options: `workers` (default: the cores the
+ * platform reports minus one, at least 1) and loadAttention's (the engine
+ * the pool runs small calls on, and whose module its workers instantiate).
+ * `pool.close()` ends the workers.
+ */
+export async function attentionPool(options = {}) {
+  const { createPool } = await import('./api/pool.js');
+  return createPool(options, loadEngine);
+}
+
+// What loadAttention and attentionPool load: {kernels, build, parts, module,
+// tuned (the register tile, a promise)}.
+async function loadEngine(options) {
   const o = toLoadOptions(options);
   // The training part's JavaScript loads while the wasm compiles.
   const [training, { module, ex, build }] = await Promise.all([
@@ -62,7 +83,7 @@ export async function loadAttention(options = {}) {
   const has6x8 = build === 'relaxed' && o.parts === 'all';
   if (o.tiles === '6x8' && !has6x8) throw new Error("attention-wasm: tiles '6x8' needs the full engine (attention.relaxed.wasm)");
   const tuned = has6x8 ? (await import('./api/tiles.js')).useTiles(ex, o.tiles) : '2x16';
-  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tuned });
+  return { kernels: new Kernels(ex, training), build, parts: o.parts, module, tuned: Promise.resolve(tuned) };
 }
 
 /**
@@ -86,7 +107,7 @@ class Attention {
      * tiles: 'auto' resolves once it has timed both (api/tiles.js, in the
      * background), at once otherwise. The results are the same bits meanwhile.
      */
-    this.tuned = Promise.resolve(tuned);
+    this.tuned = tuned;
     /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
     this.build = build;
     /** True when a SIMD build (plain or relaxed) runs. */
