@@ -10,6 +10,7 @@
 #   dist/                       the figures bundle for embedding (when web/figures exists), with
 #                               its .d.ts (scripts/figure-types.mjs)
 #   web/embed/{hugo/data,jekyll/_data}/attention_figures.json  the figures the blog snippets accept
+#   web/index.html              the article as served, from web/article.html (scripts/article.mjs)
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
@@ -40,7 +41,13 @@ if [ "${1:-}" = --test ]; then
   ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1 ||
     need /usr/share/fonts/truetype/wqy/wqy-microhei.ttc fonts-wqy-microhei
 fi
-[ -d node_modules ] || npm install --no-audit --no-fund
+# a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
+ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||
+  need /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core
+# node_modules, holding every package package.json names (a merge may have added one)
+node -e "const p = require('./package.json'); const fs = require('fs');
+  process.exit(Object.keys({ ...p.dependencies, ...p.devDependencies }).every((n) => fs.existsSync('node_modules/' + n + '/package.json')) ? 0 : 1)" ||
+  npm install --no-audit --no-fund
 
 # Debian's emscripten needs its own node modules (acorn) on NODE_PATH.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
@@ -120,4 +127,8 @@ if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
 node scripts/figure-types.mjs
 # The figures the Hugo shortcode and the Jekyll include accept, from the registry.
 node scripts/blog-data.mjs
+# dist/snapshots/: every figure's picture, computed by the snapshot command's code.
+node scripts/snapshots.mjs
+# The article as served (web/index.html): its source with the formulas as MathML and the figures' pictures.
+node scripts/article.mjs
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'

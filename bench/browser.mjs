@@ -9,6 +9,8 @@
 //   --filter RE    only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 //   --only forward | backward | efficient | train | gpt   one section
 //   --full-262k    also full attention at N = 262,144 in the efficient section (minutes)
+//   --write        also write the tables of every section run to bench/RESULTS.md (chromium-* sections;
+//                  a full run: not with --quick or --filter)
 // Not in the browser: cold start, payload (npm run bench measures both) and
 // the forward fused memory.
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
@@ -25,6 +27,9 @@ import { efficientProblems, printEfficient } from './sections/efficient.mjs';
 import { printTrain, trainProblems } from './sections/train.mjs';
 import { gptProblems, printGpt } from './sections/gpt.mjs';
 import * as report from './lib/report.mjs';
+import { sections } from './lib/markdown.mjs';
+import { writeResults } from './lib/results.mjs';
+import os from 'node:os';
 
 const args = process.argv.slice(2);
 const value = (flag) => {
@@ -40,6 +45,9 @@ const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt'];
 if (only && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
 const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
+const write = args.includes('--write');
+if (write && (quick || filter)) throw new Error('--write records full runs only: not with --quick or --filter');
+const load = os.loadavg()[0];
 
 const server = await serve({ port: 0 });
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
@@ -114,6 +122,14 @@ try {
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
     console.log(`\nJSON written to ${jsonFile}`);
+  }
+  if (write && found.length) console.error('\nbench/RESULTS.md not written: the run found problems (below)');
+  if (write && !found.length) {
+    const command = `npm run bench:browser -- ${args.join(' ')}`;
+    for (const { name, title, body } of sections(out, { where: 'chromium' })) {
+      writeResults(name, { title, body, command, machine, browser: out.browser, date: out.date, load });
+      console.log(`bench/RESULTS.md: section "${name}" written`);
+    }
   }
   if (found.length) {
     console.error(`\nbench:browser: ${found.length} problem(s):\n  ${found.join('\n  ')}`);

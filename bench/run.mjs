@@ -6,6 +6,8 @@
 //                (backward.mjs, efficient.mjs: the recent advances, train.mjs, gpt.mjs)
 //   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
 //   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
+//   --write      also write the tables of every section run to bench/RESULTS.md (node-* sections;
+//                a full run: not with --quick or --filter)
 // Exits 1 when this project's engine fails or a result is wrong (never on time).
 import { writeFileSync } from 'node:fs';
 import { ENGINES } from './engines/engines.mjs';
@@ -22,6 +24,9 @@ import { backwardProblems, runBackward } from './sections/backward.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';
 import { printTrain, runTrain, trainProblems } from './sections/train.mjs';
 import { printGpt, runGpt, gptProblems } from './sections/gpt.mjs';
+import { sections } from './lib/markdown.mjs';
+import { writeResults } from './lib/results.mjs';
+import os from 'node:os';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -36,6 +41,8 @@ const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
 const filterIndex = args.indexOf('--filter');
 const filter = filterIndex >= 0 ? new RegExp(args[filterIndex + 1]) : null;
+const write = args.includes('--write');
+if (write && (quick || filter)) throw new Error('--write records full runs only: not with --quick or --filter');
 
 // The largest fused config runs on a fresh instance so that its wasm
 // memory shows this config's peak alone; a small call first warms it.
@@ -58,6 +65,7 @@ function memoryReport(cfg, probe) {
 
 async function main() {
   const machine = machineInfo();
+  const load = os.loadavg()[0];
   report.printMachine(machine);
   const out = { date: new Date().toISOString(), quick, machine };
   const found = [];
@@ -94,6 +102,14 @@ async function main() {
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');
     console.log(`\nJSON written to ${jsonFile}`);
+  }
+  if (write && found.length) console.error('\nbench/RESULTS.md not written: the run found problems (below)');
+  if (write && !found.length) {
+    const command = `npm run bench -- ${args.join(' ')}`;
+    for (const { name, title, body } of sections(out, { where: 'node' })) {
+      writeResults(name, { title, body, command, machine, date: out.date, load });
+      console.log(`bench/RESULTS.md: section "${name}" written`);
+    }
   }
   if (found.length) {
     console.error(`\nbench: ${found.length} problem(s):\n  ${found.join('\n  ')}`);

@@ -1,5 +1,5 @@
 // article-text.mjs: the text <attention-tiny-gpt> learns from: the prose of
-// web/index.html's <article> (figures' fallback descriptions included, tags,
+// the article's <article> (web/article.html, the source of web/index.html) (figures' fallback descriptions included, tags,
 // math markup and entities removed), lower-cased, with every character
 // outside the model's alphabet dropped and runs of white space made one
 // space. Run by every build.sh; writes build/article-text.js, which the
@@ -32,8 +32,8 @@ export function articleText(html) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = new URL('../', import.meta.url);
-  const text = articleText(readFileSync(new URL('web/index.html', root), 'utf8'));
-  const out = `// article-text.js: made by scripts/article-text.mjs from web/index.html (do not edit).
+  const text = articleText(readFileSync(new URL('web/article.html', root), 'utf8'));
+  const out = `// article-text.js: made by scripts/article-text.mjs from web/article.html (do not edit).
 export const ARTICLE_TEXT = ${JSON.stringify(text)};
 `;
   mkdirSync(new URL('build/', root), { recursive: true });

@@ -4,16 +4,15 @@
 //                                  figure that trains or measures in a worker
 //   dist/chunks/*.js               code the figures share, loaded once per page
 //   dist/attention[.relaxed|.simd].wasm  the kernels (a page downloads one: the best its engine validates)
-//   dist/article-math.js           the article's formulas as MathML (web/article.js)
 // Formulas are typeset to MathML here (scripts/math.mjs); KaTeX itself is in
 // a chunk that only TeX unknown at build time loads.
 import { build, context } from 'esbuild';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join } from 'node:path';
 import { BUILDS } from '../web/api/load.js';
 import { FIGURES } from '../web/figures/registry.js';
-import { articleMath, figureMath } from './math.mjs';
+import { figureMath } from './math.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -95,8 +94,6 @@ export async function bundle({ watch = false } = {}) {
     await copyFile(join(root, 'build', name), join(dist, name));
     await copyFile(join(root, 'build', partFile(name)), join(dist, partFile(name)));
   }
-  const article = articleMath(await readFile(join(root, 'web/index.html'), 'utf8'));
-  await writeFile(join(dist, 'article-math.js'), `// made by scripts/bundle.mjs from web/index.html's data-tex (do not edit)\nexport default ${JSON.stringify(article)};\n`);
   if (!watch) {
     for (const c of configs) await build(c);
     return [];

@@ -1,8 +1,9 @@
 // math.mjs: every formula the figures and the article show, typeset to
-// MathML at build time (web/kit/math.js says why). Used by bundle.mjs.
+// MathML at build time (web/kit/math.js says why). Used by bundle.mjs and
+// article.mjs (the article's data-tex, typeset into the page itself).
+//   mathml(tex)        TeX -> MathML
 //   figureMath(name)   {TeX: MathML} for one figure: the $…$ of its string
 //                      tables (both languages) and the tex`…` of its code
-//   articleMath(html)  {TeX: MathML} for a page's data-tex attributes
 import katex from 'katex';
 import { coreMathml } from '../web/kit/mathml-core.js';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -43,16 +44,7 @@ export async function figureMath(name) {
   return typesetAll(sources);
 }
 
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** {TeX: MathML} for the data-tex attributes of a page's HTML. */
-export function articleMath(html) {
-  const sources = [...html.matchAll(/\bdata-tex="([^"]*)"/g)].map((m) => m[1].replace(/&(\w+);/g, (e, n) => ENTITIES[n] ?? e));
-  return typesetAll(sources);
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { FIGURES } = await import('../web/figures/registry.js');
   for (const { name } of FIGURES) console.log(name, Object.keys(await figureMath(name)).length);
-  console.log('article', Object.keys(articleMath(readFileSync(new URL('web/index.html', ROOT), 'utf8'))).length);
 }

@@ -4,6 +4,7 @@
 // as application/wasm. --csp adds the strict Content-Security-Policy that
 // the figures must work under. --watch (npm start) rebuilds dist/ from the
 // sources whenever one changes, so a reload shows the edit.
+import { watch } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { readFile, stat } from 'node:fs/promises';
@@ -68,6 +69,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--watch')) {
     const { bundle } = await import('./bundle.mjs');
     await bundle({ watch: true });
+    // the article's served page (scripts/article.mjs), again whenever its source changes
+    const { writeArticle } = await import('./article.mjs');
+    watch(fileURLToPath(new URL('../web/article.html', import.meta.url)), () => writeArticle().catch((err) => console.error(err.message)));
     console.log('attention-wasm: watching web/ (a reload shows an edit; `npm run build` makes dist/ as bloggers get it)');
   }
   const server = await serve({ port, csp });

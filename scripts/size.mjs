@@ -7,10 +7,11 @@
 //   npm run size                      the table, against the budgets
 //   node scripts/size.mjs --root DIR  the same for another checkout (its dist/ built)
 //   node scripts/size.mjs --json FILE also write the numbers
-//   npm run size -- --write           also put the table in README.md and web/embed/README.md
-// tests/browser/size.test.js keeps the budgets, and the quoted tables within 3%.
+//   npm run size -- --write           also write the table to bench/RESULTS.md (its "size" section)
+// tests/browser/size.test.js keeps the budgets, and that table within 3%.
 import { chromium } from 'playwright-core';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { sectionOf, writeResults } from '../bench/lib/results.mjs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
@@ -30,8 +31,9 @@ export const BUDGETS = {
 const QUIET_MS = 700; // no request for this long: the page has loaded what it will
 
 /**
- * Measure in a fresh Chromium. `pages`: tags (one-figure pages) and/or
- * 'first view', 'scrolled'. -> [{page, bytes, requests, files, readyMs}]
+ * Measure in a fresh Chromium: one-figure pages for `tags`, and the article
+ * (first view, scrolled to the end) with `article`. -> [{page, bytes,
+ * requests, files, readyMs}], with the Chromium version as its `browser`.
  */
 export async function measure({ root, tags = FIGURES.map((f) => f.tag), article = true } = {}) {
   let sent = [];
@@ -40,6 +42,7 @@ export async function measure({ root, tags = FIGURES.map((f) => f.tag), article 
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   const results = [];
+  results.browser = browser.version();
   const quiet = async (page) => {
     while (performance.now() - last < QUIET_MS) await page.waitForTimeout(100);
   };
@@ -90,9 +93,9 @@ export async function measure({ root, tags = FIGURES.map((f) => f.tag), article 
 
 const kb = (n) => (n / 1000).toFixed(1);
 
-/** The files that quote the table, and its markers there. */
-export const QUOTING = ['README.md', 'web/embed/README.md'];
-const MARKERS = /(<!-- size: npm run size -- --write -->\n)([\s\S]*?)\n?(<!-- \/size -->)/;
+/** The file that holds the table (a section of bench/RESULTS.md), and the section's name. */
+export const QUOTING = ['bench/RESULTS.md'];
+export const SECTION = 'size';
 
 /** The table of `results` as Markdown. */
 export function table(results, { ready = false } = {}) {
@@ -104,9 +107,9 @@ export function table(results, { ready = false } = {}) {
   return [`| page | requests | KB gzip | budget${ready ? ' | ready, ms' : ''} |`, `| --- | ---: | ---: | ---:${ready ? ' | ---:' : ''} |`, ...rows].join('\n');
 }
 
-/** {page: KB} as a file quotes them between its markers (null without markers). */
+/** {page: KB} as bench/RESULTS.md's text gives them (null without the section). */
 export function quoted(text) {
-  const body = MARKERS.exec(text)?.[2];
+  const body = sectionOf(text, SECTION);
   if (!body) return null;
   return Object.fromEntries([...body.matchAll(/^\| ([^|]+?) \| \d+ \| ([\d.]+) \|/gm)].map((m) => [m[1], Number(m[2])]));
 }
@@ -119,12 +122,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(table(results, { ready: true }));
   if (arg('--json')) writeFileSync(arg('--json'), JSON.stringify(results, null, 1));
   if (process.argv.includes('--write')) {
-    for (const file of QUOTING) {
-      const path = resolve(root, file);
-      const text = readFileSync(path, 'utf8');
-      if (!MARKERS.test(text)) throw new Error(`${file} has no <!-- size: npm run size -- --write --> ... <!-- /size --> markers`);
-      writeFileSync(path, text.replace(MARKERS, (all, open, body, close) => `${open}${table(results)}\n${close}`));
-    }
+    const body = `What a reader's browser transfers, gzip -9, in Chromium with a fresh profile per page (nothing from a cache): each
+one-figure page is the script tag and one element (\`scripts/figure-page.mjs\`); the article's first view, and the article
+scrolled to the end with no button pressed. KB = 1,000 bytes. Budgets: \`tests/browser/size.test.js\` keeps them, and this
+table within 3% of what it measures.
+
+${table(results)}`;
+    const file = resolve(root, 'bench/RESULTS.md');
+    writeResults(SECTION, { file, title: 'What a page transfers', command: 'npm run size -- --write', browser: results.browser, body });
+    console.log(`\n${file}: section "${SECTION}" written`);
   }
   process.exitCode = results.some((r) => BUDGETS[r.page] && r.bytes > BUDGETS[r.page]) ? 1 : 0;
 }

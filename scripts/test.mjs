@@ -3,7 +3,8 @@
 // Areas (each a folder of tests/, or the files of one kind):
 //   unit      the engine and API against float64 references, every build; the
 //             figures' models and claims (tests/figures/*/*.test.js); the kit;
-//             the article's and the embedding docs' claims (tests/site)
+//             the article's and the embedding docs' claims (tests/site); the
+//             figures' pictures and the snapshot command (tests/snapshot)
 //   browser   headless Chromium: pages, figures in pages (*.page.test.js)
 //   native    the C kernels natively under ASan and UBSan
 //   fuzz      a bounded libFuzzer run of every harness
@@ -21,8 +22,9 @@ const tests = (dir) => readdirSync(join(ROOT, dir), { recursive: true })
 const page = (f) => f.endsWith('.page.test.js');
 
 export const AREAS = {
-  unit: () => [...tests('tests/unit'), ...tests('tests/kit'), ...tests('tests/site'), ...tests('tests/figures').filter((f) => !page(f))],
-  browser: () => [...tests('tests/browser'), ...tests('tests/figures').filter(page)],
+  unit: () => [...tests('tests/unit'), ...tests('tests/kit'), ...tests('tests/site'), ...tests('tests/figures').filter((f) => !page(f)),
+    ...tests('tests/snapshot').filter((f) => !page(f))],
+  browser: () => [...tests('tests/browser'), ...tests('tests/figures').filter(page), ...tests('tests/snapshot').filter(page)],
   native: () => tests('tests/native'),
   fuzz: () => tests('tests/fuzz'),
   consumers: () => tests('tests/consumers'),

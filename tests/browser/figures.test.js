@@ -97,12 +97,15 @@ test('a 360 px phone: every figure fits the width; dark theme too', () =>
     assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
   }));
 
-test('without JavaScript each figure shows its fallback text', async () => {
+test('without JavaScript each figure shows what it shows, and the formulas are MathML', async () => {
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
   for (const tag of ALL_FIGURES) {
     const el = page.locator(tag);
     assert.ok(await el.isVisible(), `${tag} is visible`);
-    assert.match(await el.innerText(), /needs JavaScript/);
+    const text = await el.innerText();
+    assert.match(text, /^Figure: \S/, `${tag}: ${text}`);
+    assert.doesNotMatch(text, /JavaScript/, tag);
   }
+  assert.ok(await page.locator('article math').count() >= 77, 'the article\'s formulas are in the page as MathML');
   await context.close();
 });

@@ -4,8 +4,8 @@
 // figure loads no worker and only the attention part's .wasm; nothing loads
 // the full engine or a training worker before a Start is pressed; an
 // English page loads no Chinese words (i18n.test.js checks a Chinese page
-// and a change of lang); the tables README.md and web/embed/README.md quote
-// are within 3%.
+// and a change of lang); the table bench/RESULTS.md holds (npm run size --
+// --write) is within 3%.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -56,10 +56,10 @@ test('the article, scrolled to the end with no button pressed, loads no training
   assert.ok(wasm(r).every((f) => /attention-only/.test(f)), `${wasm(r)}`);
 });
 
-test('README.md and the embed README quote these sizes (within 3%)', () => {
+test('bench/RESULTS.md holds these sizes (within 3%)', () => {
   for (const file of QUOTING) {
     const q = quoted(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
-    assert.ok(q, `${file} has no size table between its markers: npm run size -- --write`);
+    assert.ok(q, `${file} has no size section: npm run size -- --write`);
     for (const r of results) {
       const kb = r.bytes / 1000;
       assert.ok(q[r.page] !== undefined, `${file} does not quote ${r.page}: npm run size -- --write`);

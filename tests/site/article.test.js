@@ -1,4 +1,4 @@
-// The article (web/index.html) as a document:
+// The article (web/article.html) as a document:
 //   - every work it cites by author and year is in its Works cited, under
 //     the same first author and year, with every author the text names;
 //     every year in the text belongs to such a citation; and every entry of
@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-const HTML = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+const HTML = readFileSync(new URL('../../web/article.html', import.meta.url), 'utf8');
 const text = (html) => html.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
 
 const listStart = HTML.indexOf('<p>Works cited above:</p>');

@@ -9,8 +9,11 @@
 // Off the page it does nothing: no frame, no announcement; a figure with work
 // in the background (a worker) starts it in onPage() and stops it in
 // disconnectedCallback().
-// Until it upgrades, the page's light-DOM children (a short text) are what a
-// reader without JavaScript sees; the shadow root hides them.
+// Until it has drawn, it shows its light-DOM children (the page's picture of
+// it, or a sentence) through a <slot>: what a reader without JavaScript, a
+// feed, reader mode or a printout gets, and what shows while it loads. Once
+// it draws, the figure replaces the slot. A figure with no light DOM says
+// "Loading" only once it loads.
 //
 // Words come from `static strings` (the figure's tables, one import per
 // language, see i18n.js) through this.t(key, args), in the language the
@@ -24,36 +27,22 @@
 // will not do; the figure then says why, in its language, above itself,
 // and keeps its own example.
 //
-// A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}:
-// numbers are clamped to [min, max] and, with `integer: true`, rounded (or
-// moved to the nearest allowed value by `snap(v)`);
-// enums keep only one of `values`; strings go through `normalize(text)`,
-// which returns the canonical text of a valid value (the default's text
-// for anything else). Attributes, properties and links all pass through
-// here, so the state is always valid whatever a page or a URL holds.
+// A prop is {type: 'number' | 'boolean' | 'enum' | 'string', default, ...}
+// (props.js says what each means; a figure's declarations are in its
+// <name>.props.js, which pictures drawn without a browser read too).
+// Attributes, properties and links all pass through parseProp, so the
+// state is always valid whatever a page or a URL holds.
 import { engine } from './engine.js';
 import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
 import { h } from './dom.js';
 import { theme } from './draw/colors.js';
 import { pageScheme, watchScheme } from './page-scheme.js';
-import { attrNumber } from './format.js';
 import { exportButtons } from './export.js';
-import { applyLinkedState, copyLinkButton, linkNumber } from './state-link.js';
+import { applyLinkedState, copyLinkButton } from './state-link.js';
+import { parseProp } from './props.js';
 import { languageOf, loadTexts, overridesOf, translator } from './i18n.js';
 import { ExampleError } from './example.js';
-
-function parse(prop, value) {
-  if (value === null) return prop.default;
-  if (prop.type === 'number') {
-    // rounded as a link writes numbers, so that a link restores exactly this state
-    const v = linkNumber(attrNumber(value, prop.default, prop.min, prop.max));
-    return prop.snap ? prop.snap(v) : prop.integer ? Math.round(v) : v;
-  }
-  if (prop.type === 'boolean') return value !== 'false';
-  if (prop.type === 'enum') return prop.values.includes(value) ? value : prop.default;
-  return prop.normalize ? prop.normalize(value) : value;
-}
 
 // The live region follows the summary once changes pause for ANNOUNCE_WAIT
 // (a slider let go); while they never pause (a model training), at most every
@@ -63,10 +52,31 @@ const ANNOUNCE_EVERY = 5000;
 
 const NO_WORDS = async () => ({ default: {} });
 
+// Printing: every figure on the page is drawn in the light theme before the
+// page is laid out for paper (styles.js has the rest: @media print).
+let printing = false;
+const onPage = new Set(); // the connected figures
+
+// Whether `el` has light DOM to show: an element other than a JSON child, or text.
+const hasContent = (el) => [...el.childNodes].some((n) => (n.nodeType === 1 ? !n.matches('script') : n.nodeType === 3 && n.textContent.trim()));
+
 export class FigureElement extends HTMLElement {
   static props = {};
   static css = '';
   static strings = { en: NO_WORDS, zh: NO_WORDS };
+
+  static {
+    if (typeof addEventListener === 'function') {
+      addEventListener('beforeprint', () => {
+        printing = true;
+        for (const el of onPage) el.#print();
+      });
+      addEventListener('afterprint', () => {
+        printing = false;
+        for (const el of onPage) el.#followScheme();
+      });
+    }
+  }
 
   static get observedAttributes() {
     return [...Object.keys(this.props), 'lang', 'theme'];
@@ -92,7 +102,7 @@ export class FigureElement extends HTMLElement {
     for (const [k, p] of Object.entries(this.constructor.props)) this.state[k] = p.default;
     this.attachShadow({ mode: 'open' });
     adopt(this.shadowRoot, baseCss, this.constructor.css);
-    this.shadowRoot.append(h('div', { class: 'loading' }));
+    this.shadowRoot.append(h('slot'));
     /** Resolves once the figure has drawn for the first time. */
     this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });
     /** The current state in words (what the live region announces). */
@@ -100,7 +110,7 @@ export class FigureElement extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.#started) this.shadowRoot.querySelector('.loading')?.replaceChildren(translator({}, languageOf(this))('loading'));
+    onPage.add(this);
     applyLinkedState(this);
     this.#unwatchScheme ??= watchScheme(this.#followScheme);
     this.#followScheme();
@@ -117,6 +127,7 @@ export class FigureElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    onPage.delete(this);
     this.#unwatchScheme?.();
     this.#unwatchScheme = null;
     this.#observer?.disconnect();
@@ -141,11 +152,25 @@ export class FigureElement extends HTMLElement {
   // in JavaScript (cell labels, canvases) follow on the next draw.
   #followScheme = () => {
     const theme = this.getAttribute('theme');
-    const dark = theme === 'dark' || (theme !== 'light' && pageScheme() === 'dark');
+    const dark = !printing && (theme === 'dark' || (theme !== 'light' && pageScheme() === 'dark'));
     if (dark === this.hasAttribute('data-dark')) return;
     this.toggleAttribute('data-dark', dark);
     this.invalidate();
   };
+
+  // Before printing: a figure that has drawn draws again now, in the light
+  // theme (colours resolved in JavaScript too); one that has not shows the
+  // page's picture of it, loaded now if it waited to near the viewport.
+  #print() {
+    this.#followScheme();
+    if (!this.hasAttribute('data-ready')) {
+      for (const img of this.querySelectorAll('img[loading="lazy"]')) img.loading = 'eager';
+      return;
+    }
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#draw();
+  }
 
   attributeChangedCallback(name, old, value) {
     if (name === 'theme') return void this.#followScheme();
@@ -153,7 +178,7 @@ export class FigureElement extends HTMLElement {
       if (this.attn && old !== value) this.#relanguage();
       return;
     }
-    this.state[name] = parse(this.constructor.props[name], value);
+    this.state[name] = parseProp(this.constructor.props[name], value);
     this.invalidate();
   }
 
@@ -162,6 +187,7 @@ export class FigureElement extends HTMLElement {
     this.#started = true;
     this.#observer?.disconnect();
     this.#observer = null;
+    if (!hasContent(this)) this.shadowRoot.append(h('div', { class: 'loading' }, translator({}, languageOf(this))('loading')));
     try {
       const lang = (this.#wanted = languageOf(this));
       const [attn, texts] = await Promise.all([engine(), loadTexts(this.constructor.strings, lang)]);
@@ -173,7 +199,8 @@ export class FigureElement extends HTMLElement {
       this.#relanguage(); // (in case `lang` changed while loading)
     } catch (err) {
       const t = this.t ?? translator({}, languageOf(this));
-      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })));
+      // said above the page's picture of it, if it has one
+      this.shadowRoot.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('couldNotStart', { message: err.message })), h('slot'));
       this.toggleAttribute('data-error', true);
     }
     this.#resolveReady();

@@ -6,6 +6,7 @@
 // only where they differ from the defaults. On load the entries become
 // attributes, which set the state as any attribute does.
 import { h } from './dom.js';
+import { linkNumber } from './props.js';
 
 /** The id a figure is linked by: its id attribute, else tag minus "attention-" plus its place among its kind. */
 export function figureId(el) {
@@ -47,7 +48,6 @@ export function hashWith(hash, id, state) {
 }
 
 /** A number as a link writes it: six significant digits. */
-export const linkNumber = (v) => +v.toPrecision(6);
 const text = (v) => (typeof v === 'number' ? String(linkNumber(v)) : String(v));
 
 /** The figure's declared state that differs from the defaults, as attribute strings. */

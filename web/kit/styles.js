@@ -5,20 +5,12 @@
 // Themes: light, and dark where the element has data-dark (set by
 // figure-element.js: the page's own scheme, or the theme="light" /
 // theme="dark" attribute, which forces one).
-const LIGHT = `
-  --attention-bg: #ffffff; --attention-fg: #1d1f24; --attention-muted: #5c6370;
-  --attention-border: #d5d8de; --attention-panel: #f5f6f8;
-  --attention-zero: #f1f1ee; --attention-positive: #c45a00; --attention-negative: #1f62b4;
-  --attention-on-strong: #ffffff; --attention-accent: #6b3fb5;
-  --attention-head-1: #007c61; --attention-head-2: #b8447f; --attention-head-3: #0a72b8; --attention-head-4: #aa5500; --attention-head-5: #7a6a00;
-  --attention-query: #7c4dcc; --attention-key: #8c6600; --attention-value: #007c61;`;
-const DARK = `
-  --attention-bg: #17181c; --attention-fg: #e8e9ec; --attention-muted: #a2a8b3;
-  --attention-border: #3a3d45; --attention-panel: #202228;
-  --attention-zero: #272930; --attention-positive: #ff9e3d; --attention-negative: #5aa7ff;
-  --attention-on-strong: #111216; --attention-accent: #b692f6;
-  --attention-head-1: #3fd1a6; --attention-head-2: #f08cc0; --attention-head-3: #6cc0ff; --attention-head-4: #ffab5c; --attention-head-5: #d8c34a;
-  --attention-query: #b692f6; --attention-key: #f2c14e; --attention-value: #3fd1a6;`;
+import { PALETTE } from './draw/colors.js';
+
+// the palette's colours as the custom properties every rule below reads
+const vars = (colours) => Object.entries(colours).map(([k, v]) => `--attention-${k}: ${v};`).join(' ');
+const LIGHT = vars(PALETTE.light);
+const DARK = vars(PALETTE.dark);
 
 export const baseCss = `
 :host { display: block; ${LIGHT}
@@ -91,4 +83,12 @@ button:disabled { opacity: 0.45; cursor: default; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
 math { font-size: 1.15em; }
 math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
+/* On paper: the light theme, colours as drawn (backgrounds too), the page's
+   width, one piece, without what only a live figure can use; a figure that
+   has not drawn prints the page's picture of it (figure-element.js). */
+@media print {
+  :host, :host([data-dark]), :host([theme=dark]) { ${LIGHT} }
+  :host { print-color-adjust: exact; -webkit-print-color-adjust: exact; break-inside: avoid; width: auto; max-width: 100%; }
+  .controls, .slider, fieldset.choice, .switch, button, input, select, textarea, .tools, .loading { display: none !important; }
+}
 `;

@@ -164,7 +164,7 @@ test('the note counts operations as the article and the cost figure do: multiply
   assert.match(note, /\$4Nmd\$ multiply-adds/);
   assert.doesNotMatch(note, /4N\^2d|4N\(2w/, 'flop counts beside multiply-add counts');
   assert.match(translator(costStrings.en, 'en')('note', {}), /2 N\u00b2 d multiply-adds/);
-  const article = readFileSync(new URL('../../../web/index.html', import.meta.url), 'utf8');
+  const article = readFileSync(new URL('../../../web/article.html', import.meta.url), 'utf8');
   assert.match(article, /data-tex="2N\^2d">2 N\^2 d<\/span> multiply-adds/);
   assert.match(translator(strings.zh, 'zh')('note', {}), /\$2N\^2d\$ 次乘加/);
 });

@@ -59,7 +59,7 @@ test('the task: segments of distinct tokens repeated with their period; the same
 });
 
 test('the credits: Elhage et al. (2021) named the heads, Olsson et al. (2022) gave prefix matching and copying; both in Works cited', () => {
-  const html = readFileSync(new URL('../../../web/index.html', import.meta.url), 'utf8');
+  const html = readFileSync(new URL('../../../web/article.html', import.meta.url), 'utf8');
   const [article, cited] = html.split('<p>Works cited above:</p>');
   assert.match(article, /Elhage and colleagues \(2021\)[^.]*named the first kind a <em>previous-token head<\/em> and the second an <em>induction head<\/em>/);
   assert.match(article, /Olsson and colleagues \(2022\) gave the two properties by which an induction head is recognised, prefix matching and copying/);

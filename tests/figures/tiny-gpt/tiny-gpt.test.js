@@ -20,7 +20,7 @@
 //   what the model cannot read (characters outside its alphabet) is said,
 //     never silently replaced.
 // Also: the text is the article's (scripts/article-text.mjs on the current
-// web/index.html), the split keeps the end out of training, the bigram
+// web/article.html), the split keeps the end out of training, the bigram
 // model is a proper one. The measured numbers are printed as diagnostics.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ const f3 = (x) => x.toFixed(3);
 const UNIFORM = Math.log(ALPHABET.length);
 
 test('the text: the article\'s own (regenerate with bash build.sh), in the alphabet, the last tenth held out', () => {
-  const html = readFileSync(new URL('../../../web/index.html', import.meta.url), 'utf8');
+  const html = readFileSync(new URL('../../../web/article.html', import.meta.url), 'utf8');
   assert.equal(ARTICLE_TEXT, articleText(html), 'build/article-text.js is stale: run bash build.sh (or node scripts/article-text.mjs)');
   assert.ok(ARTICLE_TEXT.length > 15000);
   assert.ok([...ARTICLE_TEXT].every((c) => ALPHABET.includes(c)));

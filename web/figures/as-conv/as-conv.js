@@ -3,6 +3,7 @@
 // limit where the layer is exactly the convolution.
 // Attributes: temperature="0.001..10", k="3|5", signal="spike|step|bumps",
 // kernel="w1,w2,..." (k numbers).
+import { props, parseKernel, SIGNALS } from './as-conv.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -14,35 +15,14 @@ import { rich } from '../../kit/rich.js';
 import { num, gap } from '../../kit/format.js';
 import { convModel } from './as-conv.model.js';
 
-const SIGNALS = {
-  spike: [0, 0, 0, 1, 0, 0, 0, 0],
-  step: [0, 0, 0, 0, 1, 1, 1, 1],
-  bumps: [0.2, 0.8, -0.4, 0.5, 1, -0.6, 0.1, 0.3],
-};
-const KERNELS = { 3: [-1, 0, 1], 5: [0.1, 0.2, 0.4, 0.2, 0.1] };
 const [W, H] = [560, 190];
 const headColor = (r) => `var(--attention-head-${r + 1}, var(--attention-muted))`;
 
-/** The canonical kernel attribute: k numbers in [-1, 1] for a size k offered, else '' (the default kernel). */
-function normalizeKernel(text) {
-  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
-  return KERNELS[v.length] && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 1) ? v.map((x) => +x.toFixed(2)).join(',') : '';
-}
-/** The kernel of size k the attribute holds, else the default one. */
-function parseKernel(text, k) {
-  const t = normalizeKernel(text);
-  return t && t.split(',').length === k ? t.split(',').map(Number) : KERNELS[k].slice();
-}
 
 class AsConv extends FigureElement {
   static strings = { en: () => import('./as-conv.strings.en.js'), zh: () => import('./as-conv.strings.zh.js') };
 
-  static props = {
-    temperature: { type: 'number', default: 0.01, min: 0.001, max: 10 },
-    k: { type: 'enum', values: ['3', '5'], default: '3' },
-    signal: { type: 'enum', values: Object.keys(SIGNALS), default: 'bumps' },
-    kernel: { type: 'string', default: '', normalize: normalizeKernel },
-  };
+  static props = props;
 
   static css = `
   .diagram text { font-size: 10px; text-anchor: middle; dominant-baseline: central; }

@@ -2,6 +2,7 @@
 // attention (one head per input, fixed one-hot attention, W^V = I, W^O = the
 // dense weights), checked live against the direct layer.
 // Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
+import { props, parseX } from './as-dense.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -12,21 +13,13 @@ import { num, gap, sameness } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
 import { denseModel, denseLayer, N, M } from './as-dense.model.js';
 
-const DEFAULT_X = [1, -0.5, 0.8, 0.2];
-function parseX(text) {
-  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
-  return v.length === N && v.every((x) => Number.isFinite(x) && Math.abs(x) <= 2) ? v.map((x) => +x.toFixed(2)) : DEFAULT_X.slice();
-}
 const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
 const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
 
 class AsDense extends FigureElement {
   static strings = { en: () => import('./as-dense.strings.en.js'), zh: () => import('./as-dense.strings.zh.js') };
 
-  static props = {
-    x: { type: 'string', default: DEFAULT_X.join(','), normalize: (t) => parseX(t).join(',') },
-    seed: { type: 'number', default: 1, min: 1, max: 999, integer: true },
-  };
+  static props = props;
 
   static css = `
   .row2 { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; margin: 6px 0 12px; }

@@ -2,6 +2,7 @@
 // is a weighted sum of all inputs, weighted by softmax of dot products.
 // Attributes: pixel="red|orange|blue|teal", x="r,g,b;r,g,b;r,g,b;r,g,b"; a
 // page's own tokens and vectors through a data-example JSON child (parseExample).
+import { props } from './basic.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -9,7 +10,7 @@ import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, pcts } from '../../kit/format.js';
-import { basicModel, parseInputs, formatInputs, normalizeInputs, parseExample, largestWeight, DEFAULT_X, FEATURES, NAMES, LIMIT } from './basic.model.js';
+import { basicModel, parseInputs, formatInputs, parseExample, largestWeight, DEFAULT_X, FEATURES, NAMES, LIMIT } from './basic.model.js';
 import { row, toRows } from '../../kit/mat.js';
 
 class Basic extends FigureElement {
@@ -17,10 +18,7 @@ class Basic extends FigureElement {
   // the inputs: the four pixels (their names are keys of the table), or a page's own tokens
   example = null;
 
-  static props = {
-    pixel: { type: 'enum', values: NAMES, default: 'orange' },
-    x: { type: 'string', default: '', normalize: normalizeInputs },
-  };
+  static props = props;
 
   static css = `
   .choice .opts { flex-wrap: wrap; } /* a page's example may have eight inputs */

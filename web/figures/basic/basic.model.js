@@ -40,9 +40,14 @@ export const formatInputs = (rows) => rows.map((r) => r.map((v) => +v.toFixed(2)
  * example may have other than four inputs); '' for the default pixels or
  * anything unreadable.
  */
-export function normalizeInputs(text) {
+export const normalizeInputs = (text) => readInputs(text) ?? '';
+
+/** normalizeInputs, but null for text that is neither empty nor 2 to 8 rows of r,g,b (what the x attribute cannot use). */
+export function readInputs(text) {
+  if (String(text ?? '').trim() === '') return '';
   const rows = rowsOf(text);
-  const t = readable(rows) ? formatInputs(rows) : '';
+  if (!readable(rows)) return null;
+  const t = formatInputs(rows);
   return t === formatInputs(DEFAULT_X) ? '' : t;
 }
 

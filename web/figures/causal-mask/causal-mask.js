@@ -4,6 +4,7 @@
 // cells="0101..." (n*n, 1 = blocked; used with preset=custom), step="1..n".
 // A page's own tokens: a <script type="application/json" data-example>
 // child holding a list of 2 to 10 strings (parseExample in the model).
+import { props } from './causal-mask.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace } from '../../kit/dom.js';
 import { choice, stepper } from '../../kit/controls.js';
@@ -11,16 +12,12 @@ import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
 import { leaders, num, pcts } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
-import { causalModel, presetCells, parseCells, normalizeCells, parseExample, flip, PRESETS, TOKENS, MAX_TOKENS, WINDOW } from './causal-mask.model.js';
+import { causalModel, presetCells, parseCells, parseExample, flip, PRESETS, TOKENS, WINDOW } from './causal-mask.model.js';
 
 class CausalMask extends FigureElement {
   static strings = { en: () => import('./causal-mask.strings.en.js'), zh: () => import('./causal-mask.strings.zh.js') };
 
-  static props = {
-    preset: { type: 'enum', values: PRESETS, default: 'causal' },
-    cells: { type: 'string', default: '', normalize: normalizeCells },
-    step: { type: 'number', default: TOKENS.length, min: 1, max: MAX_TOKENS, integer: true },
-  };
+  static props = props;
 
   static css = `
   .tokens { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0 8px; font-family: ui-monospace, monospace; }

@@ -49,9 +49,14 @@ const sizeOf = (text) => (typeof text === 'string' && /^[01]+$/.test(text) ? Mat
 export const parseCells = (text, n = N) => (sizeOf(text) === n ? text : causalOf(n));
 
 /** The canonical cells attribute: any square of 0/1 up to MAX_TOKENS, '' for causal cells or anything else. */
-export function normalizeCells(text) {
+export const normalizeCells = (text) => readCells(text) ?? '';
+
+/** normalizeCells, but null for text that is neither empty nor such a square (what the cells attribute cannot use). */
+export function readCells(text) {
+  if (text === '') return '';
   const n = sizeOf(text);
-  return Number.isInteger(n) && n >= 1 && n <= MAX_TOKENS && text !== causalOf(n) ? text : '';
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_TOKENS)) return null;
+  return text !== causalOf(n) ? text : '';
 }
 
 /** The cells (of n x n) with (i, j) flipped. */

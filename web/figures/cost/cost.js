@@ -3,6 +3,7 @@
 // tiled one, SIMD against scalar. The sweep runs in a Web Worker
 // (cost.worker.js) and stops itself within the time budget.
 // Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
+import { props } from './cost.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -26,11 +27,7 @@ class Cost extends MeasuringFigure {
   // the best SIMD build (relaxed or plain) where there is one, beside the scalar
   static builds() { return bestBuild() === 'scalar' ? { scalar: 'scalar' } : { simd: bestBuild(), scalar: 'scalar' }; }
 
-  static props = {
-    n: { type: 'number', default: 16384, min: 1024, max: 65536, snap: (v) => 2 ** Math.round(Math.log2(v)) },
-    d: { type: 'enum', values: ['16', '32', '64'], default: '32' },
-    budget: { type: 'number', default: 30, min: 5, max: 120 },
-  };
+  static props = props;
 
   static css = `
   .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 12px; margin: 8px 0; }

@@ -4,6 +4,7 @@
 // word="0.." (the decoder word whose lines are highlighted). A page's own
 // sentences: a <script type="application/json" data-example> child (see
 // parseExample in cross.model.js), which replaces the pairs.
+import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -19,11 +20,7 @@ const xOf = (n, i) => 60 + ((W - 80) * (i + 0.5)) / n;
 class Cross extends FigureElement {
   static strings = { en: () => import('./cross.strings.en.js'), zh: () => import('./cross.strings.zh.js') };
 
-  static props = {
-    pair: { type: 'enum', values: Object.keys(PAIRS), default: 'en-fr' },
-    temperature: { type: 'number', default: 0.2, min: 0.02, max: 3 },
-    word: { type: 'number', default: 4, min: 0, max: 40, integer: true },
-  };
+  static props = props;
 
   static css = `
   .lines text { font-size: 12px; cursor: pointer; }

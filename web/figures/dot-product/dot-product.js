@@ -1,5 +1,6 @@
 // <attention-dot-product>: a user's tastes, a movie's content, their match.
 // Attributes: user="a,r,c" and movie="a,r,c" (each -1..1).
+import { props, parseTriple } from './dot-product.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -8,16 +9,11 @@ import { rich } from '../../kit/rich.js';
 import { num } from '../../kit/format.js';
 import { dotProductModel, reading, FEATURES, DEFAULT_USER, DEFAULT_MOVIE } from './dot-product.model.js';
 
-const parseTriple = (text, fallback) => {
-  const v = String(text ?? '').split(',').map((t) => (t.trim() === '' ? NaN : Number(t)));
-  return v.length === 3 && v.every(Number.isFinite) ? v.map((x) => +Math.max(-1, Math.min(1, x)).toFixed(2)) : fallback.slice();
-};
-const triple = (fallback) => ({ type: 'string', default: fallback.join(','), normalize: (t) => parseTriple(t, fallback).join(',') });
 
 class DotProduct extends FigureElement {
   static strings = { en: () => import('./dot-product.strings.en.js'), zh: () => import('./dot-product.strings.zh.js') };
 
-  static props = { user: triple(DEFAULT_USER), movie: triple(DEFAULT_MOVIE) };
+  static props = props;
 
   static css = `
   .sliders { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }

@@ -12,6 +12,7 @@
 // (window, global tokens) or the Performer's (features: its weights and the
 // error curve, computed once when the figure starts, and the ring on the
 // curve, moved); the time plot and the table only when results arrive.
+import { props } from './efficient.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -28,7 +29,6 @@ import {
 
 const LARGEST = [2048, 4096, 8192, 16384, 32768, 65536]; // the choices of the sweep's largest N
 const NOTE_N = 16384; // the N the note's tile counts are for
-const power2 = (lo, hi) => (v) => Math.min(hi, Math.max(lo, 2 ** Math.round(Math.log2(v))));
 const COLOURS = { full: '--attention-positive', window: '--attention-head-1', linear: '--attention-head-3' };
 
 class Efficient extends MeasuringFigure {
@@ -37,13 +37,7 @@ class Efficient extends MeasuringFigure {
   static firstN = FIRST_N;
   static quick = 4096; // the sweep that runs by itself when the figure starts (three sizes from N = 1024 for the slopes)
 
-  static props = {
-    window: { type: 'number', default: 3, min: 0, max: 12, integer: true },
-    global: { type: 'string', default: '0', normalize: (text) => parseGlobal(text).join(',') },
-    features: { type: 'number', default: 64, min: 4, max: 1024, snap: power2(4, 1024) },
-    n: { type: 'number', default: 16384, min: 2048, max: 65536, snap: power2(2048, 65536) },
-    budget: { type: 'number', default: 20, min: 5, max: 120 },
-  };
+  static props = props;
 
   static css = `
   .mats { display: flex; flex-wrap: wrap; gap: 14px 18px; align-items: flex-start; }

@@ -6,6 +6,7 @@
 // off="1.2,2.3" (layer.head pairs switched off), token="-1.." (query whose
 // lines show).
 // Property: data = an object or a JSON string in the format of heatmap.model.js.
+import { props } from './heatmap.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { palette } from '../../kit/draw/scale-canvas.js';
@@ -17,21 +18,11 @@ const PYTHON = 'out = model(**inputs, output_attentions=True)\n'
   + 'json.dump({"tokens": tokenizer.convert_ids_to_tokens(inputs["input_ids"][0]),\n'
   + '           "attention": [a[0].tolist() for a in out.attentions]}, open("weights.json", "w"))';
 
-/** The canonical off attribute: distinct "layer.head" pairs (both from 1), sorted. */
-function normalizeOff(text) {
-  const pairs = String(text ?? '').split(',').map((t) => t.trim()).filter((t) => /^[1-9]\d{0,3}\.[1-9]\d{0,3}$/.test(t));
-  return [...new Set(pairs)].sort().join(',');
-}
 
 class Heatmap extends FigureElement {
   static strings = { en: () => import('./heatmap.strings.en.js'), zh: () => import('./heatmap.strings.zh.js') };
 
-  static props = {
-    src: { type: 'string', default: '' },
-    layer: { type: 'number', default: 1, min: 1, max: 1024, integer: true },
-    off: { type: 'string', default: '', normalize: normalizeOff },
-    token: { type: 'number', default: -1, min: -1, max: LIMITS.tokens, integer: true },
-  };
+  static props = props;
 
   static css = `
   .source { margin: 0 0 6px; }

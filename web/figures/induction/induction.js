@@ -6,6 +6,7 @@
 // prefix-matching scores, and, once training stops, what switching heads
 // off does to the loss.
 // Attributes: layers="1|2", steps="100..5000" (the budget), seed="0.." (whole numbers).
+import { props } from './induction.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
@@ -25,11 +26,7 @@ class Induction extends TrainingFigure {
   static strings = { en: () => import('./induction.strings.en.js'), zh: () => import('./induction.strings.zh.js') };
   static worker = new URL('./induction.worker.js', import.meta.url);
 
-  static props = {
-    layers: { type: 'enum', values: ['1', '2'], default: '2' },
-    steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000, integer: true },
-    seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31, integer: true },
-  };
+  static props = props;
 
   static css = `
   .status { font-variant-numeric: tabular-nums; margin: 4px 0; }

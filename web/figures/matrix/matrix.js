@@ -1,5 +1,6 @@
 // <attention-matrix>: attention as a handful of matrix products, step by
 // step, then the same on a small picture. Attributes: step (1..6), pixel (index).
+import { props } from './matrix.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { stepper } from '../../kit/controls.js';
@@ -32,10 +33,7 @@ class MatrixFigure extends FigureElement {
   // the step-through's example: the four pixels, or a page's own tokens
   example = null;
 
-  static props = {
-    step: { type: 'number', default: 6, min: 1, max: 6, integer: true },
-    pixel: { type: 'number', default: 2 * SIDE + 9, min: 0, max: SIDE * SIDE - 1, integer: true },
-  };
+  static props = props;
 
   static css = `
   .chain { display: flex; flex-wrap: wrap; gap: 12px 18px; align-items: flex-start; margin: 10px 0; min-height: 150px; }

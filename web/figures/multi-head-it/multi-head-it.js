@@ -1,6 +1,7 @@
 // <attention-multi-head-it>: which word does "it" refer to, with one head
 // or two? Attributes: adjective="tired|wide", heads="1|2", tip="-2..2",
 // off="", "1", "2" or "1,2" (heads switched off; with one head only head 1 counts).
+import { props } from './multi-head-it.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice, slider, toggle } from '../../kit/controls.js';
@@ -14,12 +15,7 @@ const ROW = 22;
 class MultiHeadIt extends FigureElement {
   static strings = { en: () => import('./multi-head-it.strings.en.js'), zh: () => import('./multi-head-it.strings.zh.js') };
 
-  static props = {
-    adjective: { type: 'enum', values: ['tired', 'wide'], default: 'tired' },
-    heads: { type: 'enum', values: ['1', '2'], default: '2' },
-    tip: { type: 'number', default: 0, min: -2, max: 2 },
-    off: { type: 'enum', values: ['', '1', '2', '1,2'], default: '' },
-  };
+  static props = props;
 
   static css = `
   .sentence { font-size: 1.15em; margin: 4px 0 10px; line-height: 1.9; }

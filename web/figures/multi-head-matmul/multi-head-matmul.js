@@ -1,6 +1,7 @@
 // <attention-multi-head-matmul>: multi-head attention as a few wide matrix
 // products, every shape labelled. Attribute: heads (1, 2 or 4).
 import { theme } from '../../kit/draw/colors.js';
+import { props } from './multi-head-matmul.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
@@ -14,7 +15,7 @@ import { multiHeadMatmul, HEAD_COUNTS, TOKENS, D_MODEL, X, WEIGHTS } from './mul
 class MultiHeadMatmul extends FigureElement {
   static strings = { en: () => import('./multi-head-matmul.strings.en.js'), zh: () => import('./multi-head-matmul.strings.zh.js') };
 
-  static props = { heads: { type: 'enum', values: ['1', '2', '4'], default: '2' } };
+  static props = props;
 
   static css = `
   .eq { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; margin: 6px 0 12px; }

@@ -1,5 +1,6 @@
 // <attention-notation>: scalars, vectors and matrices as coloured squares.
 // Attribute: value (the scalar a, -1..1).
+import { props } from './notation.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -13,7 +14,7 @@ const LEGEND = [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1];
 class Notation extends FigureElement {
   static strings = { en: () => import('./notation.strings.en.js'), zh: () => import('./notation.strings.zh.js') };
 
-  static props = { value: { type: 'number', default: 0.8, min: -1, max: 1 } };
+  static props = props;
 
   static css = `
   .entities { display: flex; flex-wrap: wrap; gap: 18px 28px; align-items: flex-end; margin: 10px 0; }

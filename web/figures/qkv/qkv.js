@@ -2,6 +2,7 @@
 // cell of W^Q, W^K or W^V and change it; every number after it follows.
 // Attributes: wq, wk, wv ("a,b,c;d,e,f;g,h,i", each -2..2; empty = the
 // identity), cell ("q.1.1" .. "v.3.3", the weight the slider edits).
+import { props } from './qkv.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -10,19 +11,15 @@ import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
-import { qkvModel, favourites, parseWeight, formatWeight, normalizeWeight, CELLS, FEATURES, USERS, MOVIES, MATRICES, LIMIT } from './qkv.model.js';
+import { qkvModel, favourites, parseWeight, formatWeight, FEATURES, USERS, MOVIES, MATRICES, LIMIT } from './qkv.model.js';
 
 const ROLE = { Wq: 'query', Wk: 'key', Wv: 'value' };
 const attr = (k) => k.toLowerCase(); // Wq -> the attribute wq
-const weightProp = { type: 'string', default: '', normalize: normalizeWeight };
 
 class Qkv extends FigureElement {
   static strings = { en: () => import('./qkv.strings.en.js'), zh: () => import('./qkv.strings.zh.js') };
 
-  static props = {
-    wq: weightProp, wk: weightProp, wv: weightProp,
-    cell: { type: 'enum', values: CELLS, default: CELLS[0] },
-  };
+  static props = props;
 
   static css = `
   .flow { display: flex; flex-wrap: wrap; gap: 14px 22px; align-items: flex-start; margin: 8px 0; }

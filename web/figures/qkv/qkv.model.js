@@ -27,7 +27,13 @@ export function parseWeight(text) {
 export const formatWeight = (W) => toRows(W).map((r) => r.map((v) => +v.toFixed(2)).join(',')).join(';');
 
 /** The canonical text of a weight attribute: '' for the identity (the default) or anything unreadable. */
-export function normalizeWeight(text) {
+export const normalizeWeight = (text) => readWeight(text) ?? '';
+
+/** normalizeWeight, but null for text that is neither empty nor nine numbers (what a weight attribute cannot use). */
+export function readWeight(text) {
+  if (String(text ?? '').trim() === '') return '';
+  const rows = String(text).split(';').map((r) => r.split(',').map((t) => (t.trim() === '' ? NaN : Number(t))));
+  if (!(rows.length === 3 && rows.every((r) => r.length === 3 && r.every(Number.isFinite)))) return null;
   const t = formatWeight(parseWeight(text));
   return t === formatWeight(identity(3)) ? '' : t;
 }

@@ -1,6 +1,7 @@
 // <attention-soft-dictionary>: drag the query among keys; every key answers
 // in proportion to its match. Attributes: temperature, query="x,y"; a page's
 // own keys, values and labels through a data-example JSON child (parseExample).
+import { props } from './soft-dictionary.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -17,16 +18,12 @@ const SNAP = 0.08; // dragging this close to a key lands on it exactly
 const LETTER = 7.5; // px per letter of a key's label, at most (12 px text)
 const px = ([x, y]) => [C + x * UNIT, C - y * UNIT];
 const rgb = (v) => `rgb(${v.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255)).join(',')})`;
-const DEFAULT_QUERY = '0.35,-0.15';
 
 class SoftDictionary extends FigureElement {
   static strings = { en: () => import('./soft-dictionary.strings.en.js'), zh: () => import('./soft-dictionary.strings.zh.js') };
   entries = ENTRIES;
 
-  static props = {
-    temperature: { type: 'number', default: 0.2, min: 0.001, max: 1000 },
-    query: { type: 'string', default: DEFAULT_QUERY, normalize: (t) => (parseQuery(t) ?? parseQuery(DEFAULT_QUERY)).join(',') },
-  };
+  static props = props;
 
   static css = `
   .layout { display: grid; grid-template-columns: minmax(0, 320px) minmax(0, 1fr); gap: 16px; align-items: start; }

@@ -1,6 +1,7 @@
 // <attention-susan-mary>: swap the names in "Susan gave roses to Mary" and
 // watch the outputs of self-attention, with and without positions.
 // Attributes: order="susan-mary|mary-susan", positions="true|false".
+import { props } from './susan-mary.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
 import { toggle } from '../../kit/controls.js';
@@ -16,10 +17,7 @@ const sentence = (order) => ORDERS[order].join(' ');
 class SusanMary extends FigureElement {
   static strings = { en: () => import('./susan-mary.strings.en.js'), zh: () => import('./susan-mary.strings.zh.js') };
 
-  static props = {
-    order: { type: 'enum', values: Object.keys(ORDERS), default: 'susan-mary' },
-    positions: { type: 'boolean', default: false },
-  };
+  static props = props;
 
   static css = `
   .words { position: relative; height: 44px; max-width: 520px; margin: 6px 0 10px; container-type: inline-size; }

@@ -6,6 +6,7 @@
 // The histogram and the gradient plot are drawn as wide as the figure's
 // column (at most W): scaled down instead, their labels would shrink to
 // 6 px on a phone.
+import { props } from './tempering.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
@@ -29,10 +30,7 @@ const PAD = 24;
 class Tempering extends FigureElement {
   static strings = { en: () => import('./tempering.strings.en.js'), zh: () => import('./tempering.strings.zh.js') };
 
-  static props = {
-    dk: { type: 'number', default: 64, min: 1, max: MAX_DK, integer: true },
-    tau: { type: 'number', default: 1, min: 0.01, max: 100 },
-  };
+  static props = props;
 
   static css = `
   .hist .raw { fill: var(--attention-negative); fill-opacity: 0.55; }

@@ -9,6 +9,7 @@
 // text (what the attention maps read), layer="1|2", head="1..4", at="0.."
 // (the character whose attention is shown, from 1 in what the model reads;
 // 0: the last).
+import { props, numbers } from './tiny-gpt.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
@@ -24,8 +25,6 @@ const PW_MAX = 560;
 const UNIFORM = Math.log(ALPHABET.length);
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '\u2013');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const clip = (n) => (text) => [...text].slice(0, n).join(''); // at most n characters
-const numbers = (n) => Array.from({ length: n }, (_, k) => String(k + 1));
 const STRATEGIES = ['greedy', 'sample', 'beam']; // keys of the decodings and of their names (name, nameHow)
 
 class TinyGpt extends TrainingFigure {
@@ -34,15 +33,7 @@ class TinyGpt extends TrainingFigure {
   // its claims are tested on the SIMD build (what Node 20 runs by default)
   static get build() { return simdSupported() ? 'simd' : 'scalar'; }
 
-  static props = {
-    steps: { type: 'number', default: DEFAULTS.steps, min: 100, max: 5000, integer: true },
-    seed: { type: 'number', default: DEFAULTS.seed, min: 0, max: 2 ** 31, integer: true },
-    prompt: { type: 'string', default: DEFAULTS.prompt, normalize: clip(60) },
-    text: { type: 'string', default: DEFAULTS.reading, normalize: clip(200) },
-    layer: { type: 'enum', values: numbers(DEFAULTS.layers), default: '1' },
-    head: { type: 'enum', values: numbers(DEFAULTS.heads), default: '1' },
-    at: { type: 'number', default: 0, min: 0, max: 200, integer: true },
-  };
+  static props = props;
 
   static css = `
   .status { font-variant-numeric: tabular-nums; margin: 4px 0; }

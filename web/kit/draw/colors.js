@@ -8,6 +8,27 @@
 // afresh); scale.rgbColor mixes them as color-mix does.
 import { labelFor, rgbColor } from './scale.js';
 
+/**
+ * The themes' colours, each the value of a custom property --attention-<key>
+ * (styles.js writes them; a page may override any). What the figures draw
+ * in CSS, and what a picture drawn without a browser resolves them to
+ * (web/kit/picture/).
+ */
+export const PALETTE = Object.freeze({
+  light: Object.freeze({
+    bg: '#ffffff', fg: '#1d1f24', muted: '#5c6370', border: '#d5d8de', panel: '#f5f6f8',
+    zero: '#f1f1ee', positive: '#c45a00', negative: '#1f62b4', 'on-strong': '#ffffff', accent: '#6b3fb5',
+    'head-1': '#007c61', 'head-2': '#b8447f', 'head-3': '#0a72b8', 'head-4': '#aa5500', 'head-5': '#7a6a00',
+    query: '#7c4dcc', key: '#8c6600', value: '#007c61',
+  }),
+  dark: Object.freeze({
+    bg: '#17181c', fg: '#e8e9ec', muted: '#a2a8b3', border: '#3a3d45', panel: '#202228',
+    zero: '#272930', positive: '#ff9e3d', negative: '#5aa7ff', 'on-strong': '#111216', accent: '#b692f6',
+    'head-1': '#3fd1a6', 'head-2': '#f08cc0', 'head-3': '#6cc0ff', 'head-4': '#ffab5c', 'head-5': '#d8c34a',
+    query: '#b692f6', key: '#f2c14e', value: '#3fd1a6',
+  }),
+});
+
 const HUES = ['zero', 'positive', 'negative'];
 const HEADS = [1, 2, 3, 4, 5].map((k) => `head-${k}`); // the heads' colours, also themed
 const themes = new Map();
