@@ -16,9 +16,15 @@
 // Float32Arrays, free everything in `finally`.
 import { bestBuild, compileModule, instantiate, relaxedSimdSupported, simdSupported, toLoadOptions } from './api/load.js';
 import { Kernels } from './api/kernels.js';
-import { attention, matmul, matrix, positionalEncoding, softmax, softmaxBackward } from './api/ops.js';
-import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
-import { linearAttention, randomFeatures } from './api/linear.js';
+import {
+  attention, matmul, matrix, positionalEncoding, putAttention, runAttention, softmax, softmaxBackward, toAttention,
+} from './api/ops.js';
+import {
+  mhaResult, multiHeadAttention, multiHeadAttentionLayer, putMultiHeadAttention, runMultiHeadAttention, toMultiHeadAttention,
+} from './api/mha.js';
+import { linearAttention, putLinearAttention, randomFeatures, runLinearAttention, toLinearAttention } from './api/linear.js';
+import { checkSize } from './api/check.js';
+import { rowMasks } from './api/masks.js';
 
 export { bestBuild, relaxedSimdSupported, simdSupported };
 
@@ -65,8 +71,15 @@ export async function loadAttention(options = {}) {
  */
 export async function attentionPool(options = {}) {
   const { createPool } = await import('./api/pool.js');
-  return createPool(options, loadEngine);
+  return createPool(options, { load: loadEngine, calls: POOL_CALLS });
 }
+
+// The engine's functions a pool checks and runs calls with (given, not
+// imported by api/pool.js: see there).
+const POOL_CALLS = {
+  toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
+  mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks,
+};
 
 // What loadAttention and attentionPool load: {kernels, build, parts, module,
 // tuned (the register tile, a promise)}.

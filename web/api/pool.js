@@ -30,11 +30,12 @@
 // that start them again). A worker that stops in a call rejects the calls it
 // had with an Error that says so and is replaced by the next call that needs
 // it: nothing is tried again. In Node an idle worker keeps no process alive.
-import { checkSize } from './check.js';
-import { rowMasks } from './masks.js';
-import { putAttention, runAttention, toAttention } from './ops.js';
-import { mhaResult, putMultiHeadAttention, runMultiHeadAttention, toMultiHeadAttention } from './mha.js';
-import { putLinearAttention, runLinearAttention, toLinearAttention } from './linear.js';
+//
+// The engine's functions come from attention.js (createPool's `engine`), not
+// from imports of their modules here: a bundle then keeps those modules in
+// the chunk of the engine, whether or not it ever starts a pool (imported by
+// this file too, they would move to a chunk of their own: one more request
+// for every page).
 
 // The workers: '#pool-thread' (package.json "imports") is worker_threads in
 // Node and Web Workers in a bundle for browsers; a page that loads this file
@@ -53,8 +54,17 @@ const PROJECT_ROWS = 5;
 
 const OPTIONS = ['workers', 'parts', 'build', 'simd', 'module', 'wasmBinary', 'wasmUrl', 'tiles'];
 
-/** attentionPool(options) with the engine loader of attention.js. */
-export async function createPool(options, loadEngine) {
+// The engine's functions (createPool's `engine.calls`), set by the first pool.
+let toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
+  mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks;
+
+/**
+ * attentionPool(options) with attention.js's engine: {load (its loader),
+ * calls (the functions of api/ that check, copy in and run each call)}.
+ */
+export async function createPool(options, { load: loadEngine, calls }) {
+  ({ toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
+    mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks } = calls);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('attentionPool options must be an object');
   }
