@@ -14,7 +14,8 @@
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
-#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer, a CJK font, Hugo, Jekyll)
+#   bash build.sh --test    also what npm test needs (Chromium, Firefox ESR, WebKitGTK's WebKitWebDriver
+#                           and MiniBrowser with Xvfb, clang + libFuzzer, a CJK font, Hugo, Jekyll)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,6 +35,9 @@ need clang-19 clang-19
 need wasm-ld-19 lld-19
 if [ "${1:-}" = --test ]; then
   need chromium chromium
+  need firefox-esr firefox-esr
+  need WebKitWebDriver webkit2gtk-driver
+  need Xvfb xvfb
   need clang clang
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
     need /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
