@@ -7,7 +7,7 @@
 // with resvg (@resvg/resvg-js) given fonts found on this system.
 // Every problem with what it is asked is a SnapshotError: one sentence
 // naming the argument (the command exits with status 2).
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { FIGURES } from '../web/figures/registry.js';
@@ -75,8 +75,12 @@ export function stateOf(name, props, attrs) {
   return state;
 }
 
-let engine = null;
-const theEngine = () => (engine ??= loadAttention());
+const engines = new Map(); // build -> the engine, loaded once
+const engineFor = (options = {}) => {
+  const key = JSON.stringify(options);
+  if (!engines.has(key)) engines.set(key, loadAttention(options));
+  return engines.get(key);
+};
 
 /**
  * Draw figure `figure` (a registry name or tag) as SVG: {svg, summary, title,
@@ -107,8 +111,25 @@ export async function drawSvg({ figure, attrs = {}, example, exampleName = 'the 
       throw new SnapshotError(`${exampleName} cannot be ${f.name}'s example: ${say([err.key, err.args])}.`);
     }
   }
-  const attn = await theEngine();
-  const pen = makePen({ attn, state, example: data, t: translator(texts, code), pt: translator(pictureTexts.default, code), lang: code, theme, width });
+  // a src attribute names a file: in a page the figure fetches it, here it is read from disk
+  let source = null;
+  if (state.src && picture.readSource) {
+    let text;
+    try {
+      text = readFileSync(state.src, 'utf8');
+    } catch (err) {
+      throw new SnapshotError(`--src: cannot read ${state.src} (${err.code ?? err.message}).`);
+    }
+    try {
+      source = { ...picture.readSource(text), name: state.src };
+    } catch (err) {
+      if (!(err instanceof ExampleError)) throw err;
+      const say = makePen({ t: translator(english, 'en') }).say;
+      throw new SnapshotError(`--src: ${state.src} cannot be shown: ${say([err.key, err.args])}.`);
+    }
+  }
+  const attn = await engineFor();
+  const pen = makePen({ attn, load: engineFor, state, example: data, source, t: translator(texts, code), pt: translator(pictureTexts.default, code), lang: code, theme, width });
   const drawn = await picture.default(pen);
   const svg = frame(pen, pen.t('title'), drawn);
   const [, w, h] = svg.match(/^<svg[^>]* width="(\d+)" height="(\d+)"/);

@@ -5,7 +5,6 @@
 // loads them unless it shows them (the blog snippets put one in a
 // figure's light DOM).
 //   node scripts/snapshots.mjs [--sizes]   (--sizes: print each file's size and time)
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,7 @@ export const snapshotFiles = (name) => [`${name}.svg`, `${name}.png`, `${name}.z
 export async function writeSnapshots({ log = false } = {}) {
   await mkdir(SNAPSHOTS, { recursive: true });
   const rows = [];
-  for (const { name } of FIGURES.filter((f) => existsSync(join(root, 'web/figures', f.name, `${f.name}.picture.js`)))) {
+  for (const { name } of FIGURES) {
     for (const [file, options] of [[`${name}.svg`, {}], [`${name}.png`, { format: 'png' }], [`${name}.zh-CN.svg`, { lang: 'zh-CN' }]]) {
       const t0 = performance.now();
       const { data } = await snapshot({ figure: name, ...options });

@@ -1,16 +1,12 @@
 // helpers.js: what the picture tests share: the command run as a reader runs
 // it, and the SVG it writes read by a real XML parser.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
-import { FIGURES } from '../../web/figures/registry.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/attention-wasm.js', import.meta.url));
 
-/** The figures that have a picture (<name>.picture.js). */
-export const PICTURED = FIGURES.filter(({ name }) => existsSync(new URL(`../../web/figures/${name}/${name}.picture.js`, import.meta.url)));
 
 /** Run `attention-wasm ...args`: {code, stdout (a Buffer), stderr}. */
 export const run = (args, { cwd = ROOT } = {}) => new Promise((resolve) => {

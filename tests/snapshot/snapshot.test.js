@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { FIGURES } from '../../web/figures/registry.js';
 import { PALETTE } from '../../web/kit/draw/colors.js';
 import { OPTIONS } from '../../bin/snapshot.js';
-import { PICTURED, run, parseSvg, readPicture, pngSize } from './helpers.js';
+import { run, parseSvg, readPicture, pngSize } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
 const titles = Object.fromEntries(await Promise.all(FIGURES.map(async ({ name }) => [name, (await import(`../../web/figures/${name}/${name}.strings.en.js`)).default.title])));
@@ -19,7 +19,7 @@ const COLOURS = new Set(Object.values(PALETTE.light).concat(Object.values(PALETT
 // every colour a picture paints is a colour, not a variable: #rrggbb, rgb(), a named one or none
 const PAINT = /^(#[0-9a-f]{6}|rgb\(\d+,? ?\d+,? ?\d+\)|none|white|black)$/i;
 
-for (const { name } of PICTURED) {
+for (const { name } of FIGURES) {
   test(`${name}: the command draws it as SVG (parsed, titled, described, colours resolved) and as a PNG of the stated size`, async () => {
     const svg = await run(['snapshot', name]);
     assert.equal(svg.code, 0, svg.stderr);

@@ -110,9 +110,10 @@ export const swatch = (pen, fill, size = 18) => block(size, size, (x, y) => el('
 }));
 
 /** A horizontal bar `fraction` (0..1) of `width` long on a track. */
-export function bar(pen, fraction, { width = 160, height = 12, color = 'positive' } = {}) {
+export function bar(pen, fraction, { width = 160, height = 12, color = 'positive', track = false } = {}) {
   const f = Math.max(0, Math.min(1, fraction));
-  return block(width, height, (x, y) => el('rect', { x, y, width: Math.max(1, f * width), height, rx: 3, fill: pen.c(color) }));
+  return block(width, height, (x, y) => (track ? el('rect', { x, y, width, height, rx: height / 2, fill: pen.c('panel') }) : '')
+    + el('rect', { x, y, width: Math.max(1, f * width), height, rx: track ? height / 2 : 3, fill: pen.c(color) }));
 }
 
 /**
@@ -133,3 +134,18 @@ export function grid(rows, { gap = 8, rowGap = 4, widths = [], align = 'middle' 
 
 /** `b` to be drawn against the right edge of its grid cell. */
 export const right = (b) => ({ ...b, alignRight: true });
+
+/** An operator between matrices (×, =, →), as the figures set them. */
+export const op = (pen, symbol) => label(pen, symbol, { size: 18, color: 'muted' });
+
+/** A control's setting as a line: "Temperature T: 0.20" (the pictures' words). */
+export const setting = (pen, name, value, width = pen.inner) => paragraph(pen, pen.pt('setting', { name, value }), { size: 13, width });
+
+/** `b` outlined in the accent colour, `gap` px around it (what the figure marks as just made). */
+export const outlined = (pen, b, gap = 4) => block(b.w + 2 * gap, b.h + 2 * gap, (x, y) => b.draw(x + gap, y + gap)
+  + el('rect', { x: x + 1, y: y + 1, width: b.w + 2 * gap - 2, height: b.h + 2 * gap - 2, rx: 3, fill: 'none', stroke: pen.c('accent'), 'stroke-width': 2 }));
+
+/** A string-table text with inline TeX ($…$) written as plain text, for a picture (which has no typesetter). */
+export const plainTex = (content) => String(content).replace(/\$([^$]+)\$/g, (_, tex) => tex
+  .replace(/\\(boldsymbol|mathrm|text|mathbf)\{([^}]*)\}/g, '$2').replace(/\^\{?T\}?/g, '\u1d40').replace(/\\sqrt\{([^}]*)\}/g, '\u221a$1')
+  .replace(/\\[a-zA-Z]+/g, '').replace(/[{}]/g, ''));

@@ -5,7 +5,7 @@
 // on the left, column labels slanted above, marked squares outlined, the
 // heads' column groups as coloured bars, and the caption under it: its
 // name and shape.
-import { el, esc, text } from './svg.js';
+import { el, esc, fmt, text } from './svg.js';
 import { block } from './layout.js';
 import { textWidth } from './text.js';
 import { labelFor, maxAbs, rgbColor } from '../draw/scale.js';
@@ -19,6 +19,33 @@ const SLANT = (40 * Math.PI) / 180;
 
 /** [r, g, b] as #rrggbb. */
 export const hex = (rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+
+/**
+ * A grid's cells [{i, j, fill}] (a row's neighbours of one colour merged
+ * into one run) as one <path> per colour, in units of a cell, placed at
+ * (x, y) and scaled to `cell` px: a matrix of a thousand squares is then a
+ * few dozen elements of a dozen bytes a square, not a thousand <rect>s.
+ */
+export function cells(list, x, y, cell) {
+  const byFill = new Map();
+  let run = null;
+  const flush = () => {
+    if (!run) return;
+    if (!byFill.has(run.fill)) byFill.set(run.fill, []);
+    byFill.get(run.fill).push(`M${run.j} ${run.i}h${run.n}v1h-${run.n}z`);
+    run = null;
+  };
+  for (const c of list) {
+    if (run && run.fill === c.fill && run.i === c.i && run.j + run.n === c.j) run.n++;
+    else {
+      flush();
+      run = { ...c, n: 1 };
+    }
+  }
+  flush();
+  return el('g', { transform: `translate(${fmt(x)} ${fmt(y)}) scale(${Math.round(cell * 10000) / 10000})` },
+    [...byFill].map(([fill, d]) => el('path', { fill, d: d.join('') })));
+}
 
 const asRows = (M) => (Array.isArray(M) ? M.map((r) => Array.from(r))
   : Array.from({ length: M.rows }, (_, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols))));
@@ -48,15 +75,17 @@ export function matrix(pen, M, { name = '', cell = 22, values = false, digits = 
   return block(w, h, (x, y) => {
     const x0 = x + lw;
     const y0 = y + th;
-    const out = [];
+    const squares = [];
+    const labels = [];
     rows.forEach((r, i) => {
       const printed = values ? (shares ? roundShares(r, digits) : r).map((v) => num(v, digits)) : null;
       r.forEach((v, j) => {
         const rgb = rgbColor(v, full, pen.scale);
-        out.push(el('rect', { x: x0 + j * cell, y: y0 + i * cell, width: cell, height: cell, fill: hex(rgb) }));
-        if (printed) out.push(text({ x: x0 + (j + 0.5) * cell, y: y0 + (i + 0.5) * cell + VALUE_PX * 0.35, 'font-size': VALUE_PX, 'text-anchor': 'middle', fill: labelFor(rgb) }, printed[j]));
+        squares.push({ i, j, fill: hex(rgb) });
+        if (printed) labels.push(text({ x: x0 + (j + 0.5) * cell, y: y0 + (i + 0.5) * cell + VALUE_PX * 0.35, 'font-size': VALUE_PX, 'text-anchor': 'middle', fill: labelFor(rgb) }, printed[j]));
       });
     });
+    const out = [cells(squares, x0, y0, cell), ...labels];
     // the seams between squares, in the background's colour
     const seams = [...Array.from({ length: n + 1 }, (_, i) => `M${x0} ${y0 + i * cell}h${m * cell}`),
       ...Array.from({ length: m + 1 }, (_, j) => `M${x0 + j * cell} ${y0}v${n * cell}`)].join('');
@@ -91,16 +120,15 @@ export function matrix(pen, M, { name = '', cell = 22, values = false, digits = 
 export function pixels(pen, M, { size = 120, max = 1, border = 'border' } = {}) {
   const k = size / Math.max(M.rows, M.cols);
   return block(M.cols * k, M.rows * k, (x, y) => {
-    const out = [];
+    const list = [];
     for (let i = 0; i < M.rows; i++) {
       for (let j = 0; j < M.cols; j++) {
         const v = M.data[i * M.cols + j];
         // in scale-canvas.js's 64 steps of the scale
         const level = Math.sign(v) * Math.round(Math.min(1, Math.abs(v) / max) * LEVELS) / LEVELS;
-        out.push(el('rect', { x: x + j * k, y: y + i * k, width: k + 0.05, height: k + 0.05, fill: hex(rgbColor(level, 1, pen.scale)) }));
+        list.push({ i, j, fill: hex(rgbColor(level, 1, pen.scale)) });
       }
     }
-    out.push(el('rect', { x, y, width: M.cols * k, height: M.rows * k, fill: 'none', stroke: pen.c(border) }));
-    return out.join('');
+    return cells(list, x, y, k) + el('rect', { x, y, width: M.cols * k, height: M.rows * k, fill: 'none', stroke: pen.c(border) });
   });
 }

@@ -4,9 +4,11 @@
 // with the kernels, and its own summary (what its live region says); this
 // file frames it as one SVG: its title, the body, notes, and the summary as
 // <desc>. The pen holds what a picture draws with:
-//   pen.attn     the engine (loadAttention)
+//   pen.attn     the engine (loadAttention: the best build here)
+//   pen.load     load(options) -> another engine (a figure that trains on one build asks for it)
 //   pen.state    the figure's state, from its props (props.js) and the given attributes
 //   pen.example  the page's example as the figure's useExample reads it, or null
+//   pen.source   what a figure's src attribute names, read by the command (heatmap's weights), or null
 //   pen.t        the figure's words in the picture's language (its string tables)
 //   pen.pt       the pictures' own words (picture.strings.<lang>.js)
 //   pen.say      a text or [key, args] of the figure's table, as FigureElement.say
@@ -16,7 +18,7 @@
 //   pen.width    the picture's width in px; pen.inner the width inside its padding
 import { PALETTE } from '../draw/colors.js';
 import { el, esc } from './svg.js';
-import { column, paragraph } from './layout.js';
+import { column, fit, paragraph } from './layout.js';
 
 const PAD = 14;
 const [TITLE_ID, DESC_ID] = ['picture-title', 'picture-desc'];
@@ -26,7 +28,7 @@ export const MAX_WIDTH = 2400;
 const rgbOf = (hexText) => [1, 3, 5].map((k) => parseInt(hexText.slice(k, k + 2), 16));
 
 /** The pen for a picture (see above); `t` and `pt` are translators (i18n.js). */
-export function makePen({ attn, state, example = null, t, pt, lang = 'en', theme = 'light', width = 720 }) {
+export function makePen({ attn, load, state, example = null, source = null, t, pt, lang = 'en', theme = 'light', width = 720 }) {
   const colours = PALETTE[theme];
   const say = (text) => {
     if (!Array.isArray(text)) return text;
@@ -34,7 +36,7 @@ export function makePen({ attn, state, example = null, t, pt, lang = 'en', theme
     return t(key, Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? say(v) : v])));
   };
   return {
-    attn, state, example, t, pt, say, lang, theme, width,
+    attn, load, state, example, source, t, pt, say, lang, theme, width,
     inner: width - 2 * PAD,
     c: (key) => {
       if (!colours[key]) throw new RangeError(`picture: no colour "${key}" in the palette`);
@@ -54,7 +56,7 @@ export function frame(pen, title, { body, summary, notes = [] }) {
   const inner = pen.inner;
   const content = column([
     paragraph(pen, title, { size: 15, bold: true, width: inner }),
-    body,
+    fit(body, inner), // (a drawing wider than the picture is scaled down, never cut)
     ...notes.filter(Boolean).map((n) => paragraph(pen, n, { size: 12, color: 'muted', width: inner })),
   ], { gap: 10 });
   const w = pen.width;

@@ -5,6 +5,7 @@
 export default {
   // the pictures' fonts (CSS font-family): the Latin one they are laid out with (text.js) first
   font: "'DejaVu Sans', Verdana, 'Noto Sans', sans-serif",
+  mono: "'DejaVu Sans Mono', Menlo, Consolas, monospace",
   setting: '{name}: {value}',
   on: 'on',
   off: 'off',

@@ -3,6 +3,7 @@
 export default {
   // 图片的字体（CSS font-family）：先是排版所用的拉丁字体（text.js），再是中文字体
   font: "'DejaVu Sans', Verdana, 'WenQuanYi Micro Hei', '文泉驿微米黑', 'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', '微软雅黑', sans-serif",
+  mono: "'DejaVu Sans Mono', Menlo, Consolas, 'WenQuanYi Micro Hei Mono', '文泉驿等宽微米黑', monospace",
   setting: '{name}：{value}',
   on: '开',
   off: '关',
