@@ -8,10 +8,9 @@
 // Each maps a figure's name, in the article's order, to
 //   tag       its element
 //   title     its title (its English string table's), title_zh in Chinese
-//   line      what it shows, in one line (the first paragraph of its README)
-//   picture   its picture in dist/snapshots/, or null while it has none:
-//             width and height (CSS pixels), alt and alt_zh (the picture's own
-//             <desc>: what it shows, with its numbers)
+//   picture   its picture in dist/snapshots/: width and height (CSS pixels),
+//             alt and alt_zh (the picture's own <desc>: what it shows, with
+//             its numbers)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,15 +23,10 @@ const read = (path) => readFileSync(new URL(path, root), 'utf8');
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const text = (xml) => xml.replace(/&(\w+);/g, (e, n) => ENTITIES[n] ?? e).replace(/\s+/g, ' ').trim();
 
-/** The first paragraph of a figure's README (after its heading), as one line. */
-// (as plain text: a parenthesis naming files is left out, Markdown's marks removed)
-const firstParagraph = (name) => read(`web/figures/${name}/README.md`).split(/\n\s*\n/)[1]
-  .replace(/\s*\([^()]*`[^()]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim();
-
-/** A picture's size and <desc>; null if the build made none. */
+/** A picture's size and <desc>. */
 function picture(name) {
   const file = (suffix) => new URL(`dist/snapshots/${name}${suffix}`, root);
-  if (!existsSync(file('.svg'))) return null;
+  if (!existsSync(file('.svg'))) throw new Error(`blog-data.mjs: dist/snapshots/${name}.svg is missing (scripts/snapshots.mjs makes it)`);
   const svg = (suffix) => readFileSync(file(suffix), 'utf8');
   const head = svg('.svg').match(/<svg\b[^>]*>/)[0];
   const [width, height] = ['width', 'height'].map((k) => Math.round(Number(head.match(new RegExp(`\\s${k}="([\\d.]+)"`))[1])));
@@ -43,7 +37,7 @@ function picture(name) {
 const figures = {};
 for (const { name, tag } of FIGURES) {
   const strings = async (lang) => (await import(new URL(`web/figures/${name}/${name}.strings.${lang}.js`, root))).default;
-  figures[name] = { tag, title: (await strings('en')).title, title_zh: (await strings('zh')).title, line: firstParagraph(name), picture: picture(name) };
+  figures[name] = { tag, title: (await strings('en')).title, title_zh: (await strings('zh')).title, picture: picture(name) };
 }
 const json = `${JSON.stringify(figures, null, 2)}\n`;
 for (const path of FILES) {
