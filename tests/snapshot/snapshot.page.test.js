@@ -5,7 +5,8 @@
 // values, its controls or its summary). A figure that trains is compared
 // with what it shows before Start (its summary), and then, woken without
 // training, with its untrained model's numbers; a figure that measures,
-// with everything but its timings (a picture holds none).
+// with everything but its timings (a picture holds none). A page that shows
+// no picture loads none of dist/snapshots.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, ready, frames } from '../browser/harness.js';
@@ -44,7 +45,7 @@ test('every figure\'s picture shows the numbers its live figure shows, and its s
     const drawn = await run(['snapshot', name], { flags: NODE_FLAGS });
     assert.equal(drawn.code, 0, drawn.stderr);
     const picture = readPicture(parseSvg(drawn.stdout.toString()));
-    const { page, problems, context } = await server.openFigure(tag);
+    const { page, problems, requests, context } = await server.openFigure(tag);
     try {
       const el = await ready(page, tag);
       if (TIMED.has(name)) await page.waitForFunction((t) => document.querySelector(t).summary !== '', tag, { timeout: 30000 });
@@ -66,6 +67,7 @@ test('every figure\'s picture shows the numbers its live figure shows, and its s
       const missing = [...new Set(picture.texts.flatMap((t) => numbersIn(t.replace(/\u2212/g, '-'))))].filter((n) => !have.has(n));
       if (missing.length) failures.push(`${name}: the picture prints ${missing.join(', ')}, which the live figure does not show`);
       assert.deepEqual(problems, [], name);
+      assert.deepEqual(requests.filter((u) => /\/snapshots\//.test(u)), [], `${name}: a page without a picture loads none`);
     } finally {
       await context.close();
     }
