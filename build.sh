@@ -14,7 +14,8 @@
 # Missing tools are installed with apt-get when run as root; otherwise the
 # exact command is printed and the build stops.
 #   bash build.sh           what npm start needs
-#   bash build.sh --test    also what npm test needs (Chromium, clang + libFuzzer, a CJK font)
+#   bash build.sh --test    also what npm test needs (Chromium, Firefox ESR, WebKitGTK's WebKitWebDriver
+#                           and MiniBrowser with Xvfb, clang + libFuzzer, a CJK font, Hugo, Jekyll)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,12 +35,18 @@ need clang-19 clang-19
 need wasm-ld-19 lld-19
 if [ "${1:-}" = --test ]; then
   need chromium chromium
+  need firefox-esr firefox-esr
+  need WebKitWebDriver webkit2gtk-driver
+  need Xvfb xvfb
   need clang clang
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
     need /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
   # a CJK font, so the Chinese UI is drawn (and measured at 360 px) as readers see it
   ls /usr/share/fonts/truetype/wqy/wqy-microhei.ttc >/dev/null 2>&1 ||
     need /usr/share/fonts/truetype/wqy/wqy-microhei.ttc fonts-wqy-microhei
+  # the blog engines the consumer tests build sites with (tests/consumers/blog-engines.test.js)
+  need hugo hugo
+  need jekyll jekyll
 fi
 # a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
 ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||

@@ -1,12 +1,14 @@
-// docs.mjs: the "Every element" section of web/embed/README.md, made from the
-// figures' own READMEs (web/figures/<name>/README.md) in the registry's
-// order. A figure's README is the one place its attributes are written; the
-// section gives each figure its heading, the README's summary (the paragraph
-// under its title) with its "Attributes" part, the paragraph on its words
-// (written here, once for every figure) and a link to the README.
-//   npm run docs                 says whether the section is up to date (a diff and exit 1 if not)
-//   npm run docs -- --write      rewrites it between its markers
-// tests/site/embed-docs.test.js checks the READMEs' parts and that the section is up to date.
+// docs.mjs: the docs' parts made from the figures' registry and their own
+// READMEs (web/figures/<name>/README.md), in the registry's order, so that
+// no list of figures is typed by hand:
+//   README.md's gallery: a table of every figure (its tag, the summary under
+//     its README's title, a link to the README);
+//   docs/embedding.md's "Every element": each figure's heading, its README's
+//     summary with its "Attributes" part, and a link to the README.
+// A figure's README is the one place its attributes are written.
+//   npm run docs                 says whether both are up to date (a diff and exit 1 if not)
+//   npm run docs -- --write      rewrites them between their markers
+// tests/site/embed-docs.test.js checks the READMEs' parts and that both are up to date.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +19,10 @@ import { FIGURES } from '../web/figures/registry.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path) => readFileSync(join(ROOT, path), 'utf8');
 
-export const EMBED_README = 'web/embed/README.md';
+export const EMBED_README = 'docs/embedding.md';
+export const README = 'README.md';
 const MARKERS = /(<!-- elements: npm run docs -- --write -->\n)([\s\S]*?)\n?(<!-- \/elements -->)/;
+const GALLERY_MARKERS = /(<!-- gallery: npm run docs -- --write -->\n)([\s\S]*?)\n?(<!-- \/gallery -->)/;
 
 /** A figure's README, and the headings of its parts, in order. */
 export const readmeOf = (name) => `web/figures/${name}/README.md`;
@@ -46,23 +50,13 @@ export function readmeParts(text) {
   };
 }
 
-/** What every figure says about its words: its own string table (the one place its path is written) and the shared one. */
-const words = (name) => `Its words (all it shows, and what it says to screen readers) are the keys of
-\`web/figures/${name}/${name}.strings.en.js\` and of \`web/kit/figure.strings.en.js\` (what every
-figure shares, "Copy link" and the like), and of their Simplified Chinese twins (\`.strings.zh.js\`):
-\`lang="zh-CN"\` (or any \`zh-*\`) on the element or the page picks Chinese, and the page loads
-only the language it shows. A page overrides any of them with
-a JSON child, \`<script type="application/json" data-strings>{"key": "…", "zh": {"key": "…"}}</script>\`
-(a key at the top level is for every language, one under \`zh\` or \`en\` for that one only).`;
-
 /** One figure's subsection of the section, from its README's text. */
 export function elementSection({ name, tag }, readme) {
   const { summary, parts } = readmeParts(readme);
   return [
     `### \`${tag}\``,
     `${summary}\n${parts.Attributes}`, // one paragraph: the summary leads into the attributes
-    words(name),
-    `What the reader does with it and what its tests check: [its README](../figures/${name}/README.md).`,
+    `What the reader does with it and what its tests check: [its README](../web/figures/${name}/README.md).`,
   ].join('\n\n');
 }
 
@@ -70,26 +64,44 @@ export function elementSection({ name, tag }, readme) {
 export const elements = (readme = (name) => read(readmeOf(name))) =>
   FIGURES.map((f) => elementSection(f, readme(f.name))).join('\n\n');
 
-/** The embed README's `text` with the section between its markers rewritten. */
+/** The embedding docs' `text` with the section between its markers rewritten. */
 export function withElements(text, section = elements()) {
   if (!MARKERS.test(text)) throw new Error(`${EMBED_README} has no <!-- elements: npm run docs -- --write --> ... <!-- /elements --> markers`);
   return text.replace(MARKERS, (all, open, body, close) => `${open}${section}\n${close}`);
 }
 
+/** README.md's gallery: a row per figure, its tag, its README's summary on one line and a link to the README. */
+export const gallery = (readme = (name) => read(readmeOf(name))) => [
+  '| figure | what it shows | |',
+  '| --- | --- | --- |',
+  ...FIGURES.map(({ name, tag }) => `| \`${tag}\` | ${readmeParts(readme(name)).summary.replace(/\s*\n\s*/g, ' ')} | [README](${readmeOf(name)}) |`),
+].join('\n');
+
+/** README.md's `text` with its gallery rewritten. */
+export function withGallery(text, table = gallery()) {
+  if (!GALLERY_MARKERS.test(text)) throw new Error(`${README} has no <!-- gallery: npm run docs -- --write --> ... <!-- /gallery --> markers`);
+  return text.replace(GALLERY_MARKERS, (all, open, body, close) => `${open}${table}\n${close}`);
+}
+
+/** The files this script writes, each with the function that makes its text from what it is now. */
+export const MADE = [[EMBED_README, withElements], [README, withGallery]];
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const now = read(EMBED_README);
-  const made = withElements(now);
-  if (process.argv.includes('--write')) {
-    if (made !== now) writeFileSync(join(ROOT, EMBED_README), made);
-    console.log(`${EMBED_README}: ${made === now ? 'already up to date' : 'Every element rewritten'}`);
-  } else if (made === now) {
-    console.log(`${EMBED_README}: Every element is up to date`);
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'docs-'));
-    writeFileSync(join(dir, 'README.md'), made);
-    spawnSync('diff', ['-u', '--label', EMBED_README, '--label', 'made from the figures\' READMEs', join(ROOT, EMBED_README), join(dir, 'README.md')], { stdio: 'inherit' });
-    rmSync(dir, { recursive: true });
-    console.log(`\n${EMBED_README}: Every element is out of date: npm run docs -- --write`);
-    process.exitCode = 1;
+  for (const [file, make] of MADE) {
+    const now = read(file);
+    const made = make(now);
+    if (process.argv.includes('--write')) {
+      if (made !== now) writeFileSync(join(ROOT, file), made);
+      console.log(`${file}: ${made === now ? 'already up to date' : 'rewritten'}`);
+    } else if (made === now) {
+      console.log(`${file}: up to date`);
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'docs-'));
+      writeFileSync(join(dir, 'made.md'), made);
+      spawnSync('diff', ['-u', '--label', file, '--label', 'made from the registry and the figures\' READMEs', join(ROOT, file), join(dir, 'made.md')], { stdio: 'inherit' });
+      rmSync(dir, { recursive: true });
+      console.log(`\n${file} is out of date: npm run docs -- --write`);
+      process.exitCode = 1;
+    }
   }
 }

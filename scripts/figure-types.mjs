@@ -80,7 +80,7 @@ function extraAccessors(cls, FigureElement) {
       if ((d.get || d.set) && !(key in cls.props) && !names.includes(key)) names.push(key);
     }
   }
-  return names.map((key) => `  /** See the element's section in web/embed/README.md. */\n  ${key}: unknown;`);
+  return names.map((key) => `  /** See the element's section in docs/embedding.md. */\n  ${key}: unknown;`);
 }
 
 export function figureDts({ name, tag, cls, title }, FigureElement) {

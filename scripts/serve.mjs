@@ -32,8 +32,11 @@ const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
  * `onSent(path, bytes)`: told the body bytes of every response (sizes).
  * `cors`: send Access-Control-Allow-Origin: * (as a CDN must, for pages on
  * other origins to use what it serves): true, or a test of the path.
+ * For the browser tests: `routes` (a Map of path -> { body, type }) answers
+ * those paths first; `html(text)` rewrites every HTML page served;
+ * `onError(path, status)` is told each answer of 400 or more.
  */
-export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent, cors = false } = {}) {
+export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent, cors = false, routes, html, onError } = {}) {
   const server = createServer(async (req, res) => {
     const headers = csp ? { 'content-security-policy': STRICT_CSP } : {};
     try {
@@ -43,11 +46,13 @@ export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1
         res.writeHead(302, { location: '/web/' }).end();
         return;
       }
+      const route = routes?.get(path);
       let file = normalize(join(root, path));
-      if (!file.startsWith(root)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      let body = await readFile(file);
-      const type = TYPES[extname(file)] ?? 'application/octet-stream';
+      if (!route && !file.startsWith(root)) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
+      if (!route && (await stat(file)).isDirectory()) file = join(file, 'index.html');
+      let body = route ? Buffer.from(route.body) : await readFile(file);
+      const type = route?.type ?? TYPES[extname(file)] ?? 'application/octet-stream';
+      if (html && type.startsWith('text/html')) body = Buffer.from(html(body.toString()));
       if (gzip && COMPRESSIBLE.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
         body = gzipSync(body, { level: 9 });
         headers['content-encoding'] = 'gzip';
@@ -57,6 +62,7 @@ export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
       const code = err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 404 : 500;
+      onError?.(req.url, code);
       res.writeHead(code, { ...headers, 'content-type': 'text/plain' }).end(code === 404 ? 'not found' : 'error');
     }
   });

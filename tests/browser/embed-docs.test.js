@@ -1,4 +1,4 @@
-// Every HTML snippet of web/embed/README.md works as written: all of them on
+// Every HTML snippet of docs/embedding.md works as written: all of them on
 // one page under the strict CSP (their inline <script>s left out, as that
 // policy would block them), each figure draws, keeps the attributes the
 // snippet gives it, and nothing logs an error.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { start, openAll, SCREENSHOTS } from './harness.js';
 import { STRICT_CSP } from '../../scripts/serve.mjs';
 
-const DOCS = readFileSync(new URL('../../web/embed/README.md', import.meta.url), 'utf8');
+const DOCS = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
 const SNIPPETS = [...DOCS.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1].replace(/<script[\s\S]*?<\/script>\n?/g, ''));
 
 let server;

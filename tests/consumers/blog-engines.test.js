@@ -1,5 +1,5 @@
 // blog-engines.test.js: issue 27, findings 6 and 7. The Hugo theme component
-// and the Jekyll include installed and used exactly as web/embed/README.md's
+// and the Jekyll include installed and used exactly as docs/embedding.md's
 // "Hugo" and "Jekyll" sections say (their config line, copy commands and
 // example page), from `npm pack` in a fresh folder: a Hugo site whose baseURL
 // has a path and a Jekyll site with a baseurl, built by Debian's hugo and
@@ -21,12 +21,12 @@ import { FIGURES } from '../../web/figures/registry.js';
 import { start, ready, SCREENSHOTS } from '../browser/harness.js';
 import { install } from './install.js';
 
-const DOCS = readFileSync(new URL('../../web/embed/README.md', import.meta.url), 'utf8');
+const DOCS = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
 /** The ```lang block of the README's `## heading` section. */
 function docs(heading, lang) {
   const section = DOCS.split(/^## /m).find((s) => s.startsWith(`${heading}\n`)) ?? '';
   const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
-  assert.ok(block, `web/embed/README.md's "${heading}" section has no ${lang} block`);
+  assert.ok(block, `docs/embedding.md's "${heading}" section has no ${lang} block`);
   return block;
 }
 

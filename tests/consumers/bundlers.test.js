@@ -1,6 +1,6 @@
 // bundlers.test.js: issue 27, findings 1-4. A tiny app built from `npm pack`
 // by Vite, webpack 5 and esbuild, each in a fresh project with its bundler
-// from the npm registry, with exactly the lines web/embed/README.md's
+// from the npm registry, with exactly the lines docs/embedding.md's
 // "Bundlers" section gives (esbuild's copy step included), opened in Chromium:
 //   - the engine (`import { loadAttention } from 'attention-wasm'`) computes
 //     the seed notebook's attention weights (np.random.seed(42); Q = X·W_Q,

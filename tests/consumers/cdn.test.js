@@ -1,5 +1,5 @@
 // cdn.test.js: issue 27, finding 5. The figures served from another origin,
-// as web/embed/README.md's "From a CDN or another origin" says: the
+// as docs/embedding.md's "From a CDN or another origin" says: the
 // package's dist/ (from `npm pack`) alone on a second server (another port),
 // a page on the first with
 // <script type="module" src="http://127.0.0.1:<other>/dist/attention-figures.js">.

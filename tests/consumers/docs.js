@@ -1,9 +1,9 @@
-// docs.js: what web/embed/README.md tells a user to write, read from it, so
+// docs.js: what docs/embedding.md tells a user to write, read from it, so
 // that the consumer tests run the documented lines themselves.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-const README = readFileSync(new URL('../../web/embed/README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
 
 /** The text under the heading `title` (any level), up to the next heading of that level or higher. */
 export function section(title) {
@@ -15,7 +15,7 @@ export function section(title) {
     return fenced ? 0 : /^(#+) /.exec(l)?.[1].length ?? 0;
   });
   const at = lines.findIndex((l, i) => headings[i] && l.slice(headings[i] + 1) === title);
-  assert.ok(at >= 0, `web/embed/README.md has no heading "${title}"`);
+  assert.ok(at >= 0, `docs/embedding.md has no heading "${title}"`);
   const end = headings.findIndex((h, i) => i > at && h && h <= headings[at]);
   return lines.slice(at + 1, end < 0 ? undefined : end).join('\n');
 }
@@ -24,6 +24,6 @@ export function section(title) {
 export function blocks(title, lang) {
   const found = [...section(title).matchAll(new RegExp(`^( *)\`\`\`${lang}\\n([\\s\\S]*?)^\\1\`\`\``, 'gm'))]
     .map(([, indent, text]) => text.replace(new RegExp(`^${indent}`, 'gm'), ''));
-  assert.ok(found.length, `web/embed/README.md's "${title}" has no ${lang} block`);
+  assert.ok(found.length, `docs/embedding.md's "${title}" has no ${lang} block`);
   return found;
 }

@@ -112,13 +112,13 @@ describe('npm package', () => {
     assert.deepEqual(missing, [], 'missing from the tarball');
   });
 
-  it('every file the READMEs link or show, the embed pages load and the .d.ts name is in the package', () => {
+  it('every file the package\'s Markdown files link or show, the embed pages load and the .d.ts name is in the package', () => {
     const files = new Set(packed.files.map((f) => f.path));
     const pkg = join(tmp, 'consumer/node_modules/attention-wasm');
     const text = (file) => readFileSync(join(pkg, file), 'utf8');
     const local = (target) => !/^([a-z]+:|#|\/)/i.test(target); // not a URL, an anchor or a site path
     const refs = [];
-    for (const readme of ['README.md', 'web/embed/README.md']) {
+    for (const readme of [...files].filter((f) => f.endsWith('.md'))) {
       for (const [, target] of text(readme).matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)) refs.push([readme, target]);
     }
     for (const page of [...files].filter((f) => /^web\/embed\/[^/]+\.html$/.test(f))) {

@@ -3,18 +3,19 @@
 // declares (its `static props`), with a snippet that uses the element; and
 // what its tests check, naming test files that exist, every test of its own
 // Node tests (tests/figures/<name>/) and only tests those files have.
-// web/embed/README.md's "Every element" is made from those READMEs by
-// scripts/docs.mjs and documents every element the bundle registers. (What
+// docs/embedding.md's "Every element" and README.md's gallery are made from
+// those READMEs by scripts/docs.mjs and document every element the bundle
+// registers. (What
 // pages download, quoted in both READMEs, is tests/browser/size.test.js's.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { FIGURES } from '../../web/figures/registry.js';
-import { PARTS, readmeOf, readmeParts, withElements } from '../../scripts/docs.mjs';
+import { PARTS, readmeOf, readmeParts, withElements, withGallery } from '../../scripts/docs.mjs';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const exists = (path) => existsSync(new URL(`../../${path}`, import.meta.url));
-const DOCS = read('web/embed/README.md');
+const DOCS = read('docs/embedding.md');
 
 /** [{name, file, tag, props}] for every figure of the registry, read from its element's source. */
 function registered() {
@@ -43,8 +44,8 @@ test('every registered element has a section with each attribute and a snippet',
   for (const figure of figures) {
     assert.ok(figure.tag, `${figure.file} defines no figure`);
     const text = section(figure.tag);
-    assert.ok(text, `web/embed/README.md has no section for ${figure.tag}`);
-    documents(text, figure, `web/embed/README.md, ${figure.tag}`);
+    assert.ok(text, `docs/embedding.md has no section for ${figure.tag}`);
+    documents(text, figure, `docs/embedding.md, ${figure.tag}`);
   }
 });
 
@@ -106,7 +107,12 @@ test('every figure has a README: a title, what the reader does and sees, each at
   }
 });
 
-test('web/embed/README.md\'s "Every element" is made from the figures\' READMEs (scripts/docs.mjs)', () => {
-  assert.ok(DOCS === withElements(DOCS), 'web/embed/README.md\'s "Every element" is out of date: run npm run docs -- --write');
+test('docs/embedding.md\'s "Every element" is made from the figures\' READMEs (scripts/docs.mjs)', () => {
+  assert.ok(DOCS === withElements(DOCS), 'docs/embedding.md\'s "Every element" is out of date: run npm run docs -- --write');
 });
 
+
+test('README.md\'s gallery is made from the registry and the figures\' READMEs (scripts/docs.mjs)', () => {
+  const readme = read('README.md');
+  assert.ok(readme === withGallery(readme), 'README.md\'s gallery is out of date: run npm run docs -- --write');
+});
