@@ -89,6 +89,6 @@ math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
 @media print {
   :host, :host([data-dark]), :host([theme=dark]) { ${LIGHT} }
   :host { print-color-adjust: exact; -webkit-print-color-adjust: exact; break-inside: avoid; width: auto; max-width: 100%; }
-  .controls, .slider, fieldset.choice, .switch, button, input, select, textarea, .tools, .loading { display: none !important; }
+  .controls, .slider, fieldset.choice, .switch, label, button, input, select, textarea, .tools, .loading { display: none !important; }
 }
 `;
