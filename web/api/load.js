@@ -92,8 +92,8 @@ const EXPORTS = {
   attention: [
     'status_name', 'simd_enabled', 'set_gemm_tiles', 'alloc', 'free', 'memory_in_use', 'first_nonfinite', 'layout_name',
     'layout_value', 'matmul', 'softmax_rows', 'positional_encoding', 'attention_workspace_size', 'attention',
-    'attention_lse', 'mha_workspace_size', 'mha', 'random_features', 'linear_attention_workspace_size',
-    'linear_attention', 'softmax_backward',
+    'attention_lse', 'mha_workspace_size', 'mha', 'mha_heads_workspace_size', 'mha_heads', 'project',
+    'random_features', 'linear_attention_workspace_size', 'linear_attention', 'softmax_backward',
   ],
   training: [
     'attention_backward_workspace_size', 'attention_backward', 'mha_backward_workspace_size', 'mha_backward',
