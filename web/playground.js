@@ -279,6 +279,7 @@ export async function pick(name) {
   state.figure = figure;
   state.attrs = {};
   $('figure').value = figure.name;
+  history.replaceState(null, '', `#figure=${figure.name}`); // a link to the playground with this figure
   $('example-box').hidden = !figure.example;
   if (!figure.example) state.example = '';
   $('figure-note').replaceChildren(`<${figure.tag}>: its `, h('a', { href: `figures/${figure.name}/README.md` }, 'README'), '.');

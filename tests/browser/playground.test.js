@@ -2,7 +2,8 @@
 // Every figure of the registry can be picked, gets a control per attribute it
 // declares, and changing one changes the figure; the HTML snippets of all of
 // them, pasted into one fresh page, give figures in the same state (every
-// attribute, the language, the theme). A pasted example reaches the figure
+// attribute, the language, the theme); the address names the figure, and
+// opens the playground on it. A pasted example reaches the figure
 // and the snippet, bad JSON and unknown keys are said in place; the picture
 // downloads as the figure's own SVG; the snapshot command is the bin's
 // syntax, and runs.
@@ -20,7 +21,7 @@ before(async () => { server = await start({ csp: true }); });
 after(async () => { await server?.close(); });
 
 const open = () => server.open('/web/playground.html', { width: 1280, height: 1400 });
-const picked = (page, name) => page.waitForFunction((n) => document.body.dataset.figure === n, name, { timeout: 20_000 });
+const picked = (page, name) => page.waitForFunction((n) => document.body.dataset.figure === n, name, { timeout: 30_000 });
 
 /** What figures' states are (in the page): every declared attribute as each reads it, its lang and whether it is dark. */
 const statesOf = (els) => els.map((el) => ({
@@ -51,8 +52,8 @@ async function changeOne(page, props) {
 }
 
 test('every figure can be picked, its controls change it, and its HTML snippet in a fresh page gives the same state', async () => {
-  const { page, problems } = await open();
-  await picked(page, 'soft-dictionary');
+  const { page, problems } = await server.open('/web/playground.html#figure=cross', { width: 1280, height: 1400 });
+  await picked(page, 'cross'); // the address picks the figure
   const snippets = [];
   const states = [];
   for (const [i, f] of FIGURES.entries()) {
@@ -68,6 +69,7 @@ test('every figure can be picked, its controls change it, and its HTML snippet i
     if (i % 3 === 2) await page.selectOption('#theme', 'dark');
     const after = await stateOf(page);
     if (name) assert.notDeepEqual(after[name], before[name], `${f.name}: ${name} changed the figure`);
+    assert.equal(await page.evaluate(() => location.hash), `#figure=${f.name}`, 'the address names the figure');
     snippets.push(await page.textContent('#snippet-html'));
     states.push(after);
   }
@@ -81,7 +83,7 @@ test('every figure can be picked, its controls change it, and its HTML snippet i
 <script type="module" src="/dist/attention-figures.js"></script></head><body><main>${bodies.join('\n')}</main></body></html>`;
   const fresh = await server.open('/web/pasted.html', { height: 30_000, prepare: (p) => server.fake(p, '/web/pasted.html', html) });
   await fresh.page.waitForFunction((n) => [...document.querySelectorAll('main > *')].length === n
-    && [...document.querySelectorAll('main > *')].every((e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error')), FIGURES.length, { timeout: 30_000 });
+    && [...document.querySelectorAll('main > *')].every((e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error')), FIGURES.length, { timeout: 60_000 });
   const pasted = await fresh.page.$$eval('main > *', statesOf);
   assert.deepEqual(pasted, states);
   assert.deepEqual(fresh.problems, []);

@@ -275,6 +275,15 @@ for (const name of Object.keys(ENGINES)) {
       } finally {
         await context.close();
       }
+      // on a phone, the pictures fit the column
+      const phone = await server.open(`${base}/post/`, { javaScriptEnabled: false, width: 360, height: 740 });
+      try {
+        const widths = await phone.page.evaluate(() => [...document.images].map((i) => i.getBoundingClientRect().right));
+        assert.equal(widths.length, 3);
+        for (const right of widths) assert.ok(right <= 360, `a picture reaches ${right} px of 360`);
+      } finally {
+        await phone.context.close();
+      }
     });
 
     test('the post through DOMPurify, as a feed reader: every picture kept, absolute, and loading from another page', async () => {
