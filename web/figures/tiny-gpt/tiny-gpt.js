@@ -269,12 +269,13 @@ class TinyGpt extends TrainingFigure {
 
   renderDecodings(running) {
     const w = this.written;
-    if (!this.changed('decodings', w, running)) return;
+    if (!this.changed('decodings', w, running, !this.worker)) return;
     const dropped = w ? unknownChars(w.typed) : [];
     // what the model could not read, and so did not: said, never silently replaced
     setText(this.promptNote, !w ? '' : !w.decodings.read ? this.t('promptNone', { chars: dropped.join(' ') })
       : dropped.length ? this.t('promptDropped', { chars: dropped.join(' ') }) : '');
-    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t('writing')));
+    // ("Loading" only while the model's worker is there to load it: before the first question, what fills the panel)
+    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t(this.worker ? 'writing' : 'writeIdle')));
     const knobs = { t: DEFAULTS.temperature, w: DEFAULTS.beam };
     replace(this.decodingsEl, STRATEGIES.map((key) => {
       const d = w.decodings[key];

@@ -33,6 +33,7 @@ export default {
   promptDropped: 'The model does not know {chars}; it reads the prompt without them.',
   promptNone: 'The model knows none of the prompt\u2019s characters ({chars}), so it starts from a space.',
   writing: 'Loading\u2026',
+  writeIdle: 'Press Write to see the untrained model continue the prompt three ways, or Start training to watch them improve.',
   writtenAt: 'Written by the model at step {step}; pause to write with the model as it is now.',
   attendHeading: 'Where each head looks',
   typeText: 'Type some text:',
