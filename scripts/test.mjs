@@ -14,11 +14,13 @@
 //   consumers the package as its users get it (npm pack): Node; Vite, webpack and esbuild apps;
 //             Hugo and Jekyll sites; the figures from another origin
 // Extra arguments after `--` go to node --test (e.g. -- --test-name-pattern=heatmap).
+// TEST_CONCURRENCY=n runs n files at a time (by default one more than the cores).
 // The slowest files start first (their times in the last run: scripts/slowest.mjs, which
 // also prints the ten slowest tests at the end).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { FIGURES } from '../web/figures/registry.js';
 import { lastDurations } from './slowest.mjs';
@@ -61,8 +63,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const took = lastDurations();
   files = files.map((f, k) => [f, took[f] ?? Infinity, k]).sort((a, b) => b[1] - a[1] || a[2] - b[2]).map(([f]) => f);
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
-  // two files at a time: the machine's two cores, each kept busy
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=900000',
+  // a file more than the machine has cores at a time: a browser test waits on its browser
+  // and its workers much of the time (with one per core, npm test kept 2 cores 47% busy)
+  const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=900000',
     `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=./scripts/slowest.mjs', '--test-reporter-destination=stdout',
     ...extra, ...files], { cwd: ROOT, stdio: 'inherit' });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -250,7 +250,10 @@ export function engines() {
     const e = figure(tag);
     const until = Date.now() + timeout;
     while (!started(e)) {
-      if (Date.now() > until) throw new Error(`${tag} did not draw within ${timeout / 1000} s`);
+      if (Date.now() > until) {
+        throw new Error(`${tag} did not draw within ${timeout / 1000} s (${customElements.get(tag) ? 'defined' : 'not defined'}, `
+          + `${Math.round(e.getBoundingClientRect().top)} px from the top, page ${document.visibilityState}, ${innerWidth} x ${innerHeight})`);
+      }
       e.scrollIntoView({ block: 'center', behavior: 'instant' });
       // until it starts, or a quarter second (a figure above may have grown and pushed it away)
       await new Promise((resolve) => {

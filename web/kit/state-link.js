@@ -96,14 +96,15 @@ export function applyLinkedState(el) {
  * Scroll to `el` and keep it at the top of the viewport while the page grows
  * around it (the figures above it grow from their placeholders as they start,
  * which would push it away: WebKit has no scroll anchoring, and Chromium's
- * anchors on what moves), until the reader scrolls or acts, or it has drawn
- * and the page has kept its size for a moment.
+ * anchors on what moves), until the reader (or a script) scrolls or acts, or
+ * it has drawn and the page has kept its height for a moment.
  */
 function keepInView(el) {
   const INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
-  const QUIET = 20; // frames without a change of size once it has drawn
+  const QUIET = 20; // frames without a change of height once it has drawn
   let quiet = 0;
-  let size = '';
+  let height = -1;
+  let y = null; // where this left the page
   let drawn = false;
   el.ready?.then(() => { drawn = true; });
   const stop = () => {
@@ -113,12 +114,14 @@ function keepInView(el) {
   for (const t of INPUT) addEventListener(t, stop, { capture: true, passive: true });
   const frame = () => {
     if (quiet < 0 || !el.isConnected) return stop();
-    const now = `${document.documentElement.scrollHeight} ${Math.round(el.getBoundingClientRect().top)}`;
-    if (now !== size) {
+    const now = document.documentElement.scrollHeight;
+    if (now === height && y !== null && Math.abs(scrollY - y) > 1) return stop(); // scrolled by someone else
+    if (now !== height) {
       el.scrollIntoView({ block: 'start' });
-      size = `${document.documentElement.scrollHeight} ${Math.round(el.getBoundingClientRect().top)}`;
+      height = now;
       quiet = 0;
     } else if (drawn && ++quiet >= QUIET) return stop();
+    y = scrollY;
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

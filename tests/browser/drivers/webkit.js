@@ -67,6 +67,7 @@ async function session(display, args) {
   return {
     driver,
     home,
+    spare: new Map(), // size -> [windows of closed pages, blank]
     // run `fn` with `handle`'s window (and its frame) current
     async in(handle, framed, fn) {
       if (current !== handle) {
@@ -93,12 +94,17 @@ export async function webkit() {
       sessions[colorScheme] ??= session(x.display, colorScheme === 'dark' ? ['--dark-mode'] : []);
       const s = await sessions[colorScheme];
       const framed = width < WEBKIT_MIN_WIDTH;
-      await s.in(s.home, false, () => {});
-      await s.driver.switchTo().newWindow('window');
-      const handle = await s.driver.getWindowHandle();
-      s.forget(s.home);
-      await fit(s.driver, Math.max(width, WEBKIT_MIN_WIDTH), height);
-      const page = wrap(s, handle, framed, { width, height });
+      // a window a closed page left, of this size, else a new one
+      const size = `${Math.max(width, WEBKIT_MIN_WIDTH)}x${height}`;
+      let handle = s.spare.get(size)?.pop();
+      if (!handle) {
+        await s.in(s.home, false, () => {});
+        await s.driver.switchTo().newWindow('window');
+        handle = await s.driver.getWindowHandle();
+        s.forget(s.home);
+        await fit(s.driver, Math.max(width, WEBKIT_MIN_WIDTH), height);
+      }
+      const page = wrap(s, handle, framed, { width, height, size });
       await page.goto(url);
       return page;
     },
@@ -121,7 +127,7 @@ async function fit(driver, width, height) {
   throw new Error(`webkit: a window of ${width} x ${height} px could not be made`);
 }
 
-function wrap(s, handle, framed, { width, height }) {
+function wrap(s, handle, framed, { width, height, size }) {
   const { driver } = s;
   const run = (fn) => s.in(handle, framed, fn);
   const evaluate = (fn, arg) => run(() => driver.executeScript(`return (${fn})(arguments[0])`, arg));
@@ -165,10 +171,11 @@ function wrap(s, handle, framed, { width, height }) {
     }),
     problems: () => evaluate(() => window.__problems ?? ['no probe in the page']),
     async close() {
+      // the window is kept, blank, for the next page of its size
       await driver.switchTo().window(handle);
       s.forget(handle);
-      await driver.close();
-      await driver.switchTo().window(s.home);
+      await driver.get('about:blank');
+      s.spare.set(size, [...(s.spare.get(size) ?? []), handle]);
     },
   };
 }

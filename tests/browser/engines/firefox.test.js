@@ -1,4 +1,4 @@
 // Firefox ESR (puppeteer-core over WebDriver BiDi): what every engine must do (everywhere.js).
 import { everywhere } from './everywhere.js';
 
-everywhere('firefox');
+everywhere('firefox', { except: ['downloads'] }); // (every figure's downloads: on its own page)
