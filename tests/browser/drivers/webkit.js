@@ -38,7 +38,7 @@ const freePort = () => new Promise((resolve, reject) => {
 // An X display for the browsers: the DISPLAY given, or an Xvfb of this process's own.
 async function xvfb() {
   if (process.env.WEBKIT_DISPLAY) return { display: process.env.WEBKIT_DISPLAY, stop() {} };
-  const child = started(spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x1000x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] }));
+  const child = started(spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1600x2400x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] }));
   const display = await new Promise((resolve, reject) => {
     let out = '';
     child.stdio[3].on('data', (d) => { out += d; if (out.includes('\n')) resolve(`:${out.trim()}`); });

@@ -1,6 +1,6 @@
 // everywhere.js: what every reader's browser must do, as tests for one engine (each
-// engine's file, <engine>.test.js, runs them in its own browser, so two engines run
-// side by side on two cores). Chromium's own files test all of it and more; these
+// engine's file, <engine>.test.js, runs them in its own browser, so that the engines
+// run side by side). Chromium's own files test all of it and more; these
 // are the checks of the three engines' list:
 //   - every figure on a one-figure page draws and reacts to each of its controls, by
 //     keyboard and by pointer; its SVG and PNG downloads are whole files; no console error
@@ -11,7 +11,9 @@
 //   - every figure that trains or measures, all started at once on one page, ends
 //   - the heatmap loads a file and refuses a malformed one in place
 //   - 360 px in the dark theme: every figure fits, the page does not scroll sideways
-import { test, before, after } from 'node:test';
+// and one test for each defect the three engines showed (links, copy, downloads, theme,
+// seams, stopped; the legend's line in the article's layout). A test is named by a key:
+// everywhere(engine, { only: [keys] }) or { except: [keys] } runs some of them.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { launch } from '../drivers/index.js';
@@ -20,7 +22,6 @@ import { figurePage } from '../../../scripts/figure-page.mjs';
 import { FIGURES, TAGS } from '../../../web/figures/registry.js';
 import { SCREENSHOTS, BAD_WORDING, assertSameView } from '../harness.js';
 
-/** The figures' tests in `engine`; Chromium's layout is the reference the article's is held to. */
 // Runs in the page: the snapshot (probes.js) of figure `tag`, its worker answered
 // (a training figure whose model the reader had loaded: loaded again).
 async function snapshotOf(tag) {
@@ -62,20 +63,26 @@ function sameLayout(mine, theirs, what) {
   });
 }
 
+/**
+ * The figures' tests in `engine` (Chromium's layout is the reference the article's is
+ * held to): { before, after, tests: [[name, fn]] }, for an engine's file to hand to
+ * node:test (there, so that the runner names that file as theirs).
+ */
 export function everywhere(engine, { only, except = [] } = {}) {
   let server;
   let browser;
   let chromium;
   const shots = `${SCREENSHOTS}${engine}/`;
-  const it = (key, name, fn) => { if ((!only || only.includes(key)) && !except.includes(key)) test(`${engine}: ${name}`, fn); };
-  before(async () => {
+  const tests = [];
+  const it = (key, name, fn) => { if ((!only || only.includes(key)) && !except.includes(key)) tests.push([`${engine}: ${name}`, fn]); };
+  const before = async () => {
     server = await serveTests();
     const reference = engine !== 'chromium' && (!only || only.includes('article'));
     [browser, chromium] = await Promise.all([launch(engine), reference ? launch('chromium') : null, mkdir(shots, { recursive: true })]);
     chromium ??= browser;
     for (const tag of TAGS) server.fake(`/web/embed/${tag}.html`, figurePage(tag));
-  });
-  after(async () => { await Promise.all([browser?.close(), chromium !== browser && chromium?.close(), server?.close()]); });
+  };
+  const after = async () => { await Promise.all([browser?.close(), chromium !== browser && chromium?.close(), server?.close()]); };
 
   const problemsOf = async (page) => [...await page.problems(), ...server.failures.splice(0)];
 
@@ -118,8 +125,8 @@ export function everywhere(engine, { only, except = [] } = {}) {
 
   it('article', `the article draws every figure, laid out as in Chromium; a copied link restores every figure changed`, async () => {
     const [page, reference] = await Promise.all([
-      browser.open(server.url('/web/index.html'), { width: 1100, height: 900 }),
-      chromium.open(server.url('/web/index.html'), { width: 1100, height: 900 }),
+      browser.open(server.url('/web/index.html'), { width: 1100, height: 1600 }),
+      chromium.open(server.url('/web/index.html'), { width: 1100, height: 1600 }),
     ]);
     for (const tag of TAGS) {
       const [mine, theirs] = await Promise.all([page, reference].map((p) => p.evaluate((t) => window.__engines.layout(t), tag)));
@@ -314,12 +321,15 @@ export function everywhere(engine, { only, except = [] } = {}) {
     await page.close();
   });
 
-  it('seams', "the matrix figure's 12 x 12 picture, placed at a fraction of a pixel, shows no seam between its squares", async () => {
+  it('seams', "the matrix figure's 12 x 12 picture, scaled and placed at a fraction of a pixel, shows no seam between its squares", async () => {
     const tag = 'attention-matrix';
     const page = await browser.open(server.url(`/web/embed/${tag}.html`), { width: 1100, height: 900 });
     await page.evaluate(async (t) => {
+      // at a fraction of a pixel, and scaled (as a narrow column scales it): squares of 16.75 px
       document.querySelector(t).style.marginTop = '10.5px';
       await window.__engines.ready(t);
+      document.querySelector(t).shadowRoot.querySelector('svg.img').style.width = '201px';
+      await window.__engines.settle(t);
     }, tag);
     const png = await page.screenshot(`${shots}${tag}-picture.png`, `${tag} >>> svg.img`);
     // each pixel on a line where two rows (or columns) of squares meet must be a mix of
@@ -375,4 +385,6 @@ export function everywhere(engine, { only, except = [] } = {}) {
     assert.ok(problems.every((p) => /induction\.worker\.missing\.js/.test(p)) && problems.length > 0, problems.join('; '));
     await page.close();
   });
+
+  return { before, after, tests };
 }
