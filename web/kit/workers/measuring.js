@@ -211,6 +211,7 @@ export class MeasuringFigure extends FigureElement {
       const r = results.find((x) => x.n === n && sr.match(x));
       if (!r) return h('td', {}, '');
       if (r.skipped) return h('td', { class: 'skip' }, this.t('skipped'));
+      if (r.bytes === undefined) return h('td', {}, h('span', {}, millis(r.ms))); // (on every core: the workers' memory)
       return h('td', {}, [h('span', {}, `${millis(r.ms)} \u00b7`), ' ', h('span', {}, bytes(r.bytes))]);
     };
     const skips = results.filter((r) => r.skipped).map((r) => this.t('skipItem', { name: name(r), n: r.n, why: why(r) }));
