@@ -222,6 +222,35 @@ int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
                             float scale, const attn_masks *masks,
                             void *workspace);
 
+/* Keys per tile of the backward (attn_attention_backward_dkv's j0 is a
+ * multiple of it). */
+enum { ATTN_BACKWARD_KEY_TILE = 128 };
+
+/* The backward in pieces, for a pool of workers: this and
+ * attn_attention_backward_dkv give the very bits of attn_attention_backward's
+ * dQ, dK and dV (same arguments). dQ (n_q x d_k) alone; its rows are
+ * independent: rows a .. b-1 of a call (their Q, out, dout, weights or lse
+ * rows) with masks.first_query = a and their additive mask rows give the
+ * whole call's rows of dQ.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP, ATTN_E_MASK, ATTN_E_WORKSPACE. */
+int attn_attention_backward_dq(float *dQ, const float *Q, const float *K, const float *V,
+                               const float *out, const float *dout, const float *weights,
+                               const float *lse, int n_q, int n_k, int d_k, int d_v, float scale,
+                               const attn_masks *masks, void *workspace);
+
+/* dK, dV of keys j0 .. j1-1 alone ((j1 - j0) x d_k and x d_v), the bits of
+ * attn_attention_backward's rows, j0 a multiple of ATTN_BACKWARD_KEY_TILE
+ * (the key tiles the whole call walks: recomputed weights are shifted per
+ * tile).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE (also j0, j1 not 0 <= j0 < j1 <= n_k,
+ * or j0 not a multiple of the tile), ATTN_E_TEMP, ATTN_E_MASK,
+ * ATTN_E_WORKSPACE. */
+int attn_attention_backward_dkv(float *dK, float *dV, const float *Q, const float *K,
+                                const float *V, const float *out, const float *dout,
+                                const float *weights, const float *lse, int n_q, int n_k, int d_k,
+                                int d_v, float scale, const attn_masks *masks, int j0, int j1,
+                                void *workspace);
+
 /* ---- multi-head attention ----------------------------------------- */
 
 /* Parameters of one multi-head attention layer (d = d_model). */

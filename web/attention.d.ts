@@ -357,6 +357,11 @@ export interface AttentionPool {
   multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): Promise<MultiHeadResult>;
   /** Split by query rows without causal; causal (prefix sums) runs whole, on one worker. */
   linearAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: LinearAttentionOptions): Promise<{ output: Matrix }>;
+  /**
+   * Training part (an Error with parts: 'attention'). The forward by blocks of query rows, then
+   * dQ by blocks of rows and dK, dV by blocks of 128 keys.
+   */
+  attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: Omit<AttentionOptions, 'into'>): Promise<AttentionGradients>;
   /** Bytes each worker's engine holds, one number per worker (0 between calls). */
   memoryInUse(): Promise<number[]>;
   /**

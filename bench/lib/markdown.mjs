@@ -185,6 +185,29 @@ function gpt(out, where) {
       ['l', 'r', 'r', 'r', 'l'])].join('\n\n') };
 }
 
+function pool(out, where) {
+  const p = out.pool;
+  const head = ['config', 'engine, ms', '1 worker, ms', '2 workers, ms', 'speed-up', 'target', 'of the ideal 2×', 'the engine\'s bits'];
+  const rows = p.targets.map((r) => [r.config, ms(r.engineMs), ms(r.pool1Ms), ms(r.pool2Ms), x(r.speedup), r.target ? x(r.target, 1) : null,
+    pct(r.speedup / 2), r.sameBits ? 'yes' : 'NO']);
+  const c = p.threshold.crossing;
+  const mf = (v) => (v === null ? 'nowhere in the sweep' : `${v >= 10 ? v.toFixed(0) : v.toFixed(1)} MFLOP`);
+  return { name: `${where}-pool`, title: `Every core: attentionPool, ${WHERE[where]}`, body: [
+    `\`attentionPool({ workers })\` against the single-thread engine, the ${p.build} build (register tile ${p.tiles}), the same seeded inputs, `
+    + 'median ms of interleaved rounds; the pool\'s time includes the copy into its engine for the NaN scan, the messages and putting the pieces '
+    + 'together. SDPA splits by query rows, MHA by heads then by rows of the output projection (self-attention, weights off), the backward '
+    + '(`attentionBackward`, its forward included) by rows for the forward and dQ and by key tiles for dK and dV, which takes 7 products per '
+    + 'tile where the engine takes 5 (no target: 2 workers can gain ~1.5×). *of the ideal*: '
+    + 'the speed-up as a share of 2×. The machine has 2 cores; no machine with more was available, so there is no scaling table past 2 workers.',
+    table(head, rows, head.map((_, i) => (i ? 'r' : 'l'))),
+    `Where splitting starts to pay: every call split over 2 workers (the threshold set to 0) against the engine. Splitting paid from ${mf(c.sdpa)} `
+    + `(fused SDPA, d = 64) and ${mf(c.mha)} (MHA, D = 256, 4 heads) in this run; the pool runs calls below ${mf(p.threshold.mflop)} on its own `
+    + 'engine, with no messages (`SPLIT_FLOPS` in `web/api/pool.js`).',
+    table(['config', 'MFLOP', 'engine, ms', 'split over 2 workers, ms', 'speed-up'],
+      p.sweep.map((r) => [r.config, r.mflop.toFixed(1), ms(r.engineMs), ms(r.splitMs), x(r.ratio)]), ['l', 'r', 'r', 'r', 'r']),
+  ].join('\n\n') };
+}
+
 /** The sections `out` holds results for. */
 export function sections(out, { where }) {
   if (!WHERE[where]) throw new TypeError(`markdown: where is 'node' or 'chromium', got ${where}`);
@@ -195,5 +218,6 @@ export function sections(out, { where }) {
   if (out.efficient) list.push(efficient(out, where));
   if (out.train) list.push(train(out, where));
   if (out.gpt) list.push(gpt(out, where));
+  if (out.pool) list.push(pool(out, where));
   return list;
 }

@@ -381,66 +381,90 @@ typedef struct {
   float scale;
   const attn_masks *masks;
   void *ws;
+  int piece, j0, j1; /* 0: attn_attention_backward, 1: _dq, 2: _dkv (keys j0 .. j1-1) */
 } bwd_args;
 
-static bwd_args bwd_valid(int fused) {
+static const char *const BWD_NAMES[3] = {"attn_attention_backward", "attn_attention_backward_dq",
+                                         "attn_attention_backward_dkv"};
+
+static bwd_args bwd_valid(int fused, int piece) {
   return (bwd_args){DQ,   DK_,  DV_, Q,  K,  V,  OUT,  DOUT, fused ? NULL : W, fused ? LSE : NULL,
-                    NQ,   NK,   DK,  DV, 0.5f, NULL, WS_BACKWARD};
+                    NQ,   NK,   DK,  DV, 0.5f, NULL, WS_BACKWARD, piece, 0, NK};
 }
 
 static int bwd_call(const bwd_args *a) {
+  if (a->piece == 1)
+    return attn_attention_backward_dq(a->dQ, a->Q, a->K, a->V, a->out, a->dout, a->weights, a->lse,
+                                      a->n_q, a->n_k, a->d_k, a->d_v, a->scale, a->masks, a->ws);
+  if (a->piece == 2)
+    return attn_attention_backward_dkv(a->dK, a->dV, a->Q, a->K, a->V, a->out, a->dout, a->weights,
+                                       a->lse, a->n_q, a->n_k, a->d_k, a->d_v, a->scale, a->masks,
+                                       a->j0, a->j1, a->ws);
   return attn_attention_backward(a->dQ, a->dK, a->dV, a->Q, a->K, a->V, a->out, a->dout,
                                  a->weights, a->lse, a->n_q, a->n_k, a->d_k, a->d_v, a->scale,
                                  a->masks, a->ws);
 }
 
-#define BWD(what, edit, want)           \
-  do {                                  \
-    bwd_args a = bwd_valid(fused);      \
-    edit;                               \
-    row(fn, what, bwd_call(&a), want);  \
+#define BWD(what, edit, want)             \
+  do {                                    \
+    bwd_args a = bwd_valid(fused, piece); \
+    edit;                                 \
+    row(fn, what, bwd_call(&a), want);    \
   } while (0)
 
 static void contract_attention_backward(void) {
   attention_fixture();
-  const char *fn = "attn_attention_backward";
-  for (int fused = 0; fused < 2; fused++) {
-    BWD(fused ? "valid, fused (lse)" : "valid, from the weights", (void)0, ATTN_OK);
-    BWD("dQ NULL", a.dQ = NULL, ATTN_E_NULL);
-    BWD("dK NULL", a.dK = NULL, ATTN_E_NULL);
-    BWD("dV NULL", a.dV = NULL, ATTN_E_NULL);
-    BWD("Q NULL", a.Q = NULL, ATTN_E_NULL);
-    BWD("K NULL", a.K = NULL, ATTN_E_NULL);
-    BWD("V NULL", a.V = NULL, ATTN_E_NULL);
-    BWD("out NULL", a.out = NULL, ATTN_E_NULL);
-    BWD("dout NULL", a.dout = NULL, ATTN_E_NULL);
-    BWD("weights and lse NULL", (a.weights = NULL, a.lse = NULL), ATTN_E_NULL);
-    for (int i = 0; i < 3; i++) {
-      const int s = NONPOSITIVE[i];
-      BWD("n_q <= 0", a.n_q = s, ATTN_E_SIZE);
-      BWD("n_k <= 0", a.n_k = s, ATTN_E_SIZE);
-      BWD("d_k <= 0", a.d_k = s, ATTN_E_SIZE);
-      BWD("d_v <= 0", a.d_v = s, ATTN_E_SIZE);
+  for (int piece = 0; piece < 3; piece++) {
+    const char *fn = BWD_NAMES[piece];
+    for (int fused = 0; fused < 2; fused++) {
+      BWD(fused ? "valid, fused (lse)" : "valid, from the weights", (void)0, ATTN_OK);
+      if (piece != 2) BWD("dQ NULL", a.dQ = NULL, ATTN_E_NULL);
+      if (piece != 1) {
+        BWD("dK NULL", a.dK = NULL, ATTN_E_NULL);
+        BWD("dV NULL", a.dV = NULL, ATTN_E_NULL);
+      }
+      if (piece == 2) {
+        const int ranges[][2] = {{0, 2}, {-1, 3}, {1, 3}, {0, 4}, {2, 2}, {0, 0}, {INT_MIN, 3}, {128, 3}};
+        for (int i = 0; i < N_OF(ranges); i++) {
+          char what[64];
+          snprintf(what, sizeof what, "keys %d .. %d of 3", ranges[i][0], ranges[i][1] - 1);
+          BWD(what, (a.j0 = ranges[i][0], a.j1 = ranges[i][1]), i ? ATTN_E_SIZE : ATTN_OK);
+        }
+        BWD("keys 1 .. 2 (not on a tile) and workspace NULL", (a.j0 = 1, a.ws = NULL), ATTN_E_SIZE);
+      }
+      BWD("Q NULL", a.Q = NULL, ATTN_E_NULL);
+      BWD("K NULL", a.K = NULL, ATTN_E_NULL);
+      BWD("V NULL", a.V = NULL, ATTN_E_NULL);
+      BWD("out NULL", a.out = NULL, ATTN_E_NULL);
+      BWD("dout NULL", a.dout = NULL, ATTN_E_NULL);
+      BWD("weights and lse NULL", (a.weights = NULL, a.lse = NULL), ATTN_E_NULL);
+      for (int i = 0; i < 3; i++) {
+        const int s = NONPOSITIVE[i];
+        BWD("n_q <= 0", a.n_q = s, ATTN_E_SIZE);
+        BWD("n_k <= 0", a.n_k = s, ATTN_E_SIZE);
+        BWD("d_k <= 0", a.d_k = s, ATTN_E_SIZE);
+        BWD("d_v <= 0", a.d_v = s, ATTN_E_SIZE);
+      }
+      BWD("INT_MAX sizes", (a.n_q = a.n_k = a.d_k = a.d_v = INT_MAX), ATTN_E_SIZE);
+      BWD("d_k past the workspace", (a.n_q = a.n_k = 1, a.d_k = INT_MAX), ATTN_E_SIZE);
+      if (!fused) /* 200000^2 weights cannot exist; the fused path has none */
+        BWD("weights of 200000 x 200000", (a.n_q = a.n_k = 200000, a.d_k = a.d_v = 1), ATTN_E_SIZE);
+      for (int i = 0; i < N_OF(BAD_SCALES); i++) {
+        char what[64];
+        snprintf(what, sizeof what, "scale %g", (double)BAD_SCALES[i]);
+        BWD(what, a.scale = BAD_SCALES[i], ATTN_E_TEMP);
+      }
+      for (int i = 0; i < N_OF(BAD_MASKS); i++)
+        BWD(BAD_MASKS[i].what, a.masks = &BAD_MASKS[i].mk, BAD_MASKS[i].want);
+      for (int i = 0; i < N_OF(GOOD_MASKS); i++)
+        BWD(GOOD_MASKS[i].what, a.masks = &GOOD_MASKS[i].mk, ATTN_OK);
+      BWD("workspace NULL", a.ws = NULL, ATTN_E_WORKSPACE);
     }
-    BWD("INT_MAX sizes", (a.n_q = a.n_k = a.d_k = a.d_v = INT_MAX), ATTN_E_SIZE);
-    BWD("d_k past the workspace", (a.n_q = a.n_k = 1, a.d_k = INT_MAX), ATTN_E_SIZE);
-    if (!fused) /* 200000^2 weights cannot exist; the fused path has none */
-      BWD("weights of 200000 x 200000", (a.n_q = a.n_k = 200000, a.d_k = a.d_v = 1), ATTN_E_SIZE);
-    for (int i = 0; i < N_OF(BAD_SCALES); i++) {
-      char what[64];
-      snprintf(what, sizeof what, "scale %g", (double)BAD_SCALES[i]);
-      BWD(what, a.scale = BAD_SCALES[i], ATTN_E_TEMP);
-    }
-    for (int i = 0; i < N_OF(BAD_MASKS); i++)
-      BWD(BAD_MASKS[i].what, a.masks = &BAD_MASKS[i].mk, BAD_MASKS[i].want);
-    for (int i = 0; i < N_OF(GOOD_MASKS); i++)
-      BWD(GOOD_MASKS[i].what, a.masks = &GOOD_MASKS[i].mk, ATTN_OK);
-    BWD("workspace NULL", a.ws = NULL, ATTN_E_WORKSPACE);
+    /* last: where the mask is not checked, the call runs past every buffer */
+    const int fused = 1;
+    BWD("an additive mask no buffer can hold",
+        (a.n_q = a.n_k = 1 << 30, a.d_k = a.d_v = 1, a.masks = &HUGE_ADD), ATTN_E_SIZE);
   }
-  /* last: where the mask is not checked, the call runs past every buffer */
-  const int fused = 1;
-  BWD("an additive mask no buffer can hold",
-      (a.n_q = a.n_k = 1 << 30, a.d_k = a.d_v = 1, a.masks = &HUGE_ADD), ATTN_E_SIZE);
   const int bad[] = {0, -1, INT_MIN};
   for (int i = 0; i < 3; i++)
     row_value("attn_attention_backward_workspace_size", "0 for sizes <= 0",

@@ -172,6 +172,32 @@ forEachBuild('attentionPool', (attn, { name }) => {
     });
   }
 
+  it('attentionBackward: the engine\'s bits, the forward and dQ by rows, dK and dV by key tiles', async () => {
+    const rs = rng(13);
+    let k = 0;
+    for (const [n_q, n_k] of [[1, 1], [3, 129], [130, 7], [129, 300], [300, 257]]) {
+      const d_k = [4, 16, 64][k % 3], d_v = [8, 3, 64][k % 3];
+      const [Q, K, V, dO] = [randMatrix(rs, n_q, d_k), randMatrix(rs, n_k, d_k), randMatrix(rs, n_k, d_v), randMatrix(rs, n_q, d_v)];
+      for (const kind of KINDS) {
+        for (const weights of [true, false]) {
+          const opts = { ...masksOf(kind, rs, n_q, n_k), weights };
+          const want = attn.attentionBackward(Q, K, V, dO, opts);
+          const got = await pool.attentionBackward(Q, K, V, dO, opts);
+          const what = `n_q ${n_q}, n_k ${n_k}, ${kind}, weights ${weights}`;
+          for (const g of ['dQ', 'dK', 'dV']) sameBits(want[g], got[g], `${what}: ${g}`);
+        }
+      }
+      k++;
+    }
+    const one = await attentionPool({ build: name, workers: 1 });
+    poolState.get(one).splitMacs = 0;
+    const [Q, K, V, dO] = [randMatrix(rs, 200, 16), randMatrix(rs, 150, 16), randMatrix(rs, 150, 8), randMatrix(rs, 200, 8)];
+    const want = attn.attentionBackward(Q, K, V, dO, { causal: true, weights: false });
+    const got = await one.attentionBackward(Q, K, V, dO, { causal: true, weights: false });
+    for (const g of ['dQ', 'dK', 'dV']) sameBits(want[g], got[g], `one worker: ${g}`);
+    await one.close();
+  });
+
   it('every worker\'s engine holds no memory between calls', async () => {
     assert.deepEqual(await pool.memoryInUse(), new Array(WORKERS).fill(0));
     assert.equal(attn.memoryInUse(), 0);
@@ -218,6 +244,11 @@ const BAD = [
   ['linearAttention', [I2, I2, I2], { features: 0 }],
   ['linearAttention', [I2, I2, I2], { seed: -1 }],
   ['linearAttention', [[[NaN, 0], [0, 1]], I2, I2]],
+  ['attentionBackward', [I2, I2, I2, [[1, 2, 3]]]],
+  ['attentionBackward', [I2, I2, I2, [[1, NaN], [0, 0]]]],
+  ['attentionBackward', [I2, I2, I2, undefined]],
+  ['attentionBackward', [I2, I2, I2, I2], { causal: 2 }],
+  ['attentionBackward', [[[1, 0]], I2, I2, I2]],
 ];
 
 describe('attentionPool: bad input', () => {
@@ -248,6 +279,21 @@ describe('attentionPool: bad input', () => {
       assert.equal(state.posted, posted, `${fn} posted a piece for: ${want.message}`);
     }
     assert.equal(attn.memoryInUse(), 0);
+  });
+
+  it('a pool of the attention part alone rejects the training part\'s calls with the engine\'s Error', async () => {
+    const { loadAttention: load } = await import('../../web/attention.js');
+    const small = await load({ parts: 'attention' });
+    const part = await attentionPool({ parts: 'attention', workers: 1 });
+    assert.equal(part.parts, 'attention');
+    let want;
+    try {
+      small.attentionBackward(I2, I2, I2, I2);
+    } catch (err) {
+      want = err;
+    }
+    await assert.rejects(part.attentionBackward(I2, I2, I2, I2), { name: 'Error', message: want.message });
+    await part.close();
   });
 
   it('attentionPool\'s own options are checked', async () => {

@@ -96,7 +96,8 @@ const EXPORTS = {
     'random_features', 'linear_attention_workspace_size', 'linear_attention', 'softmax_backward',
   ],
   training: [
-    'attention_backward_workspace_size', 'attention_backward', 'mha_backward_workspace_size', 'mha_backward',
+    'attention_backward_workspace_size', 'attention_backward', 'attention_backward_dq', 'attention_backward_dkv',
+    'mha_backward_workspace_size', 'mha_backward',
     'tf_param_count', 'tf_param_info', 'tf_init', 'tf_workspace_size', 'tf_forward', 'tf_gradients',
     'tf_train_step', 'tf_cache_size', 'tf_decode_workspace_size', 'tf_decode',
   ],

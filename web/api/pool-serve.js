@@ -34,6 +34,23 @@ const OPS = {
     const r = runLinearAttention(k, c);
     return { result: r, transfer: [r.output.data.buffer] };
   },
+  // attentionBackward, whole or in pieces (the training part's JavaScript, k.training)
+  attentionBackward(k, c) {
+    const r = k.trainingPart('attentionBackward').runAttentionBackward(k, c);
+    return { result: r, transfer: [r.dQ.data.buffer, r.dK.data.buffer, r.dV.data.buffer] };
+  },
+  backwardForward(k, c) {
+    const r = k.trainingPart('attentionBackward').runBackwardForward(k, c);
+    return { result: r, transfer: [r.output.data.buffer, r.weights?.data.buffer, r.lse?.buffer].filter(Boolean) };
+  },
+  backwardDq(k, c, fwd) {
+    const dQ = k.trainingPart('attentionBackward').runBackwardDq(k, c, fwd);
+    return { result: dQ, transfer: [dQ.data.buffer] };
+  },
+  backwardDkv(k, c, fwd, j0, j1) {
+    const r = k.trainingPart('attentionBackward').runBackwardDkv(k, c, fwd, j0, j1);
+    return { result: r, transfer: [r.dK.data.buffer, r.dV.data.buffer] };
+  },
   memoryInUse: () => ({ result: null, transfer: [] }),
 };
 

@@ -5,7 +5,7 @@
 // SharedArrayBuffer, so no cross-origin isolation (COOP/COEP headers) needed.
 //
 // Every call is checked here first, by the engine's own checks (api/ops.js,
-// mha.js, linear.js): a bad argument rejects with the engine's error before
+// mha.js, linear.js, backward.js): a bad argument rejects with the engine's error before
 // anything is posted. Its inputs are also copied into the pool's own engine
 // once, for the engine's NaN and infinity scan, and freed. Then a call either
 // runs here, on that engine, when it is too small for messages to pay, or
@@ -22,6 +22,12 @@
 //   linearAttention   without causal: blocks of query rows (every worker
 //                     sums all the keys' features, then its rows); causal
 //                     (prefix sums) runs whole, on one worker
+//   attentionBackward the forward by blocks of rows (the output and each
+//                     row's log-sum-exp or weights), then dQ by blocks of
+//                     rows (attn_attention_backward_dq) and dK, dV by blocks
+//                     of 128-key tiles (attn_attention_backward_dkv), each
+//                     worker a block of both; 7 products per tile instead of
+//                     5, so 2 workers gain ~1.5x, not 2x
 // A worker runs the pieces it is sent in order; the results come back with
 // their buffers transferred.
 //
@@ -183,6 +189,51 @@ class AttentionPool {
   }
 
   /**
+   * attentionBackward(Q, K, V, dOutput, options) of the engine (the training
+   * part), over the workers: the forward by blocks of rows, then dQ by blocks
+   * of rows and dK, dV by blocks of key tiles, each worker some of both.
+   */
+  async attentionBackward(Q, K, V, dOutput, options) {
+    const s = this.#s.open();
+    const k = s.engine.kernels;
+    const t = k.trainingPart('attentionBackward');
+    const c = t.toAttentionBackward(Q, K, V, dOutput, options);
+    const rows = rowCosts(c);
+    // forward (2 products) and backward (5): 7 multiply-adds per key and column
+    const work = (7 / 2) * sum(rows) * (c.d_k + c.d_v);
+    if (work < s.splitMacs) return t.runAttentionBackward(k, c);
+    k.run((arena) => t.putAttentionBackward(arena, c));
+    const { n_k } = c;
+    const shared = { K: compact(c.K), V: compact(c.V) };
+    // one worker: the whole call there (the pieces would compute the
+    // forward's products twice, to no gain)
+    if (s.size === 1) return s.run(0, 'attentionBackward', [{ ...c, ...shared, Q: compact(c.Q), dO: compact(c.dO) }]);
+    const rowBlock = (a, b) => ({ ...c, ...shared, Q: rowsOf(c.Q, a, b), dO: rowsOf(c.dO, a, b), n_q: b - a, masks: rowMasks(c.masks, a, b, n_k) });
+    // the forward: output, and the weights or each row's log-sum-exp
+    const blocks = split(rows, s.size);
+    const fwds = await Promise.all(blocks.map(([a, b], i) => s.run(i, 'backwardForward', [rowBlock(a, b)])));
+    const fwd = {
+      output: stack(fwds.map((f) => f.output), blocks),
+      weights: c.wantWeights ? stack(fwds.map((f) => f.weights), blocks) : null,
+      lse: c.wantWeights ? null : stack(fwds.map((f) => ({ rows: f.lse.length, cols: 1, data: f.lse })), blocks).data,
+    };
+    // dQ by rows, dK and dV by key tiles (of KEY_TILE keys, as the kernel walks them)
+    const whole = { ...c, ...shared, Q: compact(c.Q), dO: compact(c.dO) };
+    const tiles = keyTileCosts(c);
+    const tileBlocks = split(tiles, s.size);
+    const [dqs, dkvs] = await Promise.all([
+      Promise.all(blocks.map(([a, b], i) => s.run(i, 'backwardDq', [rowBlock(a, b), fwds[i]]))),
+      Promise.all(tileBlocks.map(([t0, t1], i) => s.run(i, 'backwardDkv', [whole, fwd, t0 * KEY_TILE, Math.min(n_k, t1 * KEY_TILE)]))),
+    ]);
+    const keyBlocks = tileBlocks.map(([t0, t1]) => [t0 * KEY_TILE, Math.min(n_k, t1 * KEY_TILE)]);
+    return {
+      dQ: stack(dqs, blocks),
+      dK: stack(dkvs.map((r) => r.dK), keyBlocks),
+      dV: stack(dkvs.map((r) => r.dV), keyBlocks),
+    };
+  }
+
+  /**
    * The bytes each worker's engine holds, one number per worker (0 between
    * calls: every call frees what it took; 0 for a worker not running).
    */
@@ -337,6 +388,27 @@ function split(costs, parts) {
     a = b;
   }
   return blocks;
+}
+
+// Keys per tile of the backward (ATTN_BACKWARD_KEY_TILE, attention.h): blocks
+// of dK and dV start on a tile (a block that did not would be refused).
+const KEY_TILE = 128;
+
+/**
+ * The cost of each key tile of the backward: the queries that see its keys
+ * (n_q, or with causal and a window, fewer).
+ */
+function keyTileCosts({ n_q, n_k, masks: { causal, window } }) {
+  const tiles = [];
+  for (let j0 = 0; j0 < n_k; j0 += KEY_TILE) {
+    let seen = 0;
+    for (let j = j0; j < Math.min(n_k, j0 + KEY_TILE); j++) {
+      const lo = causal ? j : 0, hi = window === null ? n_q : Math.min(n_q, j + window + 1);
+      seen += Math.max(1, hi - Math.max(lo, window === null ? 0 : j - window));
+    }
+    tiles.push(seen);
+  }
+  return tiles;
 }
 
 // Rows a .. b-1 of a checked matrix, in a buffer of their own (to transfer).
