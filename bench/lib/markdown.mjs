@@ -202,7 +202,9 @@ function pool(out, where) {
     + 'median ms of interleaved rounds; the pool\'s time includes the copy into its engine for the NaN scan, the messages and putting the pieces '
     + 'together. SDPA splits by query rows, MHA by heads then by rows of the output projection (self-attention, weights off), the backward '
     + '(`attentionBackward`, its forward included) by rows for the forward and dQ and by key tiles for dK and dV, which takes 7 products per '
-    + 'tile where the engine takes 5 (no target: 2 workers can gain ~1.5×). *of the ideal*: '
+    + 'tile where the engine takes 5 (no target: 2 workers can gain ~1.5×), and a training step of `attention-induction`\'s model '
+    + '(`pool.createTransformer`: a share of the batch per worker, the gradients summed, the same AdamW update on every copy; '
+    + 'no target; *the engine\'s bits*: its first step\'s loss). *of the ideal*: '
     + 'the speed-up as a share of 2×. The machine has 2 cores; no machine with more was available, so there is no scaling table past 2 workers.',
     table(head, rows, head.map((_, i) => (i ? 'r' : 'l'))),
     `Where splitting starts to pay: every call split over 2 workers (the threshold set to 0) against the engine. Splitting paid from ${mf(c.sdpa)} `
