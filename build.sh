@@ -47,6 +47,8 @@ if [ "${1:-}" = --test ]; then
   # the blog engines the consumer tests build sites with (tests/consumers/blog-engines.test.js)
   need hugo hugo
   need jekyll jekyll
+  # reading back the printed article (tests/browser/print.test.js)
+  need pdftotext poppler-utils
 fi
 # a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
 ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||

@@ -490,6 +490,14 @@ int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
                        int batch, int n_tokens, const attn_adamw *opt,
                        void *workspace);
 
+/* One AdamW step of every parameter from model->grads as they are (model->step
+ * counted): attn_tf_train_step's update alone, for gradients a caller put
+ * there (data-parallel training: the shares of a batch on several workers,
+ * their gradients combined, the same update on every copy of the model).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE (also when model->step is INT32_MAX),
+ * ATTN_E_HEADS, ATTN_E_CONFIG, ATTN_E_OPTIM. */
+int attn_tf_update(attn_tf_model *model, const attn_adamw *opt);
+
 /* ---- generation with a KV cache (generate.c) ---- */
 
 /* Bytes of the KV cache of n sequences, (n, layers, 2, context, d_model)

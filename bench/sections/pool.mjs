@@ -5,7 +5,10 @@
 //   - the targets: SDPA N = 8192, d = 64, fused (weights: false), and MHA
 //     N = 1024, D = 512, 8 heads (self-attention, weights: false), on the
 //     engine, a pool of 1 worker (the messages' cost) and of 2 (this
-//     machine's cores); each pool's output must be the engine's bits;
+//     machine's cores); each pool's output must be the engine's bits; beside
+//     them, with no target, the backward (N = 4096) and a training step of
+//     attention-induction's model trained data-parallel (its first loss
+//     checked);
 //   - where splitting starts to pay: fused SDPA (d = 64) and MHA (D = 256, 4
 //     heads) from small to large, on the engine and on 2 workers with every
 //     call split (the pool's threshold set to 0), which is what
@@ -16,6 +19,8 @@ import { attentionPool, loadAttention } from '../../web/attention.js';
 import { SPLIT_FLOPS, poolState } from '../../web/api/pool.js';
 import { interleave } from '../lib/timing.mjs';
 import { mhaInputs, sdpaInputs } from '../lib/inputs.mjs';
+import { DEFAULTS, makeBatch } from '../../web/figures/induction/induction.model.js';
+import { uniform } from '../../web/kit/random.js';
 
 /** The speed-ups (engine time / 2 workers' time) the pool is held to on a 2-core machine. */
 export const POOL_TARGETS = { sdpa: 1.7, mha: 1.6 };
@@ -25,20 +30,38 @@ const TARGET_CONFIGS = [
   { kind: 'mha', N: 1024, D: 512, heads: 8, target: POOL_TARGETS.mha },
   // no target: the pieces take 7 products per tile where the engine takes 5
   { kind: 'backward', N: 4096, d: 64, target: null },
+  // no target: attention-induction's model, a step split by sequences
+  { kind: 'train', target: null },
 ];
+// attention-induction's model and batch (bench/sections/train.mjs's)
+const TRAIN = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAULTS.dModel, heads: DEFAULTS.heads, layers: 2, seed: DEFAULTS.seed };
+const TRAIN_OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay };
 const SWEEP = {
   sdpa: [64, 128, 192, 256, 384, 512, 768, 1024].map((N) => ({ kind: 'sdpa', N, d: 64 })),
   mha: [16, 32, 64, 128, 256].map((N) => ({ kind: 'mha', N, D: 256, heads: 4 })),
 };
 
 export const poolLabel = (c) => (c.kind === 'mha' ? `MHA N=${c.N} D=${c.D} h=${c.heads}`
-  : c.kind === 'backward' ? `SDPA backward fused N=${c.N} d=${c.d}` : `SDPA fused N=${c.N} d=${c.d}`);
+  : c.kind === 'backward' ? `SDPA backward fused N=${c.N} d=${c.d}`
+    : c.kind === 'train' ? `training step, induction model, batch ${DEFAULTS.batch}` : `SDPA fused N=${c.N} d=${c.d}`);
 /** Flops as the forward and backward sections count them (multiply and add apart; the backward: forward 4, backward 10 N^2 d). */
 export const poolFlops = (c) => (c.kind === 'mha' ? 4 * c.N * c.N * c.D + 8 * c.N * c.D * c.D
-  : c.kind === 'backward' ? 14 * c.N * c.N * c.d : 4 * c.N * c.N * c.d);
+  : c.kind === 'backward' ? 14 * c.N * c.N * c.d : c.kind === 'train' ? null : 4 * c.N * c.N * c.d);
 
 // A call of config c on `on` (the engine or a pool): () => result or a promise of one.
-function call(on, c) {
+async function call(on, c) {
+  if (c.kind === 'train') {
+    // each its own model from the same seed, stepping through the same batches (the first step checked)
+    const model = await on.createTransformer(TRAIN);
+    const next = uniform(DEFAULTS.seed);
+    const batches = Array.from({ length: 16 }, () => makeBatch(next, DEFAULTS.batch).sequences);
+    let k = 0;
+    return async () => ({ output: { data: Float32Array.of(await model.trainStep(batches[k++ % batches.length], TRAIN_OPT)) } });
+  }
+  return callOf(on, c);
+}
+
+function callOf(on, c) {
   if (c.kind === 'mha') {
     const x = mhaInputs(c);
     const X = { rows: c.N, cols: c.D, data: x.Xq };
@@ -80,7 +103,7 @@ export async function runPool({ quick = false, progress = () => {} } = {}) {
     const targets = [];
     for (const c of TARGET_CONFIGS) {
       const t = performance.now();
-      const runs = [attn, pools[1], pools[2]].map((on) => call(on, c));
+      const runs = await Promise.all([attn, pools[1], pools[2]].map((on) => call(on, c)));
       const [engine, one, two] = await interleave(runs.map((run) => ({ run })), policy);
       const want = engine.first?.output.data; // (interleave keeps each variant's first result)
       const same = !!want && [one, two].every((r) => r.first && sameBits(want, r.first.output.data));
@@ -95,7 +118,7 @@ export async function runPool({ quick = false, progress = () => {} } = {}) {
     poolState.get(pools[2]).splitMacs = 0;
     const sweep = [];
     for (const c of [...SWEEP.sdpa, ...SWEEP.mha]) {
-      const [engine, split] = await interleave([{ run: call(attn, c) }, { run: call(pools[2], c) }],
+      const [engine, split] = await interleave([{ run: await call(attn, c) }, { run: await call(pools[2], c) }],
         { budgetMs: quick ? 200 : 1500, minRounds: quick ? 3 : 9, maxRounds: quick ? 5 : 60, warmMs: 10000 });
       sweep.push({ config: poolLabel(c), kind: c.kind, mflop: poolFlops(c) / 1e6, engineMs: engine.medianMs, splitMs: split.medianMs, ratio: engine.medianMs / split.medianMs });
     }

@@ -110,73 +110,76 @@ function softDictionary(pdf) {
   assert.fail('the soft dictionary\'s title is on no page');
 }
 
-for (const engine of ['chromium', 'firefox']) {
-  describe(engine, () => {
-    let browser;
-    before(async () => { browser = await launch(engine); });
-    after(async () => { await browser?.close(); });
+// the two engines side by side (each is mostly waiting: for its browser to start, a page to load, a PDF)
+describe('print', { concurrency: 2 }, () => {
+  for (const engine of ['chromium', 'firefox']) {
+    describe(engine, () => {
+      let browser;
+      before(async () => { browser = await launch(engine); });
+      after(async () => { await browser?.close(); });
 
-    // (a dark system theme in Chromium only: Firefox would start a second browser for it)
-    const cases = [[false, 'light'], [true, engine === 'chromium' ? 'dark' : 'light']];
-    for (const [scrolled, colorScheme] of cases) {
-      const when = scrolled ? `after scrolling through (${colorScheme} system theme)` : 'right after it loads';
-      test(`the article printed ${when}: no control label, no "Loading", the soft dictionary in colour, the training figure's step`, async () => {
-        const page = await browser.open(server.url('/web/index.html'), { width: 1100, height: 900, colorScheme });
-        try {
-          let labels = [];
-          let trained = 0;
-          if (scrolled) {
-            await scrollThrough(page);
-            const found = await controlLabels(page);
-            labels = [...new Set(found.labels)].filter((l) => l.length >= 3 && !stated(l, found.other));
-            assert.ok(labels.length > 15, `${labels.length} control labels: ${labels.join(' | ')}`);
-            // a figure mid-training: printed as it stands
-            trained = await page.evaluate(async () => {
-              const el = document.querySelector('attention-induction');
-              el.shadowRoot.querySelector('button').click(); // Start
-              const step = () => Number(el.shadowRoot.querySelector('.status').textContent.match(/^Step (\d+)/)[1]);
-              while (step() < 20) await new Promise((r) => setTimeout(r, 20));
-              return step();
-            });
+      // (a dark system theme in Chromium only: Firefox would start a second browser for it)
+      const cases = [[false, 'light'], [true, engine === 'chromium' ? 'dark' : 'light']];
+      for (const [scrolled, colorScheme] of cases) {
+        const when = scrolled ? `after scrolling through (${colorScheme} system theme)` : 'right after it loads';
+        test(`the article printed ${when}: no control label, no "Loading", the soft dictionary in colour, the training figure's step`, async () => {
+          const page = await browser.open(server.url('/web/index.html'), { width: 1100, height: 900, colorScheme });
+          try {
+            let labels = [];
+            let trained = 0;
+            if (scrolled) {
+              await scrollThrough(page);
+              const found = await controlLabels(page);
+              labels = [...new Set(found.labels)].filter((l) => l.length >= 3 && !stated(l, found.other));
+              assert.ok(labels.length > 15, `${labels.length} control labels: ${labels.join(' | ')}`);
+              // a figure mid-training: printed as it stands
+              trained = await page.evaluate(async () => {
+                const el = document.querySelector('attention-induction');
+                el.shadowRoot.querySelector('button').click(); // Start
+                const step = () => Number(el.shadowRoot.querySelector('.status').textContent.match(/^Step (\d+)/)[1]);
+                while (step() < 20) await new Promise((r) => setTimeout(r, 20));
+                return step();
+              });
+            }
+            const name = `${engine}-${scrolled ? `scrolled-${colorScheme}` : 'unscrolled'}`;
+            const pdf = join(OUT, `article-${name}.pdf`);
+            writeFileSync(pdf, await page.raw.pdf({ format: 'A4', printBackground: false }));
+            const text = pages(pdf);
+            const all = words(text.join(' '));
+            assert.doesNotMatch(all, /Loading/, 'a figure says "Loading" on paper');
+            for (const label of labels) assert.ok(!all.includes(label), `"${label}" (a control's label) is printed`);
+            assert.doesNotMatch(all, /\\boldsymbol|\\sum_/, 'TeX instead of its MathML');
+            // each training figure's step line (the induction figure's, in training once scrolled)
+            const steps = [...all.matchAll(/Step (\d+) of (\d+) \u00b7/g)].map((m) => Number(m[1]));
+            assert.equal(steps.length, 2, `step lines: ${steps}`);
+            assert.ok(scrolled ? steps[0] >= trained : steps[0] === 0, `the induction figure printed step ${steps[0]}, having reached ${trained}`);
+            // the figures print: every one's title (the live figure's, or its picture's)
+            for (const { name: figure } of FIGURES) {
+              const title = (await import(`../../web/figures/${figure}/${figure}.strings.en.js`)).default.title;
+              assert.ok(all.includes(words(title).slice(0, 24)), `${figure}'s title is not printed`);
+            }
+            const where = softDictionary(pdf);
+            const sheet = raster(pdf, where.page, join(OUT, `soft-dictionary-${name}`));
+            // the soft lookup's blend at the default query and temperature, as the live figure shows it
+            // (printed unscrolled, the picture of that same state stands in for it)
+            const blend = await page.evaluate(async (sd) => {
+              const el = document.querySelector(sd);
+              const drawn = el.hasAttribute('data-ready');
+              el.scrollIntoView();
+              await el.ready;
+              return { drawn, rgb: getComputedStyle(el.shadowRoot.querySelector('.big.sw')).backgroundColor.match(/\d+/g).map(Number) };
+            }, 'attention-soft-dictionary');
+            assert.equal(blend.drawn, scrolled, 'the soft dictionary drew before it was scrolled to');
+            const swatch = count(sheet, where.rows, blend.rgb, 6);
+            assert.ok(swatch > 200, `the soft lookup's swatch, rgb(${blend.rgb}), printed white (${swatch} pixels of its colour)`);
+            assert.ok(count(sheet, where.rows, LIGHT_ORANGE) > 100, 'the weight bars are not the light theme\'s orange');
+            assert.equal(count(sheet, where.rows, DARK_ORANGE), 0, 'the dark theme\'s orange is printed');
+            assert.deepEqual(await page.problems(), []);
+          } finally {
+            await page.close();
           }
-          const name = `${engine}-${scrolled ? `scrolled-${colorScheme}` : 'unscrolled'}`;
-          const pdf = join(OUT, `article-${name}.pdf`);
-          writeFileSync(pdf, await page.raw.pdf({ format: 'A4', printBackground: false }));
-          const text = pages(pdf);
-          const all = words(text.join(' '));
-          assert.doesNotMatch(all, /Loading/, 'a figure says "Loading" on paper');
-          for (const label of labels) assert.ok(!all.includes(label), `"${label}" (a control's label) is printed`);
-          assert.doesNotMatch(all, /\\boldsymbol|\\sum_/, 'TeX instead of its MathML');
-          // each training figure's step line (the induction figure's, in training once scrolled)
-          const steps = [...all.matchAll(/Step (\d+) of (\d+) \u00b7/g)].map((m) => Number(m[1]));
-          assert.equal(steps.length, 2, `step lines: ${steps}`);
-          assert.ok(scrolled ? steps[0] >= trained : steps[0] === 0, `the induction figure printed step ${steps[0]}, having reached ${trained}`);
-          // the figures print: every one's title (the live figure's, or its picture's)
-          for (const { name: figure } of FIGURES) {
-            const title = (await import(`../../web/figures/${figure}/${figure}.strings.en.js`)).default.title;
-            assert.ok(all.includes(words(title).slice(0, 24)), `${figure}'s title is not printed`);
-          }
-          const where = softDictionary(pdf);
-          const sheet = raster(pdf, where.page, join(OUT, `soft-dictionary-${name}`));
-          // the soft lookup's blend at the default query and temperature, as the live figure shows it
-          // (printed unscrolled, the picture of that same state stands in for it)
-          const blend = await page.evaluate(async (sd) => {
-            const el = document.querySelector(sd);
-            const drawn = el.hasAttribute('data-ready');
-            el.scrollIntoView();
-            await el.ready;
-            return { drawn, rgb: getComputedStyle(el.shadowRoot.querySelector('.big.sw')).backgroundColor.match(/\d+/g).map(Number) };
-          }, 'attention-soft-dictionary');
-          assert.equal(blend.drawn, scrolled, 'the soft dictionary drew before it was scrolled to');
-          const swatch = count(sheet, where.rows, blend.rgb, 6);
-          assert.ok(swatch > 200, `the soft lookup's swatch, rgb(${blend.rgb}), printed white (${swatch} pixels of its colour)`);
-          assert.ok(count(sheet, where.rows, LIGHT_ORANGE) > 100, 'the weight bars are not the light theme\'s orange');
-          assert.equal(count(sheet, where.rows, DARK_ORANGE), 0, 'the dark theme\'s orange is printed');
-          assert.deepEqual(await page.problems(), []);
-        } finally {
-          await page.close();
-        }
-      });
-    }
-  });
-}
+        });
+      }
+    });
+  }
+});

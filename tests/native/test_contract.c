@@ -960,6 +960,7 @@ static void contract_transformer(void) {
            attn_tf_gradients(&loss, &m, t.tokens, B, LEN, t.ws), want);
     TF_ROW("attn_tf_train_step", what, m.cfg = *c,
            attn_tf_train_step(&loss, &m, t.tokens, B, LEN, &opt, t.ws), want);
+    TF_ROW("attn_tf_update", what, m.cfg = *c, attn_tf_update(&m, &opt), want);
     TF_ROW("attn_tf_decode", what, m.cfg = *c,
            attn_tf_decode(t.logits, t.cache, &m, t.tokens, B, 0, t.dws), want);
   }
@@ -1042,6 +1043,18 @@ static void contract_transformer(void) {
   for (int i = 0; i < N_OF(bad_opts); i++)
     TF_ROW(fn, bad_opts[i].what, (void)m,
            attn_tf_train_step(&loss, &m, t.tokens, B, LEN, &bad_opts[i].o, t.ws), ATTN_E_OPTIM);
+  fn = "attn_tf_update";
+  TF_ROW(fn, "valid", (void)m, attn_tf_update(&m, &opt), ATTN_OK);
+  row(fn, "model NULL", attn_tf_update(NULL, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "params NULL", m.params = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "grads NULL", m.grads = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "m NULL", m.m = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "v NULL", m.v = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "optimizer NULL", (void)m, attn_tf_update(&m, NULL), ATTN_E_NULL);
+  TF_ROW(fn, "step INT32_MAX (no count left)", m.step = INT32_MAX, attn_tf_update(&m, &opt), ATTN_E_SIZE);
+  for (int i = 0; i < N_OF(bad_opts); i++)
+    TF_ROW(fn, bad_opts[i].what, (void)m, attn_tf_update(&m, &bad_opts[i].o), ATTN_E_OPTIM);
+  fn = "attn_tf_train_step";
   begin("attn_tf_train_step: a rejected step changes nothing, its count included");
   {
     const size_t bytes = attn_tf_param_count(&CFG) * sizeof(float);

@@ -99,7 +99,7 @@ const EXPORTS = {
     'attention_backward_workspace_size', 'attention_backward', 'attention_backward_dq', 'attention_backward_dkv',
     'mha_backward_workspace_size', 'mha_backward',
     'tf_param_count', 'tf_param_info', 'tf_init', 'tf_workspace_size', 'tf_forward', 'tf_gradients',
-    'tf_train_step', 'tf_cache_size', 'tf_decode_workspace_size', 'tf_decode',
+    'tf_train_step', 'tf_update', 'tf_cache_size', 'tf_decode_workspace_size', 'tf_decode',
   ],
 };
 /** The functions a module must export for loadAttention's `parts`. */

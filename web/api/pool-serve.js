@@ -51,8 +51,38 @@ const OPS = {
     const r = k.trainingPart('attentionBackward').runBackwardDkv(k, c, fwd, j0, j1);
     return { result: r, transfer: [r.dK.data.buffer, r.dV.data.buffer] };
   },
+  // a transformer trained data-parallel: this worker's copy, by the pool's id
+  tfCreate(k, id, options) {
+    models.set(id, k.trainingPart('createTransformer').createTransformer(k, options));
+    return { result: null, transfer: [] };
+  },
+  tfGradients(k, id, sequences) {
+    const r = model(id).gradients(sequences);
+    return { result: r, transfer: Object.values(r.grads).map((g) => g.buffer) };
+  },
+  tfUpdate(k, id, grads, options) {
+    model(id).update(grads, options);
+    return { result: null, transfer: [] };
+  },
+  tfLoss(k, id, sequences) {
+    const r = model(id).loss(sequences);
+    return { result: r, transfer: [r.perToken.buffer] };
+  },
+  tfParameters: (k, id) => ({ result: model(id).parameters(), transfer: [] }),
+  tfDispose(k, id) {
+    models.get(id)?.dispose();
+    models.delete(id);
+    return { result: null, transfer: [] };
+  },
   memoryInUse: () => ({ result: null, transfer: [] }),
 };
+
+const models = new Map(); // the pool's transformers, by id
+function model(id) {
+  const m = models.get(id);
+  if (!m) throw new Error('attention-wasm: this pool transformer was disposed');
+  return m;
+}
 
 async function load({ module, parts, tiles }) {
   const [training, { ex }] = await Promise.all([

@@ -146,7 +146,8 @@ class AttentionPool {
     k.run((arena) => putMultiHeadAttention(arena, call));
     // heads h0 .. h1-1 per worker: their columns of Z and their weights
     const L = compactLayer(layer);
-    const piece = { layer: L, Xq: compact(call.Xq), wantWeights, masks: call.masks, into: null };
+    // (the heads read no Wo, bo: those go with the rows of the projection)
+    const piece = { layer: { ...L, Wo: null, bo: null }, Xq: compact(call.Xq), wantWeights, masks: call.masks, into: null };
     piece.Xkv = call.Xkv === call.Xq ? piece.Xq : compact(call.Xkv);
     const headBlocks = split(new Array(heads).fill(1), s.size);
     const parts = await Promise.all(headBlocks.map(([h0, h1], i) => s.run(i, 'mhaHeads', [piece, h0, h1])));
@@ -234,6 +235,25 @@ class AttentionPool {
   }
 
   /**
+   * createTransformer(options) of the engine (the training part), trained
+   * data-parallel: a copy in every worker, from the same seed; trainStep
+   * gives each worker a share of the batch, sums their gradients in worker
+   * order (each weighted by its share), and every copy takes the same AdamW
+   * update. The losses match the one-engine model's within float32
+   * rounding (one worker: to the bit). The copies hold their wasm memory
+   * until dispose().
+   */
+  async createTransformer(options) {
+    const s = this.#s.open();
+    const t = s.engine.kernels.trainingPart('createTransformer');
+    const cfg = t.toConfig(options);
+    const id = s.nextId++;
+    const slots = s.slots.map((_, i) => s.slot(i));
+    await Promise.all(slots.map((_, i) => s.run(i, 'tfCreate', [id, cfg])));
+    return new PoolTransformer(s, t, id, cfg, slots);
+  }
+
+  /**
    * The bytes each worker's engine holds, one number per worker (0 between
    * calls: every call frees what it took; 0 for a worker not running).
    */
@@ -249,6 +269,73 @@ class AttentionPool {
   close() {
     collected.unregister(this.#s);
     return this.#s.close();
+  }
+}
+
+// A transformer whose copies live in the pool's workers (createTransformer).
+class PoolTransformer {
+  #s; #t; #id; #slots; #cfg;
+  #disposed = false;
+  constructor(state, training, id, cfg, slots) {
+    [this.#s, this.#t, this.#id, this.#cfg, this.#slots] = [state, training, id, cfg, slots];
+    for (const key of ['vocab', 'context', 'dModel', 'heads', 'layers', 'mlp', 'layerNorm', 'seed']) {
+      Object.defineProperty(this, key, { value: cfg[key], enumerable: true });
+    }
+  }
+
+  // The pool, checked to be open, this model not disposed and its copies alive.
+  #live(what) {
+    const s = this.#s.open();
+    if (this.#disposed) throw new Error(`${what}: this transformer was disposed`);
+    if (this.#slots.some((slot, i) => s.slots[i] !== slot)) {
+      throw new Error(`${what}: a worker that held a copy of this transformer stopped; make another with pool.createTransformer()`);
+    }
+    return s;
+  }
+
+  /** One data-parallel training step (see AttentionPool.createTransformer): the batch's mean loss before the update. */
+  async trainStep(sequences, options) {
+    const s = this.#live('trainStep');
+    const { tokens, batch, length } = this.#t.toTokens(sequences, this.#cfg, 'sequences');
+    const adamw = options === undefined ? undefined : (this.#t.toAdamW(options), options);
+    const shares = split(new Array(batch).fill(1), s.size);
+    const rows = (a, b) => Array.from({ length: b - a }, (_, i) => tokens.subarray((a + i) * length, (a + i + 1) * length));
+    const parts = await Promise.all(shares.map(([a, b], i) => s.run(i, 'tfGradients', [this.#id, rows(a, b)])));
+    // the gradients, summed in worker order, each share weighted by its size
+    let loss = 0;
+    const grads = {};
+    for (const name of Object.keys(parts[0].grads)) {
+      const sum = new Float64Array(parts[0].grads[name].length);
+      shares.forEach(([a, b], w) => {
+        const g = parts[w].grads[name], share = (b - a) / batch;
+        for (let j = 0; j < sum.length; j++) sum[j] += share * g[j];
+      });
+      grads[name] = Float32Array.from(sum);
+    }
+    shares.forEach(([a, b], w) => { loss += ((b - a) / batch) * parts[w].loss; });
+    await Promise.all(this.#slots.map((_, i) => s.run(i, 'tfUpdate', [this.#id, grads, adamw])));
+    return Math.fround(loss);
+  }
+
+  /** loss(sequences) of the model (its copies are the same): {mean, perToken}. */
+  async loss(sequences) {
+    const s = this.#live('loss');
+    this.#t.toTokens(sequences, this.#cfg, 'sequences');
+    return s.run(0, 'tfLoss', [this.#id, sequences]);
+  }
+
+  /** Every parameter, {name: Float32Array} (the copies are the same). */
+  async parameters() {
+    return this.#live('parameters').run(0, 'tfParameters', [this.#id]);
+  }
+
+  /** Frees every copy's wasm memory; any later call rejects. */
+  async dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const s = this.#s;
+    if (s.closed) return;
+    await Promise.all(this.#slots.map((slot, i) => (s.slots[i] === slot ? s.run(i, 'tfDispose', [this.#id]) : null)));
   }
 }
 

@@ -8,4 +8,4 @@ export {
   attentionBackward, multiHeadAttentionBackward, putAttentionBackward, runAttentionBackward, runBackwardDkv, runBackwardDq,
   runBackwardForward, runMhaBackward, toAttentionBackward, toMhaBackwardCall,
 } from './backward.js';
-export { createTransformer } from './transformer.js';
+export { createTransformer, toAdamW, toConfig, toTokens } from './transformer.js';
