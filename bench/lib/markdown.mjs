@@ -76,19 +76,13 @@ function forward(out, where) {
   return { name: `${where}-forward`, title: `Forward attention, ${WHERE[where]}`, body: text.join('\n\n') };
 }
 
-function startup(out) {
+function coldStart(out) {
   const text = [];
   if (out.coldStart) {
     const rows = Object.entries(out.coldStart).map(([id, c]) => [LABELS[id] ?? id, c.error ? `n/a (${c.error})` : ms(c.ms)]);
-    text.push('Cold start: a fresh Node process per run, from before the import to the first SDPA N = 64 result; median of '
+    text.push('A fresh Node process per run, from before the import to the first SDPA N = 64 result; median of '
       + `${Object.values(out.coldStart)[0]?.runs?.length ?? '?'} runs (\`bench/sections/cold-start.mjs\`). *attention part*: \`loadAttention({ parts: 'attention' })\`.`,
     table(['engine', 'import to first result, ms'], rows, ['l', 'r']));
-  }
-  if (out.payload) {
-    const rows = Object.entries(out.payload).map(([id, p]) => (p.error ? [LABELS[id] ?? id, 'n/a', 'n/a', p.error]
-      : [LABELS[id] ?? id, kB(p.gzipBytes), kB(p.bytes), p.files.join(', ')]));
-    text.push('Payload: what a page loads for each engine, gzip -9 of each file, summed (`bench/sections/payload.mjs`); KB = 1,000 bytes.',
-      table(['engine', 'KB gzip', 'KB raw', 'files'], rows, ['l', 'r', 'r', 'l']));
   }
   if (out.memory && !out.memory.error) {
     const m = out.memory;
@@ -96,7 +90,18 @@ function startup(out) {
       [['a fresh instance after the runs (memory never shrinks: the peak)', m.N, m.d, mib(m.wasmMemoryBytes), mib(m.ioBytes), mib(m.ownBytes), kB(m.workspaceBytes)]],
       ['l', 'r', 'r', 'r', 'r', 'r', 'r']));
   }
-  return { name: 'node-startup', title: 'Cold start, payload and memory, in Node', body: text.join('\n\n') };
+  return { name: 'node-cold-start', title: 'Cold start and memory, in Node', body: text.join('\n\n') };
+}
+
+/** The payload section, from measurePayload()'s result (bench/sections/payload.mjs). */
+export function payloadSection(payload) {
+  const rows = Object.entries(payload).map(([id, p]) => (p.error ? [LABELS[id] ?? id, 'n/a', 'n/a', p.error]
+    : [LABELS[id] ?? id, kB(p.gzipBytes), kB(p.bytes), p.files.join(', ')]));
+  return { name: 'payload', title: 'What each engine ships to a page', body: [
+    'Gzip -9 of each file a page loads for an engine, summed (`bench/sections/payload.mjs`); KB = 1,000 bytes. This project: '
+    + 'one `.wasm` (the loader fetches only the build it picks) and the loader as one minified module; *attention part*: '
+    + '`attention-only.*.wasm` and the loader without the training part\'s JavaScript (`loadAttention({ parts: \'attention\' })`, what the figures load).',
+    table(['engine', 'KB gzip', 'KB raw', 'files'], rows, ['l', 'r', 'r', 'l'])].join('\n\n') };
 }
 
 function backward(out, where) {
@@ -215,7 +220,8 @@ export function sections(out, { where }) {
   if (!WHERE[where]) throw new TypeError(`markdown: where is 'node' or 'chromium', got ${where}`);
   const list = [];
   if (out.results) list.push(forward(out, where));
-  if (where === 'node' && (out.coldStart || out.payload)) list.push(startup(out));
+  if (where === 'node' && out.coldStart) list.push(coldStart(out));
+  if (where === 'node' && out.payload) list.push(payloadSection(out.payload));
   if (out.backward) list.push(backward(out, where));
   if (out.efficient) list.push(efficient(out, where));
   if (out.train) list.push(train(out, where));
