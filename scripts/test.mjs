@@ -59,9 +59,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     files = (names.length ? names : Object.keys(AREAS)).flatMap((n) => AREAS[n]());
   }
   if (!files.length) throw new Error(`test.mjs: no tests in ${names.join(' ')}`); // (node --test would run every file it finds)
-  // the slowest first, so that no long file starts last (a file not timed yet counts as slow)
+  // the slowest first, so that no long file starts last; a file not timed yet (a fresh
+  // clone) by its area: a fuzz, native or consumers file first, then the browser's, the unit's last
   const took = lastDurations();
-  files = files.map((f, k) => [f, took[f] ?? Infinity, k]).sort((a, b) => b[1] - a[1] || a[2] - b[2]).map(([f]) => f);
+  const browser = new Set(AREAS.browser());
+  const guess = (f) => (/^tests\/(fuzz|native|consumers)\//.test(f) ? 3e6 : browser.has(f) ? 2e6 : 1e6);
+  files = files.map((f, k) => [f, took[f] ?? guess(f), k]).sort((a, b) => b[1] - a[1] || a[2] - b[2]).map(([f]) => f);
   const reporter = process.stdout.isTTY ? 'spec' : 'tap';
   // a file more than the machine has cores at a time: a browser test waits on its browser
   // and its workers much of the time (with one per core, npm test kept 2 cores 47% busy)
