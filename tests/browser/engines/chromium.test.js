@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import { everywhere } from './everywhere.js';
 
-const suite = everywhere('chromium', { only: ['links', 'copy', 'downloads', 'theme', 'heatmap', 'stopped'] });
+const suite = everywhere('chromium', { only: ['workers', 'links', 'copy', 'downloads', 'theme', 'heatmap', 'stopped'] });
 before(suite.before);
 after(suite.after);
 for (const [name, fn] of suite.tests) test(name, fn);
