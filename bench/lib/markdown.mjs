@@ -208,8 +208,8 @@ function pool(out, where) {
     + 'the speed-up as a share of 2×. The machine has 2 cores; no machine with more was available, so there is no scaling table past 2 workers.',
     table(head, rows, head.map((_, i) => (i ? 'r' : 'l'))),
     `Where splitting starts to pay: every call split over 2 workers (the threshold set to 0) against the engine. Splitting paid from ${mf(c.sdpa)} `
-    + `(fused SDPA, d = 64) and ${mf(c.mha)} (MHA, D = 256, 4 heads) in this run; the pool runs calls below ${mf(p.threshold.mflop)} on its own `
-    + 'engine, with no messages (`SPLIT_FLOPS` in `web/api/pool.js`).',
+    + `(fused SDPA, d = 64) and ${mf(c.mha)} (MHA, D = 256, 4 heads) in this run; the pool runs attention calls below ${mf(p.threshold.sdpa)} `
+    + `and multi-head calls below ${mf(p.threshold.mha)} on its own engine, with no messages (\`SPLIT_FLOPS\` in \`web/api/pool.js\`).`,
     table(['config', 'MFLOP', 'engine, ms', 'split over 2 workers, ms', 'speed-up'],
       p.sweep.map((r) => [r.config, r.mflop.toFixed(1), ms(r.engineMs), ms(r.splitMs), x(r.ratio)]), ['l', 'r', 'r', 'r', 'r']),
   ].join('\n\n') };

@@ -38,7 +38,7 @@ const TRAIN = { vocab: DEFAULTS.vocab, context: DEFAULTS.context, dModel: DEFAUL
 const TRAIN_OPT = { lr: DEFAULTS.lr, weightDecay: DEFAULTS.weightDecay };
 const SWEEP = {
   sdpa: [64, 128, 192, 256, 384, 512, 768, 1024].map((N) => ({ kind: 'sdpa', N, d: 64 })),
-  mha: [16, 32, 64, 128, 256].map((N) => ({ kind: 'mha', N, D: 256, heads: 4 })),
+  mha: [32, 64, 128, 256, 512, 1024].map((N) => ({ kind: 'mha', N, D: 256, heads: 4 })),
 };
 
 export const poolLabel = (c) => (c.kind === 'mha' ? `MHA N=${c.N} D=${c.D} h=${c.heads}`
@@ -115,7 +115,7 @@ export async function runPool({ quick = false, progress = () => {} } = {}) {
       progress(`  pool: ${poolLabel(c)}: ${((performance.now() - t) / 1e3).toFixed(1)} s`);
     }
     // every call split, however small
-    poolState.get(pools[2]).splitMacs = 0;
+    poolState.get(pools[2]).split = { attention: 0, multiHeadAttention: 0 };
     const sweep = [];
     for (const c of [...SWEEP.sdpa, ...SWEEP.mha]) {
       const [engine, split] = await interleave([{ run: await call(attn, c) }, { run: await call(pools[2], c) }],
@@ -129,7 +129,7 @@ export async function runPool({ quick = false, progress = () => {} } = {}) {
       const from = rows.findIndex((r, i) => rows.slice(i).every((q) => q.ratio > 1));
       return [kind, from < 0 ? null : rows[from].mflop];
     }));
-    return { build: attn.build, tiles, targets, sweep, threshold: { mflop: SPLIT_FLOPS / 1e6, crossing } };
+    return { build: attn.build, tiles, targets, sweep, threshold: { sdpa: SPLIT_FLOPS.attention / 1e6, mha: SPLIT_FLOPS.multiHeadAttention / 1e6, crossing } };
   } finally {
     await Promise.all(Object.values(pools).map((p) => p.close()));
   }
@@ -146,7 +146,7 @@ export function printPool(p) {
   console.log('\nwhere splitting starts to pay (every call split over 2 workers):');
   for (const r of p.sweep) console.log(`${r.config.padEnd(26)} ${r.mflop.toFixed(1).padStart(8)} MFLOP  engine ${fmt(r.engineMs).padStart(7)}  split ${fmt(r.splitMs).padStart(7)}  ${r.ratio.toFixed(2)}x`);
   const c = p.threshold.crossing;
-  console.log(`split pays from ${c.sdpa ?? '–'} MFLOP (SDPA) and ${c.mha ?? '–'} MFLOP (MHA) here; the pool splits from ${p.threshold.mflop} MFLOP (api/pool.js SPLIT_FLOPS)`);
+  console.log(`split pays from ${c.sdpa ?? '–'} MFLOP (SDPA) and ${c.mha ?? '–'} MFLOP (MHA) here; the pool splits from ${p.threshold.sdpa} and ${p.threshold.mha} MFLOP (api/pool.js SPLIT_FLOPS)`);
 }
 
 /** Reasons to exit non-zero: a pool whose results are not the engine's bits, or a failed call (never on time). */

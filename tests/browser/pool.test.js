@@ -21,7 +21,7 @@ function inPage([build, workers]) {
     const { poolState } = await import('/web/api/pool.js');
     const attn = await loadAttention({ build });
     const pool = await attentionPool({ build, workers, module: attn.module }); // the page's module: no second fetch
-    poolState.get(pool).splitMacs = 0;
+    poolState.get(pool).split = { attention: 0, multiHeadAttention: 0 };
     let seed = 1;
     const rand = (rows, cols) => ({ rows, cols, data: Float32Array.from({ length: rows * cols }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1) });
     const same = (a, b) => a.data.length === b.data.length && new Uint32Array(a.data.buffer).every((v, i) => v === new Uint32Array(b.data.buffer)[i]);

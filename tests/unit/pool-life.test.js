@@ -64,12 +64,12 @@ describe('attentionPool: workers over its life', () => {
       import { poolState } from './web/api/pool.js';
       const X = { rows: 600, cols: 64, data: new Float32Array(600 * 64).fill(0.5) };
       const closed = await attentionPool({ workers: 2 });
-      poolState.get(closed).splitMacs = 0;
+      poolState.get(closed).split = { attention: 0, multiHeadAttention: 0 };
       await closed.attention(X, X, X);
       await closed.close();
       let dropped = await attentionPool({ workers: 2 });
       const state = poolState.get(dropped);
-      state.splitMacs = 0;
+      state.split = { attention: 0, multiHeadAttention: 0 };
       await dropped.attention(X, X, X);
       dropped = null;
       for (let i = 0; i < 50 && !state.closed; i++) {

@@ -51,7 +51,7 @@ forEachBuild('attentionPool', (attn, { name }) => {
   before(async () => {
     pool = await attentionPool({ build: name, workers: WORKERS });
     state = poolState.get(pool);
-    state.splitMacs = 0; // split every call
+    state.split = { attention: 0, multiHeadAttention: 0 }; // split every call
   });
   after(() => pool.close());
 
@@ -190,7 +190,7 @@ forEachBuild('attentionPool', (attn, { name }) => {
       k++;
     }
     const one = await attentionPool({ build: name, workers: 1 });
-    poolState.get(one).splitMacs = 0;
+    poolState.get(one).split = { attention: 0, multiHeadAttention: 0 };
     const [Q, K, V, dO] = [randMatrix(rs, 200, 16), randMatrix(rs, 150, 16), randMatrix(rs, 150, 8), randMatrix(rs, 200, 8)];
     const want = attn.attentionBackward(Q, K, V, dO, { causal: true, weights: false });
     const got = await one.attentionBackward(Q, K, V, dO, { causal: true, weights: false });
@@ -256,7 +256,7 @@ describe('attentionPool: bad input', () => {
   before(async () => {
     pool = await attentionPool({ workers: 2 });
     state = poolState.get(pool);
-    state.splitMacs = 0;
+    state.split = { attention: 0, multiHeadAttention: 0 };
     attn = (await import('./helpers.js')).simdBuild.attn;
   });
   after(() => pool.close());

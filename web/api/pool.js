@@ -48,10 +48,13 @@
 // unbundled resolves no '#' name, and takes the Web Workers' file directly.
 const threads = () => (globalThis.process?.versions?.node ? import('#pool-thread') : import('./pool-thread.js'));
 
-// Below these many multiply-adds (x2 flops) a call runs here, with no
-// messages. Measured (bench/run.mjs --only pool, Node 20, CPU family 25
-// model 17, 2 cores, load < 1): see SPLIT_MFLOP's comment in the bench.
-export const SPLIT_FLOPS = 24e6;
+// Below these many flops (multiply and add apart, as the bench counts them)
+// a call runs here, with no messages: where splitting over 2 workers starts
+// to pay. attention's also holds for linear attention and the backward;
+// multi-head attention posts the layer's weights too. Measured by
+// bench/sections/pool.mjs's sweep (npm run bench -- --only pool and
+// bench:browser): see below.
+export const SPLIT_FLOPS = Object.freeze({ attention: 24e6, multiHeadAttention: 24e6 });
 
 // Fewest rows of the output projection per worker: attn_project (as
 // attn_mha) computes 4 rows or fewer a row at a time, which rounds
@@ -114,8 +117,8 @@ class AttentionPool {
     const c = toAttention(Q, K, V, options);
     const k = s.engine.kernels;
     const rows = rowCosts(c);
-    const work = sum(rows) * (c.d_k + c.d_v);
-    if (work < s.splitMacs) return runAttention(k, c);
+    const flops = 2 * sum(rows) * (c.d_k + c.d_v);
+    if (flops < s.split.attention) return runAttention(k, c);
     k.run((arena) => putAttention(arena, c));
     const blocks = split(rows, s.size);
     const shared = { K: compact(c.K), V: compact(c.V) };
@@ -139,10 +142,10 @@ class AttentionPool {
     const { heads, d } = layer;
     const [n_q, n_k, dh] = [call.Xq.rows, call.Xkv.rows, d / heads];
     const keys = sum(rowCosts({ ...call, n_q, n_k }));
-    const work = d * d * (2 * n_q + 2 * n_k) + 2 * keys * d;
+    const flops = 2 * d * d * (2 * n_q + 2 * n_k) + 4 * keys * d;
     // 4 query rows or fewer: attn_mha projects them a row at a time, which
     // attn_project cannot split (it rounds as the GEMM only above 4 rows).
-    if (work < s.splitMacs || n_q < PROJECT_ROWS) return runMultiHeadAttention(k, call);
+    if (flops < s.split.multiHeadAttention || n_q < PROJECT_ROWS) return runMultiHeadAttention(k, call);
     k.run((arena) => putMultiHeadAttention(arena, call));
     // heads h0 .. h1-1 per worker: their columns of Z and their weights
     const L = compactLayer(layer);
@@ -176,8 +179,8 @@ class AttentionPool {
     const s = this.#s.open();
     const c = toLinearAttention(Q, K, V, options);
     const k = s.engine.kernels;
-    const work = c.m * (c.n_q + c.n_k) * (c.d_k + c.d_v);
-    if (work < s.splitMacs) return runLinearAttention(k, c);
+    const flops = 2 * c.m * (c.n_q + c.n_k) * (c.d_k + c.d_v);
+    if (flops < s.split.attention) return runLinearAttention(k, c);
     k.run((arena) => putLinearAttention(arena, c));
     // causal: prefix sums, row after row; one piece
     const blocks = c.causal ? [[0, c.n_q]] : split(new Array(c.n_q).fill(1), s.size);
@@ -201,8 +204,8 @@ class AttentionPool {
     const c = t.toAttentionBackward(Q, K, V, dOutput, options);
     const rows = rowCosts(c);
     // forward (2 products) and backward (5): 7 multiply-adds per key and column
-    const work = (7 / 2) * sum(rows) * (c.d_k + c.d_v);
-    if (work < s.splitMacs) return t.runAttentionBackward(k, c);
+    const flops = 7 * sum(rows) * (c.d_k + c.d_v);
+    if (flops < s.split.attention) return t.runAttentionBackward(k, c);
     k.run((arena) => t.putAttentionBackward(arena, c));
     const { n_k } = c;
     const shared = { K: compact(c.K), V: compact(c.V) };
@@ -350,7 +353,7 @@ class PoolState {
     this.closed = false;
     this.nextId = 1;
     this.posted = 0; // calls posted to workers, for tests
-    this.splitMacs = SPLIT_FLOPS / 2; // (tests set 0 to split every call)
+    this.split = SPLIT_FLOPS; // (tests set { attention: 0, multiHeadAttention: 0 } to split every call)
     this.onHide = null;
   }
 

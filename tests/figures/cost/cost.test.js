@@ -120,7 +120,7 @@ test('on every core the pool computes the engine\'s bits (the note\'s claim)', a
   const { attentionPool } = await import('../../../web/attention.js');
   const { poolState } = await import('../../../web/api/pool.js');
   const pool = await attentionPool({ module: engines.simd.module, parts: 'all', workers: 2 });
-  poolState.get(pool).splitMacs = 0;
+  poolState.get(pool).split = { attention: 0, multiHeadAttention: 0 };
   const X = { rows: 600, cols: 32, data: Float32Array.from({ length: 600 * 32 }, (_, k) => Math.sin(k * 0.37)) };
   const want = engines.simd.attention(X, X, X, { weights: false }).output.data;
   const got = (await pool.attention(X, X, X, { weights: false })).output.data;
