@@ -99,7 +99,8 @@ export function payloadSection(payload) {
     : [LABELS[id] ?? id, kB(p.gzipBytes), kB(p.bytes), p.files.join(', ')]));
   return { name: 'payload', title: 'What each engine ships to a page', body: [
     'Gzip -9 of each file a page loads for an engine, summed (`bench/sections/payload.mjs`); KB = 1,000 bytes. This project: '
-    + 'one `.wasm` (the loader fetches only the build it picks) and the loader as one minified module; *attention part*: '
+    + 'one `.wasm` (the loader fetches only the build it picks) and the loader as one minified module, without `attentionPool`\'s '
+    + 'code (a chunk of its own, loaded when a page asks for a pool); *attention part*: '
     + '`attention-only.*.wasm` and the loader without the training part\'s JavaScript (`loadAttention({ parts: \'attention\' })`, what the figures load).',
     table(['engine', 'KB gzip', 'KB raw', 'files'], rows, ['l', 'r', 'r', 'l'])].join('\n\n') };
 }

@@ -6,7 +6,9 @@
 //     only the build it picks) + the loader (web/attention.js and its modules
 //     in web/api/, as the one minified ES module esbuild makes of them, which
 //     is what a bundler or a CDN serves; without '#read-file', which a page
-//     never imports: only a file: URL needs it).
+//     never imports: only a file: URL needs it; and without api/pool.js,
+//     which only attentionPool() imports: bundlers make it a chunk that a page
+//     loads only when it asks for a pool).
 //   attention-wasm's attention part (id 'wasm-*:attention', parts:
 //     'attention'): build/attention-only*.wasm + the same loader without the
 //     training part's JavaScript (api/training.js, which only parts: 'all'
@@ -30,14 +32,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (pkg) => path.dirname(require.resolve(pkg));
 
 // The loader as one minified module (names, not paths: read() bundles them):
-// all of it, or the attention part's (api/training.js and api/tiles.js left out).
-const LOADER = 'web/attention.js (esbuild --bundle --minify)';
-const LOADER_ATTENTION = "web/attention.js, parts: 'attention' (esbuild --bundle --minify, without api/training.js and api/tiles.js)";
+// all of it, or the attention part's (api/training.js and api/tiles.js left out);
+// neither with api/pool.js (attentionPool's own chunk).
+const LOADER = 'web/attention.js (esbuild --bundle --minify, without api/pool.js)';
+const LOADER_ATTENTION = "web/attention.js, parts: 'attention' (esbuild --bundle --minify, without api/training.js, api/tiles.js and api/pool.js)";
 function read(file) {
   if (file !== LOADER && file !== LOADER_ATTENTION) return readFileSync(file);
   const out = buildSync({
     entryPoints: [path.join(root, 'web/attention.js')], bundle: true, minify: true, format: 'esm', platform: 'browser',
-    external: file === LOADER ? ['#read-file'] : ['#read-file', './api/training.js', './api/tiles.js'], write: false, logLevel: 'silent',
+    external: file === LOADER ? ['#read-file', './api/pool.js'] : ['#read-file', './api/pool.js', './api/training.js', './api/tiles.js'], write: false, logLevel: 'silent',
   });
   return Buffer.from(out.outputFiles[0].contents);
 }
