@@ -36,3 +36,23 @@ export function setText(el, text) {
   const value = String(text);
   if (el.textContent !== value) el.textContent = value;
 }
+
+/**
+ * Make `kids` the children of `el`, in order, moving only what is out of
+ * place: the same final tree as replace(el, kids), but nodes already where
+ * they belong stay (removing and inserting every child made the browser
+ * restyle and lay all of them out again).
+ */
+export function reconcile(el, kids) {
+  let at = el.firstChild;
+  for (const k of kids) {
+    if (k === at) at = at.nextSibling;
+    else el.insertBefore(k, at);
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+  return el;
+}

@@ -32,8 +32,15 @@ export function cssColor(v, max = 1) {
  */
 export function rgbColor(v, max, theme) {
   const { hue, vibrancy } = colorOf(v, max);
-  return hue === 'zero' ? theme.zero : mixOklab(theme[hue], theme.zero, share(vibrancy) / 100);
+  if (hue === 'zero') return theme.zero;
+  // a colour is one of 1,001 shares per hue: each mixed once per theme (a
+  // matrix of 100 cells mixed 100 colours in oklab on every slider step)
+  const per = mixes.get(theme) ?? mixes.set(theme, { positive: [], negative: [] }).get(theme);
+  const p = share(vibrancy);
+  const k = Math.round(p * 10);
+  return (per[hue][k] ??= mixOklab(theme[hue], theme.zero, p / 100));
 }
+const mixes = new WeakMap(); // theme -> {positive, negative}: [r, g, b] by share in 0.1 steps
 
 // sRGB <-> OKLab (Ottosson 2020), the space CSS color-mix(in oklab) mixes in.
 const toLinear = (c) => { const v = c / 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
@@ -83,7 +90,12 @@ export function contrast(a, b) {
  * The label colour for text on a cell of colour `rgb`: black or white,
  * whichever contrasts more. One of the two always reaches at least 4.58:1.
  */
-export const labelFor = (rgb) => (contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000000' : '#ffffff');
+export const labelFor = (rgb) => {
+  let ink = inks.get(rgb);
+  if (!ink) inks.set(rgb, ink = contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000000' : '#ffffff');
+  return ink;
+};
+const inks = new WeakMap(); // [r, g, b] (rgbColor's, kept) -> its label colour
 
 /** Largest |value| of some numbers (1 when all are zero), the default full scale. */
 export function maxAbs(values) {
