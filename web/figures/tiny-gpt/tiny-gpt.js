@@ -180,6 +180,15 @@ class TinyGpt extends TrainingFigure {
     this.attend();
   }
 
+  // A page (or a link) that shows the model's answers from the start (a
+  // prompt, a text, a head or a character other than the defaults) has them
+  // shown: the model loads as the figure comes on the page.
+  onPage() {
+    super.onPage();
+    const asked = ['prompt', 'text', 'layer', 'head', 'at'].some((k) => this.state[k] !== this.constructor.props[k].default);
+    if (asked && !this.worker) this.wake();
+  }
+
   // The first question to the model starts its worker (its untrained answers, until Start; what it writes once paused).
   wake(options = {}) {
     const fresh = !this.worker;
@@ -269,12 +278,14 @@ class TinyGpt extends TrainingFigure {
 
   renderDecodings(running) {
     const w = this.written;
-    if (!this.changed('decodings', w, running)) return;
+    // until the model has written: what will fill this, and how (loading only while it loads)
+    const waiting = !this.worker ? 'decodeIdle' : this.msg.loading ? 'writing' : running ? 'decodeTraining' : 'decodeWriting';
+    if (!this.changed('decodings', w, running, waiting)) return;
     const dropped = w ? unknownChars(w.typed) : [];
     // what the model could not read, and so did not: said, never silently replaced
     setText(this.promptNote, !w ? '' : !w.decodings.read ? this.t('promptNone', { chars: dropped.join(' ') })
       : dropped.length ? this.t('promptDropped', { chars: dropped.join(' ') }) : '');
-    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t('writing')));
+    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t(waiting)));
     const knobs = { t: DEFAULTS.temperature, w: DEFAULTS.beam };
     replace(this.decodingsEl, STRATEGIES.map((key) => {
       const d = w.decodings[key];
@@ -308,9 +319,11 @@ class TinyGpt extends TrainingFigure {
   renderAttention() {
     const a = this.attended;
     const v = a?.view;
-    if (this.changed('textNote', a)) {
+    const waiting = !this.worker ? 'attendIdle' : this.msg.loading ? 'attendLoading' : 'attendReading';
+    if (this.changed('textNote', a, a ? '' : waiting)) {
       const dropped = a ? unknownChars(a.text) : [];
       const notes = [];
+      if (!a) notes.push(this.t(waiting)); // until the model has read: what will fill this, and how
       if (a && !v) notes.push(this.t(a.text ? 'textNone' : 'textEmpty'));
       if (dropped.length) notes.push(this.t('textDropped', { chars: dropped.join(' ') }));
       if (v && v.read > v.chars.length) notes.push(this.t('textLast', { n: v.chars.length }));
