@@ -47,6 +47,8 @@ if [ "${1:-}" = --test ]; then
   # the blog engines the consumer tests build sites with (tests/consumers/blog-engines.test.js)
   need hugo hugo
   need jekyll jekyll
+  # reading back the printed article (tests/browser/print.test.js)
+  need pdftotext poppler-utils
 fi
 # a font for the figures' pictures (dist/snapshots/*.png; web/kit/picture/widths.js measures DejaVu Sans)
 ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 ||
@@ -132,10 +134,10 @@ node scripts/article-text.mjs
 if [ -f scripts/bundle.mjs ]; then node scripts/bundle.mjs; fi
 # dist/'s TypeScript declarations of the figures, from the registry and their props.
 node scripts/figure-types.mjs
-# The figures the Hugo shortcode and the Jekyll include accept, from the registry.
-node scripts/blog-data.mjs
 # dist/snapshots/: every figure's picture, computed by the snapshot command's code.
 node scripts/snapshots.mjs
+# The figures the Hugo shortcode and the Jekyll include accept, from the registry, with their pictures.
+node scripts/blog-data.mjs
 # The article as served (web/index.html): its source with the formulas as MathML and the figures' pictures.
 node scripts/article.mjs
 ls -l build/*.wasm | awk '{print "build.sh: " $NF " " $5 " bytes"}'

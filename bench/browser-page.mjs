@@ -9,6 +9,7 @@ import { runBackward } from './sections/backward.mjs';
 import { runEfficient } from './sections/efficient.mjs';
 import { runTrain } from './sections/train.mjs';
 import { runGpt } from './sections/gpt.mjs';
+import { runPool } from './sections/pool.mjs';
 
 const progress = (text) => console.info(text.trimEnd());
 
@@ -47,4 +48,6 @@ window.bench = {
   train: ({ quick }) => runTrain({ quick }),
   /** The GPT section (gpt.mjs): training and decoding. */
   gpt: ({ quick }) => runGpt({ quick }),
+  /** The pool section (pool.mjs): Web Workers against the page's engine. */
+  pool: ({ quick }) => runPool({ quick, progress }),
 };

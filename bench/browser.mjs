@@ -7,7 +7,7 @@
 //   --quick        few rounds, no N = 65,536 (a smoke test)
 //   --json FILE    also write every result as JSON
 //   --filter RE    only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
-//   --only forward | backward | efficient | train | gpt   one section
+//   --only forward | backward | efficient | train | gpt | pool   one section
 //   --full-262k    also full attention at N = 262,144 in the efficient section (minutes)
 //   --write        also write the tables of every section run to bench/RESULTS.md (chromium-* sections;
 //                  a full run: not with --quick or --filter)
@@ -26,6 +26,7 @@ import { backwardProblems, printBackward } from './sections/backward.mjs';
 import { efficientProblems, printEfficient } from './sections/efficient.mjs';
 import { printTrain, trainProblems } from './sections/train.mjs';
 import { gptProblems, printGpt } from './sections/gpt.mjs';
+import { poolProblems, printPool } from './sections/pool.mjs';
 import * as report from './lib/report.mjs';
 import { sections } from './lib/markdown.mjs';
 import { writeResults } from './lib/results.mjs';
@@ -41,7 +42,7 @@ const quick = args.includes('--quick');
 const jsonFile = value('--json');
 const filter = value('--filter') ? new RegExp(value('--filter')) : null;
 const only = value('--only');
-const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt'];
+const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt', 'pool'];
 if (only && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
 const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
@@ -116,6 +117,11 @@ try {
     out.gpt = await page.evaluate((o) => window.bench.gpt(o), { quick });
     printGpt(out.gpt);
     found.push(...gptProblems(out.gpt));
+  }
+  if (wants('pool')) {
+    out.pool = await page.evaluate((o) => window.bench.pool(o), { quick });
+    printPool(out.pool);
+    found.push(...poolProblems(out.pool));
   }
   if (wants('forward')) console.log('\nnot measured in the browser: cold start and payload (see npm run bench), the forward fused memory');
 

@@ -2,8 +2,8 @@
 // seeded inputs, interleaved rounds, medians. See bench/README.md.
 //   --quick      few rounds, no N = 65,536 (a smoke test)
 //   --json FILE  also write every result as JSON
-//   --only forward | backward | efficient | train | gpt   one section
-//                (backward.mjs, efficient.mjs: the recent advances, train.mjs, gpt.mjs)
+//   --only forward | backward | efficient | train | gpt | pool   one section
+//                (backward.mjs, efficient.mjs: the recent advances, train.mjs, gpt.mjs, pool.mjs: every core)
 //   --full-262k  also full attention at N = 262,144 in the efficient section (minutes)
 //   --filter RE  only the forward configs whose label matches (e.g. 'MHA|SDPA N=1024 ')
 //   --write      also write the tables of every section run to bench/RESULTS.md (node-* sections;
@@ -24,6 +24,7 @@ import { backwardProblems, runBackward } from './sections/backward.mjs';
 import { relaxedSimdSupported } from '../web/attention.js';
 import { printTrain, runTrain, trainProblems } from './sections/train.mjs';
 import { printGpt, runGpt, gptProblems } from './sections/gpt.mjs';
+import { poolProblems, printPool, runPool } from './sections/pool.mjs';
 import { sections } from './lib/markdown.mjs';
 import { writeResults } from './lib/results.mjs';
 import os from 'node:os';
@@ -35,7 +36,7 @@ const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : null;
-const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt'];
+const SECTIONS = ['forward', 'backward', 'efficient', 'train', 'gpt', 'pool'];
 if (onlyIndex >= 0 && !SECTIONS.includes(only)) throw new Error(`--only takes one section: ${SECTIONS.join(', ')}`);
 const wants = (section) => !only || only === section;
 const full262k = args.includes('--full-262k');
@@ -98,6 +99,11 @@ async function main() {
     out.gpt = await runGpt({ quick });
     printGpt(out.gpt);
     found.push(...gptProblems(out.gpt));
+  }
+  if (wants('pool')) {
+    out.pool = await runPool({ quick, progress: (line) => process.stderr.write(`${line}\n`) });
+    printPool(out.pool);
+    found.push(...poolProblems(out.pool));
   }
   if (jsonFile) {
     writeFileSync(jsonFile, JSON.stringify(out, null, 2) + '\n');

@@ -33,10 +33,6 @@ export function picture(name) {
   return { src: `../dist/snapshots/${name}.svg`, width: Math.round(width), height: Math.round(height) };
 }
 
-// A figure has a picture once it can draw one (web/figures/<name>/<name>.picture.js);
-// until then it keeps the source's sentence alone.
-const drawsPicture = (name) => existsSync(new URL(`web/figures/${name}/${name}.picture.js`, ROOT));
-
 /** A figure's English title (its string table's), for its picture's alternative text. */
 const title = async (name) => (await import(new URL(`web/figures/${name}/${name}.strings.en.js`, ROOT))).default.title;
 
@@ -53,7 +49,7 @@ export async function articlePage(source, { url = process.env.ARTICLE_URL } = {}
     const any = [...html.matchAll(new RegExp(`<${tag}[\\s>]`, 'g'))].length;
     // a figure with attributes of its own would need a picture made with them (the snapshot command)
     if (found !== any) throw new Error(`article.mjs: <${tag}> in web/article.html is not <${tag}( id="…")><p>its sentence</p></${tag}>`);
-    if (!any || !drawsPicture(name)) continue;
+    if (!any) continue;
     const { src, width, height } = picture(name);
     const alt = escape(await title(name));
     html = html.replace(element, (m, id, sentence) => `<${tag}${id}><figure class="picture"><img src="${src}" alt="${alt}" width="${width}" height="${height}" loading="lazy"><figcaption>${sentence}</figcaption></figure></${tag}>`);

@@ -169,6 +169,15 @@ export async function bundle({ watch = false } = {}) {
       outfile: join(dist, 'figures', `${name}.worker.js`),
       plugins: [wasmNextToDistPlugin],
     })),
+    // The workers of an attentionPool that a figure's worker starts (the
+    // measuring figures' "on every core"): its new URL('./pool-worker.js',
+    // import.meta.url) is that worker's folder.
+    {
+      ...esm,
+      entryPoints: [join(root, 'web/api/pool-worker.js')],
+      outfile: join(dist, 'figures', 'pool-worker.js'),
+      plugins: [wasmNextToDistPlugin],
+    },
   ];
   for (const name of Object.values(BUILDS)) { // the full engine and the attention part
     await copyFile(join(root, 'build', name), join(dist, name));

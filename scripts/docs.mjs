@@ -70,11 +70,18 @@ export function withElements(text, section = elements()) {
   return text.replace(MARKERS, (all, open, body, close) => `${open}${section}\n${close}`);
 }
 
-/** README.md's gallery: a row per figure, its tag, its README's summary on one line and a link to the README. */
+/** A summary's first sentence on one line, up to a colon or semicolon, without its asides in brackets. */
+export const oneLine = (summary) => {
+  const flat = summary.replace(/\s*\n\s*/g, ' ').replace(/ \([^()]*\)/g, '');
+  const first = (/^.*?[.!?](?=\s|$)/.exec(flat)?.[0] ?? flat).replace(/[:;] .*$/, '.');
+  return first.replace(/\|/g, '\\|');
+};
+
+/** README.md's gallery: a row per figure, its tag, the first sentence of its README's summary and a link to the README. */
 export const gallery = (readme = (name) => read(readmeOf(name))) => [
   '| figure | what it shows | |',
   '| --- | --- | --- |',
-  ...FIGURES.map(({ name, tag }) => `| \`${tag}\` | ${readmeParts(readme(name)).summary.replace(/\s*\n\s*/g, ' ')} | [README](${readmeOf(name)}) |`),
+  ...FIGURES.map(({ name, tag }) => `| \`${tag}\` | ${oneLine(readmeParts(readme(name)).summary)} | [README](${readmeOf(name)}) |`),
 ].join('\n');
 
 /** README.md's `text` with its gallery rewritten. */

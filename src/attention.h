@@ -47,8 +47,8 @@ typedef enum attn_status {
   ATTN_E_MASK = -6,      /* a malformed mask (attn_masks): causal,
                             has_window or a key padding byte not 0 or 1,
                             NaN or +INFINITY in the additive mask, window
-                            < 0, global positions not ascending, repeated
-                            or out of range */
+                            < 0, first_query < 0, global positions not
+                            ascending, repeated or out of range */
   ATTN_E_TOKEN = -7,     /* a token id is < 0 or >= vocab */
   ATTN_E_CONFIG = -8,    /* a model flag (mlp, layer_norm) is not 0 or 1,
                             or a GEMM tile this build does not have */
@@ -149,6 +149,14 @@ typedef struct attn_masks {
                                  distinct, each < max(n_q, n_k); may be NULL
                                  when n_global = 0 */
   int n_global;               /* >= 0 */
+  int first_query;            /* >= 0: the position of query row 0 (0 for a
+                                 whole call). Causal, the window and global
+                                 positions compare positions, so rows a .. b-1
+                                 of a call, run alone with first_query = a
+                                 and their rows of the additive mask, give the
+                                 very bits of the whole call's rows (how a pool
+                                 of workers splits a call); global positions
+                                 are then < max(first_query + n_q, n_k) */
 } attn_masks;
 
 /* Bytes of workspace attn_attention needs (0 when weights are requested:
@@ -214,6 +222,35 @@ int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
                             float scale, const attn_masks *masks,
                             void *workspace);
 
+/* Keys per tile of the backward (attn_attention_backward_dkv's j0 is a
+ * multiple of it). */
+enum { ATTN_BACKWARD_KEY_TILE = 128 };
+
+/* The backward in pieces, for a pool of workers: this and
+ * attn_attention_backward_dkv give the very bits of attn_attention_backward's
+ * dQ, dK and dV (same arguments). dQ (n_q x d_k) alone; its rows are
+ * independent: rows a .. b-1 of a call (their Q, out, dout, weights or lse
+ * rows) with masks.first_query = a and their additive mask rows give the
+ * whole call's rows of dQ.
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_TEMP, ATTN_E_MASK, ATTN_E_WORKSPACE. */
+int attn_attention_backward_dq(float *dQ, const float *Q, const float *K, const float *V,
+                               const float *out, const float *dout, const float *weights,
+                               const float *lse, int n_q, int n_k, int d_k, int d_v, float scale,
+                               const attn_masks *masks, void *workspace);
+
+/* dK, dV of keys j0 .. j1-1 alone ((j1 - j0) x d_k and x d_v), the bits of
+ * attn_attention_backward's rows, j0 a multiple of ATTN_BACKWARD_KEY_TILE
+ * (the key tiles the whole call walks: recomputed weights are shifted per
+ * tile).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE (also j0, j1 not 0 <= j0 < j1 <= n_k,
+ * or j0 not a multiple of the tile), ATTN_E_TEMP, ATTN_E_MASK,
+ * ATTN_E_WORKSPACE. */
+int attn_attention_backward_dkv(float *dK, float *dV, const float *Q, const float *K,
+                                const float *V, const float *out, const float *dout,
+                                const float *weights, const float *lse, int n_q, int n_k, int d_k,
+                                int d_v, float scale, const attn_masks *masks, int j0, int j1,
+                                void *workspace);
+
 /* ---- multi-head attention ----------------------------------------- */
 
 /* Parameters of one multi-head attention layer (d = d_model). */
@@ -240,6 +277,35 @@ int attn_mha(float *Y, float *weights, float *Z, const float *Xq,
              const float *Xkv, int n_q, int n_k, int d_model, int heads,
              const attn_mha_params *params, const attn_masks *masks,
              void *workspace);
+
+/* Z (n_q x (h1 - h0) dh, dh = d_model / heads) = the outputs of attn_mha's
+ * heads h0 .. h1-1 side by side: the very bits of those columns of
+ * attn_mha's Z (and, with weights ((h1 - h0) x n_q x n_k), of those heads'
+ * weights), from those heads' columns of the projections. params: Wq, Wk,
+ * Wv (d x d each) required, bq, bk, bv or NULL; Wo and bo are not read.
+ * attn_mha is attn_mha_heads over every head, then Y = attn_project(Z, Wo,
+ * bo): a pool of workers runs blocks of heads, then blocks of Y's rows.
+ *   workspace attn_mha_heads_workspace_size(...) bytes, 16-byte aligned
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE, ATTN_E_HEADS (also h0, h1 not 0 <= h0
+ * < h1 <= heads), ATTN_E_MASK, ATTN_E_WORKSPACE. */
+int attn_mha_heads(float *Z, float *weights, const float *Xq, const float *Xkv, int n_q,
+                   int n_k, int d_model, int heads, int h0, int h1,
+                   const attn_mha_params *params, const attn_masks *masks, void *workspace);
+
+/* Bytes of workspace attn_mha_heads needs: (n_q + 2 n_k) (h1 - h0) dh
+ * floats of projections and one head's attention scratch; 0 for arguments
+ * it would reject. */
+size_t attn_mha_heads_workspace_size(int n_q, int n_k, int d_model, int heads, int h0, int h1,
+                                     int want_weights);
+
+/* Y (n x d_out) = X (n x d_in) W (d_in x d_out) + b (d_out, or NULL): a
+ * projection as the engine's layers compute it (attn_mha's four). Rows are
+ * independent: rows a .. b-1 alone give the whole call's bits for them, as
+ * long as both calls have more than 4 rows (4 or fewer go a row at a time,
+ * which rounds differently: the GEMM would pack all of W for them).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE. */
+int attn_project(float *Y, const float *X, const float *W, const float *b, int n, int d_in,
+                 int d_out);
 
 /* Gradients of one multi-head attention layer's parameters. */
 typedef struct attn_mha_grads {
@@ -423,6 +489,14 @@ int attn_tf_gradients(float *loss, attn_tf_model *model, const int32_t *tokens,
 int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
                        int batch, int n_tokens, const attn_adamw *opt,
                        void *workspace);
+
+/* One AdamW step of every parameter from model->grads as they are (model->step
+ * counted): attn_tf_train_step's update alone, for gradients a caller put
+ * there (data-parallel training: the shares of a batch on several workers,
+ * their gradients combined, the same update on every copy of the model).
+ * Statuses: ATTN_E_NULL, ATTN_E_SIZE (also when model->step is INT32_MAX),
+ * ATTN_E_HEADS, ATTN_E_CONFIG, ATTN_E_OPTIM. */
+int attn_tf_update(attn_tf_model *model, const attn_adamw *opt);
 
 /* ---- generation with a KV cache (generate.c) ---- */
 

@@ -30,7 +30,7 @@
 
 enum {
   BQ = 128, /* queries per block */
-  BK = 128, /* keys per tile */
+  BK = ATTN_BACKWARD_KEY_TILE, /* keys per tile (128) */
 };
 
 /* The scratch of one backward call, carved out of the caller's workspace.
@@ -117,26 +117,35 @@ ATTN_SMALL static void recompute_weights(float *T, int ldt, int bq, int bk, int 
   }
 }
 
-ATTN_SMALL void attn__attention_backward_strided(
+/* What one backward run computes: dQ (all of its rows) and/or dK, dV for
+ * the keys of tiles j_lo .. j_hi-1 (j_lo a multiple of BK), written at dK +
+ * (j - j_lo) lddk. Both, over every key, is attn_attention_backward. */
+typedef struct {
+  int want_q, want_kv, j_lo, j_hi;
+} part;
+
+ATTN_SMALL static void backward_part(
     float *dQ, size_t lddq, float *dK, size_t lddk, float *dV, size_t lddv,
     const float *Q, size_t ldq, const float *K, size_t ldk, const float *V,
     size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,
     const float *weights, const float *lse, int n_q, int n_k, int d_k, int d_v,
-    float scale, const attn_masks *mk, void *workspace) {
+    float scale, const attn_masks *mk, void *workspace, part p) {
   const scratch w = carve(workspace, n_q, n_k, d_k, d_v);
   const int ldt = (int)tile_cols(n_k);
 
-  zero_rows(dQ, lddq, n_q, d_k);
-  zero_rows(dK, lddk, n_k, d_k);
-  zero_rows(dV, lddv, n_k, d_v);
+  if (p.want_q) zero_rows(dQ, lddq, n_q, d_k);
+  if (p.want_kv) {
+    zero_rows(dK, lddk, p.j_hi - p.j_lo, d_k);
+    zero_rows(dV, lddv, p.j_hi - p.j_lo, d_v);
+  }
   for (int i = 0; i < n_q; i++)
     w.D[i] = attn__dot(dout + (size_t)i * lddo, out + (size_t)i * ldo, d_v);
 
-  for (int j0 = 0; j0 < n_k; j0 += BK) {
-    const int bk = n_k - j0 < BK ? n_k - j0 : BK;
+  for (int j0 = p.j_lo; j0 < p.j_hi; j0 += BK) {
+    const int bk = p.j_hi - j0 < BK ? p.j_hi - j0 : BK;
     if (attn__tile_hidden(mk, 0, n_q, j0, j0 + bk)) continue;
     if (!weights) attn__pack_b(w.Kt, K + (size_t)j0 * ldk, ldk, 1, d_k, bk);
-    attn__pack_b(w.Kn, K + (size_t)j0 * ldk, ldk, 0, bk, d_k);
+    if (p.want_q) attn__pack_b(w.Kn, K + (size_t)j0 * ldk, ldk, 0, bk, d_k);
     attn__pack_b(w.Vt, V + (size_t)j0 * ldv, ldv, 1, d_v, bk);
     for (int i0 = 0; i0 < n_q; i0 += BQ) {
       const int bq = n_q - i0 < BQ ? n_q - i0 : BQ;
@@ -157,13 +166,68 @@ ATTN_SMALL void attn__attention_backward_strided(
         attn__softmax_grad_row(g, w.T + (size_t)r * ldt, g, bk, w.D[i0 + r], scale);
       }
       /* dV_tile += P^T dO_block, dK_tile += dS^T Q_block, dQ_block += dS K_tile */
-      attn__pack_b(w.Op, dout + (size_t)i0 * lddo, lddo, 0, bq, d_v);
-      attn__gemm_packed_at(dV + (size_t)j0 * lddv, lddv, w.T, ldt, w.Op, bk, bq, d_v, 1);
-      attn__pack_b(w.Qp, Q + (size_t)i0 * ldq, ldq, 0, bq, d_k);
-      attn__gemm_packed_at(dK + (size_t)j0 * lddk, lddk, w.G, ldt, w.Qp, bk, bq, d_k, 1);
-      attn__gemm_packed(dQ + (size_t)i0 * lddq, lddq, w.G, ldt, w.Kn, bq, bk, d_k, 1);
+      if (p.want_kv) {
+        const size_t at = (size_t)(j0 - p.j_lo);
+        attn__pack_b(w.Op, dout + (size_t)i0 * lddo, lddo, 0, bq, d_v);
+        attn__gemm_packed_at(dV + at * lddv, lddv, w.T, ldt, w.Op, bk, bq, d_v, 1);
+        attn__pack_b(w.Qp, Q + (size_t)i0 * ldq, ldq, 0, bq, d_k);
+        attn__gemm_packed_at(dK + at * lddk, lddk, w.G, ldt, w.Qp, bk, bq, d_k, 1);
+      }
+      if (p.want_q)
+        attn__gemm_packed(dQ + (size_t)i0 * lddq, lddq, w.G, ldt, w.Kn, bq, bk, d_k, 1);
     }
   }
+}
+
+ATTN_SMALL void attn__attention_backward_strided(
+    float *dQ, size_t lddq, float *dK, size_t lddk, float *dV, size_t lddv,
+    const float *Q, size_t ldq, const float *K, size_t ldk, const float *V,
+    size_t ldv, const float *out, size_t ldo, const float *dout, size_t lddo,
+    const float *weights, const float *lse, int n_q, int n_k, int d_k, int d_v,
+    float scale, const attn_masks *mk, void *workspace) {
+  backward_part(dQ, lddq, dK, lddk, dV, lddv, Q, ldq, K, ldk, V, ldv, out, ldo, dout, lddo, weights,
+                lse, n_q, n_k, d_k, d_v, scale, mk, workspace, (part){1, 1, 0, n_k});
+}
+
+/* The checks of the backward entries after their NULL pointers: sizes,
+ * scale, masks, then the workspace. */
+static int check_backward(int n_q, int n_k, int d_k, int d_v, int use_weights, float scale,
+                          const attn_masks *masks, const void *workspace) {
+  const int status = attn__check_attention(n_q, n_k, d_k, d_v, use_weights, scale, masks);
+  if (status != ATTN_OK) return status;
+  if (attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v) == 0) return ATTN_E_SIZE;
+  return workspace ? ATTN_OK : ATTN_E_WORKSPACE;
+}
+
+int attn_attention_backward_dq(float *dQ, const float *Q, const float *K, const float *V,
+                               const float *out, const float *dout, const float *weights,
+                               const float *lse, int n_q, int n_k, int d_k, int d_v, float scale,
+                               const attn_masks *masks, void *workspace) {
+  if (!dQ || !Q || !K || !V || !out || !dout || (!weights && !lse)) return ATTN_E_NULL;
+  const int status = check_backward(n_q, n_k, d_k, d_v, weights != NULL, scale, masks, workspace);
+  if (status != ATTN_OK) return status;
+  backward_part(dQ, (size_t)d_k, NULL, 0, NULL, 0, Q, (size_t)d_k, K, (size_t)d_k, V, (size_t)d_v,
+                out, (size_t)d_v, dout, (size_t)d_v, weights, lse, n_q, n_k, d_k, d_v, scale, masks,
+                workspace, (part){1, 0, 0, n_k});
+  return ATTN_OK;
+}
+
+int attn_attention_backward_dkv(float *dK, float *dV, const float *Q, const float *K,
+                                const float *V, const float *out, const float *dout,
+                                const float *weights, const float *lse, int n_q, int n_k, int d_k,
+                                int d_v, float scale, const attn_masks *masks, int j0, int j1,
+                                void *workspace) {
+  if (!dK || !dV || !Q || !K || !V || !out || !dout || (!weights && !lse)) return ATTN_E_NULL;
+  /* the keys j0 .. j1-1 after the sizes, before the rest */
+  if (attn__check_attention_sizes(n_q, n_k, d_k, d_v, weights != NULL) == ATTN_OK &&
+      (j0 < 0 || j0 >= j1 || j1 > n_k || j0 % BK != 0))
+    return ATTN_E_SIZE;
+  const int status = check_backward(n_q, n_k, d_k, d_v, weights != NULL, scale, masks, workspace);
+  if (status != ATTN_OK) return status;
+  backward_part(NULL, 0, dK, (size_t)d_k, dV, (size_t)d_v, Q, (size_t)d_k, K, (size_t)d_k, V,
+                (size_t)d_v, out, (size_t)d_v, dout, (size_t)d_v, weights, lse, n_q, n_k, d_k, d_v,
+                scale, masks, workspace, (part){0, 1, j0, j1});
+  return ATTN_OK;
 }
 
 int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
@@ -174,10 +238,8 @@ int attn_attention_backward(float *dQ, float *dK, float *dV, const float *Q,
                             void *workspace) {
   if (!dQ || !dK || !dV || !Q || !K || !V || !out || !dout || (!weights && !lse))
     return ATTN_E_NULL;
-  const int status = attn__check_attention(n_q, n_k, d_k, d_v, weights != NULL, scale, masks);
+  const int status = check_backward(n_q, n_k, d_k, d_v, weights != NULL, scale, masks, workspace);
   if (status != ATTN_OK) return status;
-  if (attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v) == 0) return ATTN_E_SIZE;
-  if (!workspace) return ATTN_E_WORKSPACE;
   attn__attention_backward_strided(
       dQ, (size_t)d_k, dK, (size_t)d_k, dV, (size_t)d_v, Q, (size_t)d_k, K,
       (size_t)d_k, V, (size_t)d_v, out, (size_t)d_v, dout, (size_t)d_v, weights,

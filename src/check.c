@@ -47,7 +47,8 @@ int attn__check_scale(float scale) {
 
 ATTN_SMALL ATTN_NOINLINE int attn__check_masks(const attn_masks *mk, int n_q, int n_k) {
   if (!mk) return ATTN_OK;
-  if ((mk->causal != 0 && mk->causal != 1) || (mk->has_window != 0 && mk->has_window != 1))
+  if ((mk->causal != 0 && mk->causal != 1) || (mk->has_window != 0 && mk->has_window != 1) ||
+      mk->first_query < 0)
     return ATTN_E_MASK;
   if (mk->key_padding)
     for (int j = 0; j < n_k; j++)
@@ -61,7 +62,7 @@ ATTN_SMALL ATTN_NOINLINE int attn__check_masks(const attn_masks *mk, int n_q, in
   if (!mk->has_window) return ATTN_OK; /* window and global positions are not read */
   if (mk->window < 0 || mk->n_global < 0) return ATTN_E_MASK;
   if (mk->n_global > 0 && !mk->global) return ATTN_E_NULL;
-  const int n = n_q > n_k ? n_q : n_k;
+  const int64_t last_q = (int64_t)mk->first_query + n_q, n = last_q > n_k ? last_q : n_k;
   for (int g = 0; g < mk->n_global; g++) {
     const int32_t p = mk->global[g];
     if (p < 0 || p >= n || (g > 0 && p <= mk->global[g - 1])) return ATTN_E_MASK;

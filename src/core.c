@@ -15,7 +15,8 @@ const char *attn_status_name(int status) {
     case ATTN_E_WORKSPACE: return "workspace required";
     case ATTN_E_MASK:
       return "malformed mask: causal, has_window and key padding take 0 or 1, the additive mask "
-             "no NaN or +inf, window >= 0, global positions ascending, distinct and in range";
+             "no NaN or +inf, window >= 0, first_query >= 0, global positions ascending, distinct and in "
+             "range";
     case ATTN_E_TOKEN: return "token id out of range";
     case ATTN_E_CONFIG: return "option out of range: a model flag (mlp, layer_norm) takes 0 or 1, a GEMM tile one this build has";
     case ATTN_E_OPTIM: return "optimizer setting out of range";

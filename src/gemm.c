@@ -308,10 +308,10 @@ void attn__gemm_at(float *C, size_t ldc, const float *A, size_t lda,
   gemm_blocked(C, ldc, A, lda, B, ldb, m, k, n, 1, 0, accumulate);
 }
 
-/* y (OC) += x (IC) W (IC, OC), a row of W at a time. */
-static void row_times(float *y, const float *x, const float *W, int IC, int OC) {
+/* y (OC) += x (IC) W (IC, OC; rows ldw apart), a row of W at a time. */
+static void row_times(float *y, const float *x, const float *W, size_t ldw, int IC, int OC) {
   for (int i = 0; i < IC; i++) {
-    const float xi = x[i], *w = W + (size_t)i * OC;
+    const float xi = x[i], *w = W + (size_t)i * ldw;
     int o = 0;
 #if ATTN_HAVE_SIMD
     if (attn__use_simd()) {
@@ -329,15 +329,20 @@ enum { LINEAR_ROWS = 4 };
 
 void attn__linear(float *Y, const float *X, const float *W, const float *b, int n,
                   int IC, int OC, int accumulate) {
+  attn__linear_cols(Y, X, W, (size_t)OC, b, n, IC, OC, accumulate);
+}
+
+void attn__linear_cols(float *Y, const float *X, const float *W, size_t ldw, const float *b,
+                       int n, int IC, int OC, int accumulate) {
   if (n <= LINEAR_ROWS) {
     for (int r = 0; r < n; r++) {
       float *y = Y + (size_t)r * OC;
       if (!accumulate)
         for (int o = 0; o < OC; o++) y[o] = 0.0f;
-      row_times(y, X + (size_t)r * IC, W, IC, OC);
+      row_times(y, X + (size_t)r * IC, W, ldw, IC, OC);
     }
   } else {
-    attn__gemm(Y, (size_t)OC, X, (size_t)IC, W, (size_t)OC, n, IC, OC, 0, accumulate);
+    attn__gemm(Y, (size_t)OC, X, (size_t)IC, W, ldw, n, IC, OC, 0, accumulate);
   }
   if (b)
     for (int r = 0; r < n; r++)

@@ -96,6 +96,11 @@ void attn__pack_b(float *dst, const float *B, size_t ldb, int trans_b, int k,
  * attention's projections, the trainer's layers and the decoder's. */
 void attn__linear(float *Y, const float *X, const float *W, const float *b, int n,
                   int IC, int OC, int accumulate);
+/* The same with W's rows ldw floats apart (a block of columns of a wider
+ * W: a block of heads' projections), every element of Y the bits of the
+ * whole product's. */
+void attn__linear_cols(float *Y, const float *X, const float *W, size_t ldw, const float *b,
+                       int n, int IC, int OC, int accumulate);
 
 /* attn__gemm with B already packed (k x n). */
 void attn__gemm_packed(float *C, size_t ldc, const float *A, size_t lda,
@@ -145,11 +150,13 @@ float attn__expf(float x);
 float attn__exp2f(float x);
 
 /* 1 when the structural masks (causal, the window with its global
- * positions) hide every key j0 .. j1-1 from every query i0 .. i1-1, so that
- * a tile of scores need not be computed at all. O(log n_global). */
+ * positions) hide every key j0 .. j1-1 from every query row i0 .. i1-1 (at
+ * positions first_query + i), so that a tile of scores need not be computed
+ * at all. O(log n_global). */
 int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1);
 
-/* Masks the scores of query i for keys j0 .. j0+n-1 (of n_k): hidden keys
+/* Masks the scores of query row i (at position first_query + i) for keys
+ * j0 .. j0+n-1 (of n_k): hidden keys
  * become -INFINITY, and the additive mask is added times add_scale. A NULL
  * mk changes nothing. */
 void attn__mask_row(float *row, int n, int i, int j0, int n_k,

@@ -17,7 +17,7 @@
 #define ATTN_JS_FIELDS(X)                                                                 \
   X(attn_masks, add, ptr) X(attn_masks, key_padding, ptr) X(attn_masks, causal, i32)      \
   X(attn_masks, has_window, i32) X(attn_masks, window, i32) X(attn_masks, global, ptr)    \
-  X(attn_masks, n_global, i32)                                                            \
+  X(attn_masks, n_global, i32) X(attn_masks, first_query, i32)                            \
   X(attn_mha_params, Wq, ptr) X(attn_mha_params, Wk, ptr) X(attn_mha_params, Wv, ptr)     \
   X(attn_mha_params, Wo, ptr) X(attn_mha_params, bq, ptr) X(attn_mha_params, bk, ptr)     \
   X(attn_mha_params, bv, ptr) X(attn_mha_params, bo, ptr)                                 \

@@ -34,15 +34,18 @@ ATTN_SMALL ATTN_NOINLINE static int any_global(const attn_masks *mk, int64_t a, 
 
 int attn__tile_hidden(const attn_masks *mk, int i0, int i1, int j0, int j1) {
   if (!mk) return 0;
-  /* Causal: the tile's last query (i1 - 1) is the one that sees furthest. */
-  if (mk->causal && j0 > i1 - 1) return 1;
+  /* The queries' positions (rows plus first_query; 64-bit, as is w: either
+   * may be near INT_MAX). */
+  const int64_t p0 = (int64_t)i0 + mk->first_query, p1 = (int64_t)i1 + mk->first_query;
+  /* Causal: the tile's last query (p1 - 1) is the one that sees furthest. */
+  if (mk->causal && j0 > p1 - 1) return 1;
   if (mk->has_window) {
-    /* Queries i0 .. i1-1 see, through the window, keys i0 - w .. i1 - 1 + w
-     * (64-bit: w may be INT_MAX). A global query row or a global key in the
-     * tile sees or is seen past the band, so such a tile is never hidden. */
+    /* Queries p0 .. p1-1 see, through the window, keys p0 - w .. p1 - 1 + w.
+     * A global query row or a global key in the tile sees or is seen past
+     * the band, so such a tile is never hidden. */
     const int64_t w = mk->window;
-    const int outside = (int64_t)j1 - 1 < (int64_t)i0 - w || (int64_t)j0 > (int64_t)i1 - 1 + w;
-    if (outside && !any_global(mk, i0, i1) && !any_global(mk, j0, j1)) return 1;
+    const int outside = (int64_t)j1 - 1 < p0 - w || (int64_t)j0 > p1 - 1 + w;
+    if (outside && !any_global(mk, p0, p1) && !any_global(mk, j0, j1)) return 1;
   }
   return 0;
 }
@@ -60,12 +63,12 @@ ATTN_SMALL ATTN_NOINLINE static void hide_except_global(float *row, int j0, int6
   }
 }
 
-/* Query i's keys j0 .. j0+n-1 left of i - w and right of i + w, except the
- * global ones; nothing for a global query. */
-ATTN_SMALL ATTN_NOINLINE static void hide_outside_window(float *row, int n, int i, int j0,
+/* The keys j0 .. j0+n-1 of the query at position p left of p - w and right
+ * of p + w, except the global ones; nothing for a global query. */
+ATTN_SMALL ATTN_NOINLINE static void hide_outside_window(float *row, int n, int64_t p, int j0,
                                            const attn_masks *mk) {
-  if (any_global(mk, i, (int64_t)i + 1)) return;
-  const int64_t lo = (int64_t)i - mk->window, hi = (int64_t)i + mk->window + 1;
+  if (any_global(mk, p, p + 1)) return;
+  const int64_t lo = p - mk->window, hi = p + mk->window + 1;
   const int64_t end = (int64_t)j0 + n;
   hide_except_global(row, j0, j0, lo < end ? lo : end, mk);
   hide_except_global(row, j0, hi > j0 ? hi : j0, end, mk);
@@ -86,10 +89,12 @@ void attn__mask_row(float *row, int n, int i, int j0, int n_k,
     for (int j = 0; j < n; j++)
       if (pad[j]) row[j] = -INFINITY;
   }
-  if (mk->causal) /* keys after i, from the first one in this row on */
-    for (int j = i + 1 - j0 > 0 ? i + 1 - j0 : 0; j < n; j++) row[j] = -INFINITY;
-  /* Most rows of a band's tiles lie inside i - w .. i + w: one test each. */
-  if (mk->has_window && ((int64_t)j0 < (int64_t)i - mk->window ||
-                         (int64_t)j0 + n - 1 > (int64_t)i + mk->window))
-    hide_outside_window(row, n, i, j0, mk);
+  /* Causal and the window go by the query's position (row i of the call,
+   * i of the additive mask, is at i + first_query). */
+  const int64_t p = (int64_t)i + mk->first_query;
+  if (mk->causal && p + 1 - j0 < n) /* keys after p, from the first one in this row on */
+    for (int j = p + 1 - j0 > 0 ? (int)(p + 1 - j0) : 0; j < n; j++) row[j] = -INFINITY;
+  /* Most rows of a band's tiles lie inside p - w .. p + w: one test each. */
+  if (mk->has_window && ((int64_t)j0 < p - mk->window || (int64_t)j0 + n - 1 > p + mk->window))
+    hide_outside_window(row, n, p, j0, mk);
 }

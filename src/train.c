@@ -438,6 +438,15 @@ static void adamw(float *p, float *m, float *v, const float *g, size_t n, int st
   }
 }
 
+/* model->step++, then one AdamW step of every parameter from model->grads
+ * (arguments checked). */
+static void update(attn_tf_model *model, const attn_adamw *opt) {
+  model->step++;
+  attn__tf_params P; /* every tensor of the block: one loop over all of them */
+  attn__tf_point(&P, model->params, &model->cfg);
+  adamw(model->params, model->m, model->v, model->grads, P.count, model->step, opt);
+}
+
 int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
                        int batch, int n_tokens, const attn_adamw *opt, void *workspace) {
   int status = check_adamw(opt);
@@ -446,9 +455,16 @@ int attn_tf_train_step(float *loss, attn_tf_model *model, const int32_t *tokens,
   if (model && model->step == INT32_MAX) return ATTN_E_SIZE;
   status = attn_tf_gradients(loss, model, tokens, batch, n_tokens, workspace);
   if (status != ATTN_OK) return status;
-  model->step++;
-  attn__tf_params P; /* every tensor of the block: one loop over all of them */
-  attn__tf_point(&P, model->params, &model->cfg);
-  adamw(model->params, model->m, model->v, model->grads, P.count, model->step, opt);
+  update(model, opt);
+  return ATTN_OK;
+}
+
+int attn_tf_update(attn_tf_model *model, const attn_adamw *opt) {
+  if (!model || !model->params || !model->grads || !model->m || !model->v) return ATTN_E_NULL;
+  int status = attn__tf_check_config(&model->cfg);
+  if (status == ATTN_OK && model->step == INT32_MAX) status = ATTN_E_SIZE;
+  if (status == ATTN_OK) status = check_adamw(opt);
+  if (status != ATTN_OK) return status;
+  update(model, opt);
   return ATTN_OK;
 }

@@ -251,6 +251,11 @@ export interface Transformer {
   trainStep(sequences: TokenSequences, options?: AdamWOptions): number;
   /** The gradient of the mean loss for every parameter, without an update. */
   gradients(sequences: TokenSequences): { loss: number; grads: Record<string, Float32Array> };
+  /**
+   * One AdamW update from `grads` (every parameter's, named as gradients() names them; a sum of
+   * several batches' shares, say): trainStep is gradients() then update() with its grads, to the bit.
+   */
+  update(grads: Record<string, ArrayLike<number>>, options?: AdamWOptions): void;
   /** perToken: sequences.length x (L - 1) next-token cross-entropies; mean: their mean. */
   loss(sequences: TokenSequences): { mean: number; perToken: Float32Array };
   /** weights[layer][head], each (L - 1) x (L - 1), on one sequence. */
@@ -333,8 +338,72 @@ export interface Attention {
   createTransformer(options: TransformerOptions): Transformer;
 }
 
+export interface PoolOptions extends LoadOptions {
+  /** How many workers (a positive integer); default: the cores the platform reports minus one, at least 1. */
+  workers?: number;
+}
+
+/**
+ * The engine's calls run over workers (Web Workers in browsers, worker_threads in Node), each
+ * with the page's compiled module: the same options, checks and errors (a bad argument rejects
+ * before anything is posted) and the same results, bit for bit, as the engine's calls. Query
+ * rows are split across workers (multi-head attention: heads, then rows of the output
+ * projection); calls too small for messages to pay run on the pool's own engine, with none.
+ * No SharedArrayBuffer, so no cross-origin isolation needed.
+ */
+/** A transformer whose copies live in an AttentionPool's workers (createTransformer). */
+export interface PoolTransformer {
+  readonly vocab: number;
+  readonly context: number;
+  readonly dModel: number;
+  readonly heads: number;
+  readonly layers: number;
+  readonly mlp: boolean;
+  readonly layerNorm: boolean;
+  readonly seed: number;
+  /** One data-parallel step; the batch's mean loss before the update. */
+  trainStep(sequences: TokenSequences, options?: AdamWOptions): Promise<number>;
+  loss(sequences: TokenSequences): Promise<{ mean: number; perToken: Float32Array }>;
+  parameters(): Promise<Record<string, Float32Array>>;
+  /** Frees every copy's wasm memory; any later call rejects. */
+  dispose(): Promise<void>;
+}
+
+export interface AttentionPool {
+  /** How many workers run. */
+  readonly workers: number;
+  /** Which build the pool's engines run. */
+  readonly build: Build;
+  /** 'all', or 'attention': the attention part alone. */
+  readonly parts: Parts;
+  attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): Promise<AttentionResult>;
+  multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): Promise<MultiHeadResult>;
+  /** Split by query rows without causal; causal (prefix sums) runs whole, on one worker. */
+  linearAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: LinearAttentionOptions): Promise<{ output: Matrix }>;
+  /**
+   * Training part (an Error with parts: 'attention'). The forward by blocks of query rows, then
+   * dQ by blocks of rows and dK, dV by blocks of 128 keys.
+   */
+  attentionBackward(Q: MatrixLike, K: MatrixLike, V: MatrixLike, dOutput: MatrixLike, options?: Omit<AttentionOptions, 'into'>): Promise<AttentionGradients>;
+  /**
+   * Training part. A transformer trained data-parallel: a copy in every worker (the same seed), each
+   * step each worker a share of the batch, the gradients summed in worker order, the same AdamW update
+   * on every copy: within float32 rounding of the engine's model (one worker: to the bit).
+   */
+  createTransformer(options: TransformerOptions): Promise<PoolTransformer>;
+  /** Bytes each worker's engine holds, one number per worker (0 between calls, but for live pool transformers). */
+  memoryInUse(): Promise<number[]>;
+  /**
+   * Ends the workers (as collecting the pool does, and in a browser the page going away); calls
+   * in flight and every later call reject with an Error that says the pool was closed.
+   */
+  close(): Promise<void>;
+}
+
 /** Load the kernels: every call, or with { parts: 'attention' } the attention part alone. */
 export function loadAttention(options?: LoadOptions): Promise<Attention>;
+/** A pool of workers running the engine's calls on every core (see AttentionPool). */
+export function attentionPool(options?: PoolOptions): Promise<AttentionPool>;
 /**
  * Compile the engine without instantiating it (loadAttention's options but `module`): post
  * the module to Web Workers, each of which calls loadAttention({ module, parts }) and neither

@@ -16,9 +16,15 @@
 // Float32Arrays, free everything in `finally`.
 import { bestBuild, compileModule, instantiate, relaxedSimdSupported, simdSupported, toLoadOptions } from './api/load.js';
 import { Kernels } from './api/kernels.js';
-import { attention, matmul, matrix, positionalEncoding, softmax, softmaxBackward } from './api/ops.js';
-import { multiHeadAttention, multiHeadAttentionLayer } from './api/mha.js';
-import { linearAttention, randomFeatures } from './api/linear.js';
+import {
+  attention, matmul, matrix, positionalEncoding, putAttention, runAttention, softmax, softmaxBackward, toAttention,
+} from './api/ops.js';
+import {
+  mhaResult, multiHeadAttention, multiHeadAttentionLayer, putMultiHeadAttention, runMultiHeadAttention, toMultiHeadAttention,
+} from './api/mha.js';
+import { linearAttention, putLinearAttention, randomFeatures, runLinearAttention, toLinearAttention } from './api/linear.js';
+import { checkSize } from './api/check.js';
+import { rowMasks } from './api/masks.js';
 
 export { bestBuild, relaxedSimdSupported, simdSupported };
 
@@ -50,6 +56,34 @@ const WASM = {
  * directory); default: the build's file in ../build/.
  */
 export async function loadAttention(options = {}) {
+  const e = await loadEngine(options);
+  return new Attention(e.kernels, e);
+}
+
+/**
+ * A pool of workers that run the engine's calls on every core, each with
+ * this page's compiled module: `await pool.attention(Q, K, V, options)` and
+ * the rest return what the engine's calls return, bit for bit (api/pool.js
+ * says how calls are split). Options: `workers` (default: the cores the
+ * platform reports minus one, at least 1) and loadAttention's (the engine
+ * the pool runs small calls on, and whose module its workers instantiate).
+ * `pool.close()` ends the workers.
+ */
+export async function attentionPool(options = {}) {
+  const { createPool } = await import('./api/pool.js');
+  return createPool(options, { load: loadEngine, calls: POOL_CALLS });
+}
+
+// The engine's functions a pool checks and runs calls with (given, not
+// imported by api/pool.js: see there).
+const POOL_CALLS = {
+  toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
+  mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks,
+};
+
+// What loadAttention and attentionPool load: {kernels, build, parts, module,
+// tuned (the register tile, a promise)}.
+async function loadEngine(options) {
   const o = toLoadOptions(options);
   // The training part's JavaScript loads while the wasm compiles.
   const [training, { module, ex, build }] = await Promise.all([
@@ -62,7 +96,7 @@ export async function loadAttention(options = {}) {
   const has6x8 = build === 'relaxed' && o.parts === 'all';
   if (o.tiles === '6x8' && !has6x8) throw new Error("attention-wasm: tiles '6x8' needs the full engine (attention.relaxed.wasm)");
   const tuned = has6x8 ? (await import('./api/tiles.js')).useTiles(ex, o.tiles) : '2x16';
-  return new Attention(new Kernels(ex, training), { build, parts: o.parts, module, tuned });
+  return { kernels: new Kernels(ex, training), build, parts: o.parts, module, tuned: Promise.resolve(tuned) };
 }
 
 /**
@@ -86,7 +120,7 @@ class Attention {
      * tiles: 'auto' resolves once it has timed both (api/tiles.js, in the
      * background), at once otherwise. The results are the same bits meanwhile.
      */
-    this.tuned = Promise.resolve(tuned);
+    this.tuned = tuned;
     /** Which build runs: 'relaxed', 'simd' or 'scalar'. */
     this.build = build;
     /** True when a SIMD build (plain or relaxed) runs. */

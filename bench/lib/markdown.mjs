@@ -76,19 +76,13 @@ function forward(out, where) {
   return { name: `${where}-forward`, title: `Forward attention, ${WHERE[where]}`, body: text.join('\n\n') };
 }
 
-function startup(out) {
+function coldStart(out) {
   const text = [];
   if (out.coldStart) {
     const rows = Object.entries(out.coldStart).map(([id, c]) => [LABELS[id] ?? id, c.error ? `n/a (${c.error})` : ms(c.ms)]);
-    text.push('Cold start: a fresh Node process per run, from before the import to the first SDPA N = 64 result; median of '
+    text.push('A fresh Node process per run, from before the import to the first SDPA N = 64 result; median of '
       + `${Object.values(out.coldStart)[0]?.runs?.length ?? '?'} runs (\`bench/sections/cold-start.mjs\`). *attention part*: \`loadAttention({ parts: 'attention' })\`.`,
     table(['engine', 'import to first result, ms'], rows, ['l', 'r']));
-  }
-  if (out.payload) {
-    const rows = Object.entries(out.payload).map(([id, p]) => (p.error ? [LABELS[id] ?? id, 'n/a', 'n/a', p.error]
-      : [LABELS[id] ?? id, kB(p.gzipBytes), kB(p.bytes), p.files.join(', ')]));
-    text.push('Payload: what a page loads for each engine, gzip -9 of each file, summed (`bench/sections/payload.mjs`); KB = 1,000 bytes.',
-      table(['engine', 'KB gzip', 'KB raw', 'files'], rows, ['l', 'r', 'r', 'l']));
   }
   if (out.memory && !out.memory.error) {
     const m = out.memory;
@@ -96,7 +90,18 @@ function startup(out) {
       [['a fresh instance after the runs (memory never shrinks: the peak)', m.N, m.d, mib(m.wasmMemoryBytes), mib(m.ioBytes), mib(m.ownBytes), kB(m.workspaceBytes)]],
       ['l', 'r', 'r', 'r', 'r', 'r', 'r']));
   }
-  return { name: 'node-startup', title: 'Cold start, payload and memory, in Node', body: text.join('\n\n') };
+  return { name: 'node-cold-start', title: 'Cold start and memory, in Node', body: text.join('\n\n') };
+}
+
+/** The payload section, from measurePayload()'s result (bench/sections/payload.mjs). */
+export function payloadSection(payload) {
+  const rows = Object.entries(payload).map(([id, p]) => (p.error ? [LABELS[id] ?? id, 'n/a', 'n/a', p.error]
+    : [LABELS[id] ?? id, kB(p.gzipBytes), kB(p.bytes), p.files.join(', ')]));
+  return { name: 'payload', title: 'What each engine ships to a page', body: [
+    'Gzip -9 of each file a page loads for an engine, summed (`bench/sections/payload.mjs`); KB = 1,000 bytes. This project: '
+    + 'one `.wasm` (the loader fetches only the build it picks) and the loader as one minified module; *attention part*: '
+    + '`attention-only.*.wasm` and the loader without the training part\'s JavaScript (`loadAttention({ parts: \'attention\' })`, what the figures load).',
+    table(['engine', 'KB gzip', 'KB raw', 'files'], rows, ['l', 'r', 'r', 'l'])].join('\n\n') };
 }
 
 function backward(out, where) {
@@ -185,15 +190,42 @@ function gpt(out, where) {
       ['l', 'r', 'r', 'r', 'l'])].join('\n\n') };
 }
 
+function pool(out, where) {
+  const p = out.pool;
+  const head = ['config', 'engine, ms', '1 worker, ms', '2 workers, ms', 'speed-up', 'target', 'of the ideal 2×', 'the engine\'s bits'];
+  const rows = p.targets.map((r) => [r.config, ms(r.engineMs), ms(r.pool1Ms), ms(r.pool2Ms), x(r.speedup), r.target ? x(r.target, 1) : null,
+    pct(r.speedup / 2), r.sameBits ? 'yes' : 'NO']);
+  const c = p.threshold.crossing;
+  const mf = (v) => (v === null ? 'nowhere in the sweep' : `${v >= 10 ? v.toFixed(0) : v.toFixed(1)} MFLOP`);
+  return { name: `${where}-pool`, title: `Every core: attentionPool, ${WHERE[where]}`, body: [
+    `\`attentionPool({ workers })\` against the single-thread engine, the ${p.build} build (register tile ${p.tiles}), the same seeded inputs, `
+    + 'median ms of interleaved rounds; the pool\'s time includes the copy into its engine for the NaN scan, the messages and putting the pieces '
+    + 'together. SDPA splits by query rows, MHA by heads then by rows of the output projection (self-attention, weights off), the backward '
+    + '(`attentionBackward`, its forward included) by rows for the forward and dQ and by key tiles for dK and dV, which takes 7 products per '
+    + 'tile where the engine takes 5 (no target: 2 workers can gain ~1.5×), and a training step of `attention-induction`\'s model '
+    + '(`pool.createTransformer`: a share of the batch per worker, the gradients summed, the same AdamW update on every copy; '
+    + 'no target; *the engine\'s bits*: its first step\'s loss). *of the ideal*: '
+    + 'the speed-up as a share of 2×. The machine has 2 cores; no machine with more was available, so there is no scaling table past 2 workers.',
+    table(head, rows, head.map((_, i) => (i ? 'r' : 'l'))),
+    `Where splitting starts to pay: every call split over 2 workers (the threshold set to 0) against the engine. Splitting paid from ${mf(c.sdpa)} `
+    + `(fused SDPA, d = 64) and ${mf(c.mha)} (MHA, D = 256, 4 heads) in this run; the pool runs calls below ${mf(p.threshold.mflop)} on its own `
+    + 'engine, with no messages (`SPLIT_FLOPS` in `web/api/pool.js`).',
+    table(['config', 'MFLOP', 'engine, ms', 'split over 2 workers, ms', 'speed-up'],
+      p.sweep.map((r) => [r.config, r.mflop.toFixed(1), ms(r.engineMs), ms(r.splitMs), x(r.ratio)]), ['l', 'r', 'r', 'r', 'r']),
+  ].join('\n\n') };
+}
+
 /** The sections `out` holds results for. */
 export function sections(out, { where }) {
   if (!WHERE[where]) throw new TypeError(`markdown: where is 'node' or 'chromium', got ${where}`);
   const list = [];
   if (out.results) list.push(forward(out, where));
-  if (where === 'node' && (out.coldStart || out.payload)) list.push(startup(out));
+  if (where === 'node' && out.coldStart) list.push(coldStart(out));
+  if (where === 'node' && out.payload) list.push(payloadSection(out.payload));
   if (out.backward) list.push(backward(out, where));
   if (out.efficient) list.push(efficient(out, where));
   if (out.train) list.push(train(out, where));
   if (out.gpt) list.push(gpt(out, where));
+  if (out.pool) list.push(pool(out, where));
   return list;
 }

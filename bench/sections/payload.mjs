@@ -1,5 +1,7 @@
 // payload.mjs: gzip bytes of what each engine ships to a browser.
-//   node bench/sections/payload.mjs   prints attention-wasm's rows (every build, both parts)
+//   node bench/sections/payload.mjs           prints attention-wasm's rows (every build, both parts)
+//   node bench/sections/payload.mjs --write   measures every engine's and writes bench/RESULTS.md's "payload" section
+//   (npm run bench's forward section measures and writes the same)
 //   attention-wasm, per build: the one .wasm a page loads (the loader fetches
 //     only the build it picks) + the loader (web/attention.js and its modules
 //     in web/api/, as the one minified ES module esbuild makes of them, which
@@ -76,7 +78,13 @@ export function measurePayload() {
   return out;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--write')) {
+  const { payloadSection } = await import('../lib/markdown.mjs');
+  const { writeResults } = await import('../lib/results.mjs');
+  const { name, title, body } = payloadSection(measurePayload());
+  writeResults(name, { title, body, command: 'node bench/sections/payload.mjs --write' });
+  console.log(`bench/RESULTS.md: section "${name}" written`);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log('attention-wasm payload, gzip -9 of each file, summed (raw in parentheses; KB = 1024 bytes):');
   for (const [id, p] of Object.entries(measurePayload()).filter(([id]) => id.startsWith('wasm-'))) {

@@ -9,7 +9,9 @@ import { start, openAll, SCREENSHOTS } from './harness.js';
 import { STRICT_CSP } from '../../scripts/serve.mjs';
 
 const DOCS = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
-const SNIPPETS = [...DOCS.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1].replace(/<script[\s\S]*?<\/script>\n?/g, ''));
+// (a picture's address on the docs' site, example.org, is the package's dist/ here)
+const SNIPPETS = [...DOCS.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1].replace(/<script[\s\S]*?<\/script>\n?/g, '')
+  .replaceAll('https://example.org/assets/attention/', '/dist/'));
 
 let server;
 before(async () => { server = await start({ csp: true }); });

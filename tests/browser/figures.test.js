@@ -97,15 +97,19 @@ test('a 360 px phone: every figure fits the width; dark theme too', () =>
     assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
   }));
 
-test('without JavaScript each figure shows what it shows, and the formulas are MathML', async () => {
+test('without JavaScript each figure shows its picture and says what it shows, and the formulas are MathML', async () => {
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
   for (const tag of ALL_FIGURES) {
     const el = page.locator(tag);
     assert.ok(await el.isVisible(), `${tag} is visible`);
+    const img = el.locator('figure.picture img');
+    assert.equal(await img.getAttribute('src'), `../dist/snapshots/${tag.slice('attention-'.length)}.svg`, tag);
+    assert.ok(await img.evaluate((i) => i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().width > 300), `${tag}'s picture is not shown`);
     const text = await el.innerText();
     assert.match(text, /^Figure: \S/, `${tag}: ${text}`);
     assert.doesNotMatch(text, /JavaScript/, tag);
   }
+  await page.screenshot({ path: `${SCREENSHOTS}article-no-javascript.png`, fullPage: true });
   assert.ok(await page.locator('article math').count() >= 77, 'the article\'s formulas are in the page as MathML');
   await context.close();
 });

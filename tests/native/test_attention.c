@@ -305,7 +305,92 @@ static void test_attention(void) {
   end();
 }
 
+/* ==== rows alone: first_query ============================================ */
+
+/* mk for rows a .. b-1 of an n_q x n_k call run alone: first_query a, the
+ * additive mask's rows from a, the global positions that are keys or
+ * queries of these rows (the others change nothing; the checker takes
+ * positions < max(b, n_k)), kept in g (n_global of them at most). */
+static attn_masks rows_masks(const attn_masks *mk, int a, int b, int n_k, int32_t *g) {
+  attn_masks out = *mk;
+  out.first_query = a;
+  if (mk->add) out.add = mk->add + (size_t)a * n_k;
+  out.n_global = 0;
+  for (int i = 0; i < mk->n_global; i++)
+    if (mk->global[i] < (b > n_k ? b : n_k)) g[out.n_global++] = mk->global[i];
+  out.global = out.n_global ? g : NULL;
+  return out;
+}
+
+/* Rows a .. b-1 of a call, run alone with rows_masks, give the whole call's
+ * bits for those rows (out, weights, log-sum-exp): what lets a pool of
+ * workers split a call by rows and return the single call's result. */
+static void rows_case(rng_t *r, int n_q, int n_k, int d_k, int d_v, int mode, int parts) {
+  begin("attn_attention rows alone (first_query) n_q=%d n_k=%d d_k=%d d_v=%d masks=%s parts=%d",
+        n_q, n_k, d_k, d_v, MK_NAMES[mode], parts);
+  float *Q = fbuf((size_t)n_q * d_k), *K = fbuf((size_t)n_k * d_k), *V = fbuf((size_t)n_k * d_v);
+  fill(r, Q, (size_t)n_q * d_k, 1), fill(r, K, (size_t)n_k * d_k, 1), fill(r, V, (size_t)n_k * d_v, 1);
+  float *add;
+  uint8_t *pad;
+  attn_masks mk_store;
+  const attn_masks *mk = make_masks(&mk_store, &add, &pad, r, mode, n_q, n_k);
+  const attn_masks none = {0};
+  if (!mk) mk = &none;
+  /* the whole call: weights, fused, fused with the log-sum-exp */
+  float *out = fbuf((size_t)n_q * d_v), *W = fbuf((size_t)n_q * n_k),
+        *out_f = fbuf((size_t)n_q * d_v), *out_l = fbuf((size_t)n_q * d_v), *lse = fbuf((size_t)n_q);
+  void *ws = wsbuf(attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0));
+  const float s = 1.0f / sqrtf((float)d_k);
+  expect_status(attn_attention(out, W, Q, K, V, n_q, n_k, d_k, d_v, s, mk, NULL), ATTN_OK, "whole, weights");
+  expect_status(attn_attention(out_f, NULL, Q, K, V, n_q, n_k, d_k, d_v, s, mk, ws), ATTN_OK, "whole, fused");
+  expect_status(attn_attention_lse(out_l, lse, Q, K, V, n_q, n_k, d_k, d_v, s, mk, ws), ATTN_OK, "whole, lse");
+  free(ws);
+  /* parts blocks of rows, uneven: block p ends at about n_q (p + 1)^2 / parts^2 */
+  int32_t g[8];
+  for (int p = 0, a = 0; p < parts && a < n_q; p++) {
+    int b = p == parts - 1 ? n_q : (int)((int64_t)n_q * (p + 1) * (p + 1) / ((int64_t)parts * parts));
+    if (b <= a) b = a + 1;
+    const int rows = b - a;
+    const attn_masks bm = rows_masks(mk, a, b, n_k, g);
+    float *o = fbuf((size_t)rows * d_v), *w = fbuf((size_t)rows * n_k), *of = fbuf((size_t)rows * d_v),
+          *ol = fbuf((size_t)rows * d_v), *l = fbuf((size_t)rows);
+    void *bws = wsbuf(attn_attention_workspace_size(rows, n_k, d_k, d_v, 0));
+    const float *q = Q + (size_t)a * d_k;
+    expect_status(attn_attention(o, w, q, K, V, rows, n_k, d_k, d_v, s, &bm, NULL), ATTN_OK, "rows, weights");
+    expect_status(attn_attention(of, NULL, q, K, V, rows, n_k, d_k, d_v, s, &bm, bws), ATTN_OK, "rows, fused");
+    expect_status(attn_attention_lse(ol, l, q, K, V, rows, n_k, d_k, d_v, s, &bm, bws), ATTN_OK, "rows, lse");
+    const size_t ov = (size_t)rows * d_v * 4;
+    CHECK(!memcmp(o, out + (size_t)a * d_v, ov), "rows %d..%d: outputs (weights path) differ", a, b - 1);
+    CHECK(!memcmp(w, W + (size_t)a * n_k, (size_t)rows * n_k * 4), "rows %d..%d: weights differ", a, b - 1);
+    CHECK(!memcmp(of, out_f + (size_t)a * d_v, ov), "rows %d..%d: outputs (fused) differ", a, b - 1);
+    CHECK(!memcmp(ol, out_l + (size_t)a * d_v, ov) && !memcmp(l, lse + a, (size_t)rows * 4),
+          "rows %d..%d: outputs or log-sum-exp (lse) differ", a, b - 1);
+    free(o), free(w), free(of), free(ol), free(l), free(bws);
+    a = b;
+  }
+  free(Q), free(K), free(V), free(out), free(W), free(out_f), free(out_l), free(lse), free(add), free(pad);
+  end();
+}
+
+static void test_rows(void) {
+  rng_t r = rng_for("attention_rows");
+  /* around the query blocks (128) and key tiles (128, 256) */
+  const int nq[] = {1, 2, 7, 130, 300}, nk[] = {1, 5, 129, 300};
+  const int parts[] = {2, 3, 7};
+  int k = 0;
+  for (int a = 0; a < 5; a++)
+    for (int b = 0; b < 4; b++)
+      for (int mode = 0; mode < MK_MODES; mode++, k++)
+        rows_case(&r, nq[a], nk[b], 4 + k % 5, 3 + k % 4, mode, parts[k % 3]);
+  /* every row alone */
+  for (int mode = 0; mode < MK_MODES; mode++) rows_case(&r, 9, 17, 8, 4, mode, 9);
+  /* the query passes of 1024 (a block across a pass's end) */
+  const int structural[] = {MK_CAUSAL, MK_WINDOW_ALL};
+  for (int i = 0; i < 2; i++) rows_case(&r, 2100, 260, 4, 3, structural[i], 3);
+}
+
 const test_group TEST_GROUPS[] = {
     {"attention", test_attention, 1},
+    {"attention_rows", test_rows, 1},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

@@ -285,7 +285,100 @@ static void test_attention_backward(void) {
   end();
 }
 
+/* ==== the backward in pieces: rows of dQ, key tiles of dK and dV ======== */
+
+/* mk for rows a .. b-1 run alone (as test_attention.c's rows_masks). */
+static attn_masks rows_masks(const attn_masks *mk, int a, int b, int n_k, int32_t *g) {
+  attn_masks out = *mk;
+  out.first_query = a;
+  if (mk->add) out.add = mk->add + (size_t)a * n_k;
+  out.n_global = 0;
+  for (int i = 0; i < mk->n_global; i++)
+    if (mk->global[i] < (b > n_k ? b : n_k)) g[out.n_global++] = mk->global[i];
+  out.global = out.n_global ? g : NULL;
+  return out;
+}
+
+/* attn_attention_backward's dQ, dK, dV, both paths, against dQ from blocks
+ * of rows (attn_attention_backward_dq with first_query) and dK, dV from
+ * blocks of key tiles (attn_attention_backward_dkv): the same bits. */
+static void pieces_case(rng_t *r, int n_q, int n_k, int d_k, int d_v, int mode, int parts) {
+  begin("attn_attention_backward_dq + _dkv = attn_attention_backward, bit for bit: n_q=%d n_k=%d "
+        "d_k=%d d_v=%d masks=%s parts=%d", n_q, n_k, d_k, d_v, MK_NAMES[mode], parts);
+  float *Q = fbuf((size_t)n_q * d_k), *K = fbuf((size_t)n_k * d_k), *V = fbuf((size_t)n_k * d_v),
+        *dO = fbuf((size_t)n_q * d_v);
+  fill(r, Q, (size_t)n_q * d_k, 1), fill(r, K, (size_t)n_k * d_k, 1), fill(r, V, (size_t)n_k * d_v, 1);
+  fill(r, dO, (size_t)n_q * d_v, 1);
+  float *add;
+  uint8_t *pad;
+  attn_masks mk_store;
+  const attn_masks *mk = make_masks(&mk_store, &add, &pad, r, mode, n_q, n_k);
+  const attn_masks none = {0};
+  if (!mk) mk = &none;
+  const float s = 1.0f / sqrtf((float)d_k);
+  float *out = fbuf((size_t)n_q * d_v), *W = fbuf((size_t)n_q * n_k), *lse = fbuf((size_t)n_q);
+  float *dQ = fbuf((size_t)n_q * d_k), *dK = fbuf((size_t)n_k * d_k), *dV = fbuf((size_t)n_k * d_v);
+  void *fws = wsbuf(attn_attention_workspace_size(n_q, n_k, d_k, d_v, 0));
+  int32_t g[8];
+  for (int fused = 0; fused < 2; fused++) {
+    if (fused) expect_status(attn_attention_lse(out, lse, Q, K, V, n_q, n_k, d_k, d_v, s, mk, fws), ATTN_OK, "lse");
+    else expect_status(attn_attention(out, W, Q, K, V, n_q, n_k, d_k, d_v, s, mk, NULL), ATTN_OK, "weights");
+    const float *w = fused ? NULL : W, *l = fused ? lse : NULL;
+    void *ws = wsbuf(attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v));
+    expect_status(attn_attention_backward(dQ, dK, dV, Q, K, V, out, dO, w, l, n_q, n_k, d_k, d_v, s, mk, ws),
+                  ATTN_OK, "attn_attention_backward");
+    free(ws);
+    /* dQ by blocks of rows, uneven */
+    for (int p = 0, a = 0; p < parts && a < n_q; p++) {
+      int b = p == parts - 1 ? n_q : (int)((int64_t)n_q * (p + 1) * (p + 1) / ((int64_t)parts * parts));
+      if (b <= a) b = a + 1;
+      const int rows = b - a;
+      const attn_masks bm = rows_masks(mk, a, b, n_k, g);
+      float *dq = fbuf((size_t)rows * d_k);
+      void *bws = wsbuf(attn_attention_backward_workspace_size(rows, n_k, d_k, d_v));
+      expect_status(attn_attention_backward_dq(dq, Q + (size_t)a * d_k, K, V, out + (size_t)a * d_v,
+                                               dO + (size_t)a * d_v, w ? w + (size_t)a * n_k : NULL,
+                                               l ? l + a : NULL, rows, n_k, d_k, d_v, s, &bm, bws),
+                    ATTN_OK, "attn_attention_backward_dq");
+      CHECK(!memcmp(dq, dQ + (size_t)a * d_k, (size_t)rows * d_k * 4), "%s: rows %d..%d of dQ differ",
+            fused ? "fused" : "weights", a, b - 1);
+      free(dq), free(bws);
+      a = b;
+    }
+    /* dK, dV by blocks of key tiles */
+    const int tiles = (n_k + ATTN_BACKWARD_KEY_TILE - 1) / ATTN_BACKWARD_KEY_TILE;
+    for (int p = 0, t0 = 0; p < parts && t0 < tiles; p++) {
+      const int t1 = p == parts - 1 ? tiles : t0 + (tiles - t0 + (parts - p) - 1) / (parts - p);
+      const int j0 = t0 * ATTN_BACKWARD_KEY_TILE, j1 = t1 * ATTN_BACKWARD_KEY_TILE < n_k ? t1 * ATTN_BACKWARD_KEY_TILE : n_k;
+      float *dk = fbuf((size_t)(j1 - j0) * d_k), *dv = fbuf((size_t)(j1 - j0) * d_v);
+      void *bws = wsbuf(attn_attention_backward_workspace_size(n_q, n_k, d_k, d_v));
+      expect_status(attn_attention_backward_dkv(dk, dv, Q, K, V, out, dO, w, l, n_q, n_k, d_k, d_v, s, mk, j0, j1, bws),
+                    ATTN_OK, "attn_attention_backward_dkv");
+      CHECK(!memcmp(dk, dK + (size_t)j0 * d_k, (size_t)(j1 - j0) * d_k * 4) &&
+                !memcmp(dv, dV + (size_t)j0 * d_v, (size_t)(j1 - j0) * d_v * 4),
+            "%s: keys %d..%d of dK or dV differ", fused ? "fused" : "weights", j0, j1 - 1);
+      free(dk), free(dv), free(bws);
+      t0 = t1;
+    }
+  }
+  free(Q), free(K), free(V), free(dO), free(out), free(W), free(lse), free(dQ), free(dK), free(dV);
+  free(fws), free(add), free(pad);
+  end();
+}
+
+static void test_backward_pieces(void) {
+  rng_t r = rng_for("attention_backward_pieces");
+  /* around the blocks of 128 queries and the key tiles of 128 */
+  const int nq[] = {1, 3, 200}, nk[] = {1, 128, 300};
+  int k = 0;
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      for (int mode = 0; mode < MK_MODES; mode++, k++)
+        pieces_case(&r, nq[a], nk[b], 4 + k % 5, 3 + k % 4, mode, 2 + k % 3);
+}
+
 const test_group TEST_GROUPS[] = {
     {"attention_backward", test_attention_backward, 1},
+    {"attention_backward_pieces", test_backward_pieces, 1},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

@@ -91,6 +91,8 @@ static const mask_row BAD_MASKS[] = {
     {{.key_padding = PAD_TWO}, ATTN_E_MASK, "a key padding byte 2"},
     {{.add = ADD_NAN}, ATTN_E_MASK, "NaN in the additive mask"},
     {{.add = ADD_PLUS_INF}, ATTN_E_MASK, "+inf in the additive mask"},
+    {{.causal = 1, .first_query = -1}, ATTN_E_MASK, "first_query -1"},
+    {{.first_query = INT_MIN}, ATTN_E_MASK, "first_query INT_MIN"},
 };
 
 /* Masks that are fine, edge cases included. */
@@ -103,6 +105,10 @@ static const mask_row GOOD_MASKS[] = {
      "no window: window and global positions unread"},
     {{.causal = 1, .key_padding = PAD_ALL, .add = ADD_OK}, ATTN_OK,
      "causal, every key padded, -inf in the additive mask"},
+    {{.has_window = 1, .window = 1, .global = G_FAR, .n_global = 1, .first_query = 2}, ATTN_OK,
+     "first_query 2: global position 3 is a query's"},
+    {{.causal = 1, .has_window = 1, .window = 0, .first_query = INT_MAX}, ATTN_OK,
+     "causal, window 0, first_query INT_MAX"},
 };
 
 /* ==== the core: names, memory, the scan, the layouts ====================== */
@@ -375,66 +381,90 @@ typedef struct {
   float scale;
   const attn_masks *masks;
   void *ws;
+  int piece, j0, j1; /* 0: attn_attention_backward, 1: _dq, 2: _dkv (keys j0 .. j1-1) */
 } bwd_args;
 
-static bwd_args bwd_valid(int fused) {
+static const char *const BWD_NAMES[3] = {"attn_attention_backward", "attn_attention_backward_dq",
+                                         "attn_attention_backward_dkv"};
+
+static bwd_args bwd_valid(int fused, int piece) {
   return (bwd_args){DQ,   DK_,  DV_, Q,  K,  V,  OUT,  DOUT, fused ? NULL : W, fused ? LSE : NULL,
-                    NQ,   NK,   DK,  DV, 0.5f, NULL, WS_BACKWARD};
+                    NQ,   NK,   DK,  DV, 0.5f, NULL, WS_BACKWARD, piece, 0, NK};
 }
 
 static int bwd_call(const bwd_args *a) {
+  if (a->piece == 1)
+    return attn_attention_backward_dq(a->dQ, a->Q, a->K, a->V, a->out, a->dout, a->weights, a->lse,
+                                      a->n_q, a->n_k, a->d_k, a->d_v, a->scale, a->masks, a->ws);
+  if (a->piece == 2)
+    return attn_attention_backward_dkv(a->dK, a->dV, a->Q, a->K, a->V, a->out, a->dout, a->weights,
+                                       a->lse, a->n_q, a->n_k, a->d_k, a->d_v, a->scale, a->masks,
+                                       a->j0, a->j1, a->ws);
   return attn_attention_backward(a->dQ, a->dK, a->dV, a->Q, a->K, a->V, a->out, a->dout,
                                  a->weights, a->lse, a->n_q, a->n_k, a->d_k, a->d_v, a->scale,
                                  a->masks, a->ws);
 }
 
-#define BWD(what, edit, want)           \
-  do {                                  \
-    bwd_args a = bwd_valid(fused);      \
-    edit;                               \
-    row(fn, what, bwd_call(&a), want);  \
+#define BWD(what, edit, want)             \
+  do {                                    \
+    bwd_args a = bwd_valid(fused, piece); \
+    edit;                                 \
+    row(fn, what, bwd_call(&a), want);    \
   } while (0)
 
 static void contract_attention_backward(void) {
   attention_fixture();
-  const char *fn = "attn_attention_backward";
-  for (int fused = 0; fused < 2; fused++) {
-    BWD(fused ? "valid, fused (lse)" : "valid, from the weights", (void)0, ATTN_OK);
-    BWD("dQ NULL", a.dQ = NULL, ATTN_E_NULL);
-    BWD("dK NULL", a.dK = NULL, ATTN_E_NULL);
-    BWD("dV NULL", a.dV = NULL, ATTN_E_NULL);
-    BWD("Q NULL", a.Q = NULL, ATTN_E_NULL);
-    BWD("K NULL", a.K = NULL, ATTN_E_NULL);
-    BWD("V NULL", a.V = NULL, ATTN_E_NULL);
-    BWD("out NULL", a.out = NULL, ATTN_E_NULL);
-    BWD("dout NULL", a.dout = NULL, ATTN_E_NULL);
-    BWD("weights and lse NULL", (a.weights = NULL, a.lse = NULL), ATTN_E_NULL);
-    for (int i = 0; i < 3; i++) {
-      const int s = NONPOSITIVE[i];
-      BWD("n_q <= 0", a.n_q = s, ATTN_E_SIZE);
-      BWD("n_k <= 0", a.n_k = s, ATTN_E_SIZE);
-      BWD("d_k <= 0", a.d_k = s, ATTN_E_SIZE);
-      BWD("d_v <= 0", a.d_v = s, ATTN_E_SIZE);
+  for (int piece = 0; piece < 3; piece++) {
+    const char *fn = BWD_NAMES[piece];
+    for (int fused = 0; fused < 2; fused++) {
+      BWD(fused ? "valid, fused (lse)" : "valid, from the weights", (void)0, ATTN_OK);
+      if (piece != 2) BWD("dQ NULL", a.dQ = NULL, ATTN_E_NULL);
+      if (piece != 1) {
+        BWD("dK NULL", a.dK = NULL, ATTN_E_NULL);
+        BWD("dV NULL", a.dV = NULL, ATTN_E_NULL);
+      }
+      if (piece == 2) {
+        const int ranges[][2] = {{0, 2}, {-1, 3}, {1, 3}, {0, 4}, {2, 2}, {0, 0}, {INT_MIN, 3}, {128, 3}};
+        for (int i = 0; i < N_OF(ranges); i++) {
+          char what[64];
+          snprintf(what, sizeof what, "keys %d .. %d of 3", ranges[i][0], ranges[i][1] - 1);
+          BWD(what, (a.j0 = ranges[i][0], a.j1 = ranges[i][1]), i ? ATTN_E_SIZE : ATTN_OK);
+        }
+        BWD("keys 1 .. 2 (not on a tile) and workspace NULL", (a.j0 = 1, a.ws = NULL), ATTN_E_SIZE);
+      }
+      BWD("Q NULL", a.Q = NULL, ATTN_E_NULL);
+      BWD("K NULL", a.K = NULL, ATTN_E_NULL);
+      BWD("V NULL", a.V = NULL, ATTN_E_NULL);
+      BWD("out NULL", a.out = NULL, ATTN_E_NULL);
+      BWD("dout NULL", a.dout = NULL, ATTN_E_NULL);
+      BWD("weights and lse NULL", (a.weights = NULL, a.lse = NULL), ATTN_E_NULL);
+      for (int i = 0; i < 3; i++) {
+        const int s = NONPOSITIVE[i];
+        BWD("n_q <= 0", a.n_q = s, ATTN_E_SIZE);
+        BWD("n_k <= 0", a.n_k = s, ATTN_E_SIZE);
+        BWD("d_k <= 0", a.d_k = s, ATTN_E_SIZE);
+        BWD("d_v <= 0", a.d_v = s, ATTN_E_SIZE);
+      }
+      BWD("INT_MAX sizes", (a.n_q = a.n_k = a.d_k = a.d_v = INT_MAX), ATTN_E_SIZE);
+      BWD("d_k past the workspace", (a.n_q = a.n_k = 1, a.d_k = INT_MAX), ATTN_E_SIZE);
+      if (!fused) /* 200000^2 weights cannot exist; the fused path has none */
+        BWD("weights of 200000 x 200000", (a.n_q = a.n_k = 200000, a.d_k = a.d_v = 1), ATTN_E_SIZE);
+      for (int i = 0; i < N_OF(BAD_SCALES); i++) {
+        char what[64];
+        snprintf(what, sizeof what, "scale %g", (double)BAD_SCALES[i]);
+        BWD(what, a.scale = BAD_SCALES[i], ATTN_E_TEMP);
+      }
+      for (int i = 0; i < N_OF(BAD_MASKS); i++)
+        BWD(BAD_MASKS[i].what, a.masks = &BAD_MASKS[i].mk, BAD_MASKS[i].want);
+      for (int i = 0; i < N_OF(GOOD_MASKS); i++)
+        BWD(GOOD_MASKS[i].what, a.masks = &GOOD_MASKS[i].mk, ATTN_OK);
+      BWD("workspace NULL", a.ws = NULL, ATTN_E_WORKSPACE);
     }
-    BWD("INT_MAX sizes", (a.n_q = a.n_k = a.d_k = a.d_v = INT_MAX), ATTN_E_SIZE);
-    BWD("d_k past the workspace", (a.n_q = a.n_k = 1, a.d_k = INT_MAX), ATTN_E_SIZE);
-    if (!fused) /* 200000^2 weights cannot exist; the fused path has none */
-      BWD("weights of 200000 x 200000", (a.n_q = a.n_k = 200000, a.d_k = a.d_v = 1), ATTN_E_SIZE);
-    for (int i = 0; i < N_OF(BAD_SCALES); i++) {
-      char what[64];
-      snprintf(what, sizeof what, "scale %g", (double)BAD_SCALES[i]);
-      BWD(what, a.scale = BAD_SCALES[i], ATTN_E_TEMP);
-    }
-    for (int i = 0; i < N_OF(BAD_MASKS); i++)
-      BWD(BAD_MASKS[i].what, a.masks = &BAD_MASKS[i].mk, BAD_MASKS[i].want);
-    for (int i = 0; i < N_OF(GOOD_MASKS); i++)
-      BWD(GOOD_MASKS[i].what, a.masks = &GOOD_MASKS[i].mk, ATTN_OK);
-    BWD("workspace NULL", a.ws = NULL, ATTN_E_WORKSPACE);
+    /* last: where the mask is not checked, the call runs past every buffer */
+    const int fused = 1;
+    BWD("an additive mask no buffer can hold",
+        (a.n_q = a.n_k = 1 << 30, a.d_k = a.d_v = 1, a.masks = &HUGE_ADD), ATTN_E_SIZE);
   }
-  /* last: where the mask is not checked, the call runs past every buffer */
-  const int fused = 1;
-  BWD("an additive mask no buffer can hold",
-      (a.n_q = a.n_k = 1 << 30, a.d_k = a.d_v = 1, a.masks = &HUGE_ADD), ATTN_E_SIZE);
   const int bad[] = {0, -1, INT_MIN};
   for (int i = 0; i < 3; i++)
     row_value("attn_attention_backward_workspace_size", "0 for sizes <= 0",
@@ -553,6 +583,119 @@ static void contract_mha(void) {
                   attn_mha_workspace_size(NQ, NK, NONPOSITIVE[i], H, 1) == 0);
   row_value("attn_mha_workspace_size", "0 for INT_MAX sizes",
             attn_mha_workspace_size(INT_MAX, INT_MAX, INT_MAX, INT_MAX, 1) == 0);
+  mha_fixture_free();
+}
+
+/* attn_mha_heads: head 1 of 2 (Z 2 x 2, weights 1 x 2 x 3), or both */
+static float ZH[NQ * D / H], WH1[NQ * NK];
+
+typedef struct {
+  float *Z, *weights;
+  const float *Xq, *Xkv;
+  int n_q, n_k, d, heads, h0, h1;
+  attn_mha_params P;
+  int no_params; /* pass params NULL */
+  const attn_masks *masks;
+  void *ws;
+} heads_args;
+
+static heads_args heads_valid(int with_weights, void *ws) {
+  return (heads_args){ZH, with_weights ? WH1 : NULL, XQ, XKV, NQ, NK, D, H, 1, 2,
+                      {WM[0], WM[1], WM[2], NULL, BM[0], BM[1], BM[2], NULL}, 0, NULL, ws};
+}
+
+static int heads_call(const heads_args *a) {
+  return attn_mha_heads(a->Z, a->weights, a->Xq, a->Xkv, a->n_q, a->n_k, a->d, a->heads, a->h0,
+                        a->h1, a->no_params ? NULL : &a->P, a->masks, a->ws);
+}
+
+#define HEADS(what, edit, want)          \
+  do {                                   \
+    heads_args a = heads_valid(w, ws[w]); \
+    edit;                                \
+    row(fn, what, heads_call(&a), want); \
+  } while (0)
+
+static void contract_mha_heads(void) {
+  mha_fixture();
+  const char *fn = "attn_mha_heads";
+  void *ws[2] = {wsbuf(attn_mha_heads_workspace_size(NQ, NK, D, H, 1, 2, 0)),
+                 wsbuf(attn_mha_heads_workspace_size(NQ, NK, D, H, 1, 2, 1))};
+  void *ws_all = wsbuf(attn_mha_heads_workspace_size(NQ, NK, D, H, 0, 2, 1));
+  for (int w = 0; w < 2; w++) {
+    HEADS(w ? "valid, with weights" : "valid", (void)0, ATTN_OK);
+    HEADS("self-attention (one X)", (a.Xkv = XQ, a.n_k = NQ), ATTN_OK);
+    HEADS("no biases", (a.P.bq = a.P.bk = a.P.bv = NULL), ATTN_OK);
+    HEADS("Z NULL", a.Z = NULL, ATTN_E_NULL);
+    HEADS("Xq NULL", a.Xq = NULL, ATTN_E_NULL);
+    HEADS("Xkv NULL", a.Xkv = NULL, ATTN_E_NULL);
+    HEADS("params NULL", a.no_params = 1, ATTN_E_NULL);
+    HEADS("Wq NULL", a.P.Wq = NULL, ATTN_E_NULL);
+    HEADS("Wk NULL", a.P.Wk = NULL, ATTN_E_NULL);
+    HEADS("Wv NULL", a.P.Wv = NULL, ATTN_E_NULL);
+    for (int i = 0; i < 3; i++) {
+      HEADS("n_q <= 0", a.n_q = NONPOSITIVE[i], ATTN_E_SIZE);
+      HEADS("n_k <= 0", a.n_k = NONPOSITIVE[i], ATTN_E_SIZE);
+      HEADS("d_model <= 0", a.d = NONPOSITIVE[i], ATTN_E_SIZE);
+    }
+    for (int i = 0; i < N_OF(BAD_HEADS); i++) {
+      char what[48];
+      snprintf(what, sizeof what, "heads %d", BAD_HEADS[i]);
+      HEADS(what, a.heads = BAD_HEADS[i], ATTN_E_HEADS);
+    }
+    const int ranges[][2] = {{-1, 1}, {1, 1}, {2, 1}, {1, 3}, {INT_MIN, 1}, {1, INT_MAX}, {2, 2}};
+    for (int i = 0; i < N_OF(ranges); i++) {
+      char what[64];
+      snprintf(what, sizeof what, "heads %d .. %d of 2", ranges[i][0], ranges[i][1] - 1);
+      HEADS(what, (a.h0 = ranges[i][0], a.h1 = ranges[i][1]), ATTN_E_HEADS);
+    }
+    HEADS("INT_MAX sizes", (a.n_q = a.n_k = a.d = a.heads = INT_MAX, a.h1 = INT_MAX), ATTN_E_SIZE);
+    for (int i = 0; i < N_OF(BAD_MASKS); i++)
+      HEADS(BAD_MASKS[i].what, a.masks = &BAD_MASKS[i].mk, BAD_MASKS[i].want);
+    for (int i = 0; i < N_OF(GOOD_MASKS); i++)
+      HEADS(GOOD_MASKS[i].what, a.masks = &GOOD_MASKS[i].mk, ATTN_OK);
+    HEADS("workspace NULL", a.ws = NULL, ATTN_E_WORKSPACE);
+  }
+  row(fn, "every head (Z 2 x 4, weights 2 x 2 x 3)",
+      attn_mha_heads(Z, WH, XQ, XKV, NQ, NK, D, H, 0, 2,
+                     &(attn_mha_params){WM[0], WM[1], WM[2], NULL, NULL, NULL, NULL, NULL}, NULL,
+                     ws_all),
+      ATTN_OK);
+  row_either(fn, "params NULL and heads 0 .. -1",
+             attn_mha_heads(ZH, NULL, XQ, XKV, NQ, NK, D, H, 0, 0, NULL, NULL, ws[0]), ATTN_E_NULL,
+             ATTN_E_HEADS);
+  const char *wfn = "attn_mha_heads_workspace_size";
+  row_value(wfn, "0 for bad head ranges",
+            attn_mha_heads_workspace_size(NQ, NK, D, H, 1, 1, 0) == 0 &&
+                attn_mha_heads_workspace_size(NQ, NK, D, H, -1, 1, 1) == 0 &&
+                attn_mha_heads_workspace_size(NQ, NK, D, H, 0, 3, 1) == 0);
+  for (int i = 0; i < N_OF(BAD_HEADS); i++)
+    row_value(wfn, "0 for bad heads", attn_mha_heads_workspace_size(NQ, NK, D, BAD_HEADS[i], 0, 1, 1) == 0);
+  for (int i = 0; i < 3; i++)
+    row_value(wfn, "0 for sizes <= 0",
+              attn_mha_heads_workspace_size(NONPOSITIVE[i], NK, D, H, 0, 1, 0) == 0 &&
+                  attn_mha_heads_workspace_size(NQ, NK, NONPOSITIVE[i], H, 0, 1, 1) == 0);
+  row_value(wfn, "0 for INT_MAX sizes",
+            attn_mha_heads_workspace_size(INT_MAX, INT_MAX, INT_MAX, INT_MAX, 0, 1, 1) == 0);
+  free(ws[0]), free(ws[1]), free(ws_all);
+
+  /* attn_project: Y (2 x 4) = Xq (2 x 4) Wo (4 x 4) + bo */
+  fn = "attn_project";
+  row(fn, "valid", attn_project(Y, XQ, WM[3], BM[3], NQ, D, D), ATTN_OK);
+  row(fn, "no bias", attn_project(Y, XQ, WM[3], NULL, NQ, D, D), ATTN_OK);
+  row(fn, "Y (2 x 2) = Xq (2 x 4) W (4 x 2)", attn_project(ZH, XQ, WM[3], NULL, NQ, D, 2), ATTN_OK);
+  row(fn, "Y NULL", attn_project(NULL, XQ, WM[3], BM[3], NQ, D, D), ATTN_E_NULL);
+  row(fn, "X NULL", attn_project(Y, NULL, WM[3], BM[3], NQ, D, D), ATTN_E_NULL);
+  row(fn, "W NULL", attn_project(Y, XQ, NULL, BM[3], NQ, D, D), ATTN_E_NULL);
+  for (int i = 0; i < 3; i++) {
+    const int s = NONPOSITIVE[i];
+    row(fn, "n <= 0", attn_project(Y, XQ, WM[3], BM[3], s, D, D), ATTN_E_SIZE);
+    row(fn, "d_in <= 0", attn_project(Y, XQ, WM[3], BM[3], NQ, s, D), ATTN_E_SIZE);
+    row(fn, "d_out <= 0", attn_project(Y, XQ, WM[3], BM[3], NQ, D, s), ATTN_E_SIZE);
+  }
+  row(fn, "INT_MAX sizes", attn_project(Y, XQ, WM[3], BM[3], INT_MAX, INT_MAX, INT_MAX), ATTN_E_SIZE);
+  row_either(fn, "Y NULL and n 0", attn_project(NULL, XQ, WM[3], NULL, 0, D, D), ATTN_E_NULL,
+             ATTN_E_SIZE);
   mha_fixture_free();
 }
 
@@ -817,6 +960,7 @@ static void contract_transformer(void) {
            attn_tf_gradients(&loss, &m, t.tokens, B, LEN, t.ws), want);
     TF_ROW("attn_tf_train_step", what, m.cfg = *c,
            attn_tf_train_step(&loss, &m, t.tokens, B, LEN, &opt, t.ws), want);
+    TF_ROW("attn_tf_update", what, m.cfg = *c, attn_tf_update(&m, &opt), want);
     TF_ROW("attn_tf_decode", what, m.cfg = *c,
            attn_tf_decode(t.logits, t.cache, &m, t.tokens, B, 0, t.dws), want);
   }
@@ -899,6 +1043,18 @@ static void contract_transformer(void) {
   for (int i = 0; i < N_OF(bad_opts); i++)
     TF_ROW(fn, bad_opts[i].what, (void)m,
            attn_tf_train_step(&loss, &m, t.tokens, B, LEN, &bad_opts[i].o, t.ws), ATTN_E_OPTIM);
+  fn = "attn_tf_update";
+  TF_ROW(fn, "valid", (void)m, attn_tf_update(&m, &opt), ATTN_OK);
+  row(fn, "model NULL", attn_tf_update(NULL, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "params NULL", m.params = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "grads NULL", m.grads = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "m NULL", m.m = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "v NULL", m.v = NULL, attn_tf_update(&m, &opt), ATTN_E_NULL);
+  TF_ROW(fn, "optimizer NULL", (void)m, attn_tf_update(&m, NULL), ATTN_E_NULL);
+  TF_ROW(fn, "step INT32_MAX (no count left)", m.step = INT32_MAX, attn_tf_update(&m, &opt), ATTN_E_SIZE);
+  for (int i = 0; i < N_OF(bad_opts); i++)
+    TF_ROW(fn, bad_opts[i].what, (void)m, attn_tf_update(&m, &bad_opts[i].o), ATTN_E_OPTIM);
+  fn = "attn_tf_train_step";
   begin("attn_tf_train_step: a rejected step changes nothing, its count included");
   {
     const size_t bytes = attn_tf_param_count(&CFG) * sizeof(float);
@@ -950,6 +1106,7 @@ const test_group TEST_GROUPS[] = {
     {"attention_lse", contract_attention_lse, 1},
     {"attention_backward", contract_attention_backward, 1},
     {"mha", contract_mha, 1},
+    {"mha_heads", contract_mha_heads, 1},
     {"mha_backward", contract_mha_backward, 1},
     {"linear", contract_linear, 1},
     {"transformer", contract_transformer, 1},

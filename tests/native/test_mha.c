@@ -263,8 +263,79 @@ static void test_mha_backward(void) {
   }
 }
 
+/* ==== attn_mha in pieces: attn_mha_heads, attn_project ================== */
+
+/* attn_mha's Z and weights from blocks of heads (attn_mha_heads), then its Y
+ * from blocks of rows (attn_project; blocks of more than 4 rows): the very
+ * bits of the one call, what lets a pool of workers split it. */
+static void pieces_case(rng_t *r, int n_q, int n_k, int d, int H, int self, int mode, int parts) {
+  if (self) n_k = n_q;
+  begin("attn_mha_heads + attn_project = attn_mha, bit for bit: n_q=%d n_k=%d d_model=%d heads=%d "
+        "%s masks=%s parts=%d", n_q, n_k, d, H, self ? "self" : "cross", MK_NAMES[mode], parts);
+  const size_t nq_d = (size_t)n_q * d, hw = (size_t)H * n_q * n_k;
+  float *Xq = fbuf(nq_d), *Xkv = self ? Xq : fbuf((size_t)n_k * d);
+  fill(r, Xq, nq_d, 1.0f);
+  if (!self) fill(r, Xkv, (size_t)n_k * d, 1.0f);
+  float *Wm[4], *bm[4];
+  const attn_mha_params P = random_layer(r, d, 2.0f / sqrtf((float)d), mode % 2, Wm, bm);
+  float *add;
+  uint8_t *pad;
+  attn_masks mk_store;
+  const attn_masks *mk = make_masks(&mk_store, &add, &pad, r, mode, n_q, n_k);
+  for (int weights = 0; weights < 2; weights++) {
+    float *Y = fbuf(nq_d), *Z = fbuf(nq_d), *Wt = weights ? fbuf(hw) : NULL;
+    void *ws = wsbuf(attn_mha_workspace_size(n_q, n_k, d, H, weights));
+    expect_status(attn_mha(Y, Wt, Z, Xq, Xkv, n_q, n_k, d, H, &P, mk, ws), ATTN_OK, "attn_mha");
+    const int dh = d / H;
+    for (int p = 0, h0 = 0; p < parts && h0 < H; p++) {
+      int h1 = p == parts - 1 ? H : h0 + (H - h0 + (parts - p) - 1) / (parts - p);
+      const size_t cols = (size_t)(h1 - h0) * dh;
+      float *z = fbuf((size_t)n_q * cols), *w = weights ? fbuf((size_t)(h1 - h0) * n_q * n_k) : NULL;
+      void *hws = wsbuf(attn_mha_heads_workspace_size(n_q, n_k, d, H, h0, h1, weights));
+      expect_status(attn_mha_heads(z, w, Xq, Xkv, n_q, n_k, d, H, h0, h1, &P, mk, hws), ATTN_OK,
+                    "attn_mha_heads");
+      for (int i = 0; i < n_q; i++)
+        CHECK(!memcmp(z + i * cols, Z + (size_t)i * d + (size_t)h0 * dh, cols * 4),
+              "heads %d..%d, row %d of Z differs", h0, h1 - 1, i);
+      if (w)
+        CHECK(!memcmp(w, Wt + (size_t)h0 * n_q * n_k, (size_t)(h1 - h0) * n_q * n_k * 4),
+              "heads %d..%d: weights differ", h0, h1 - 1);
+      free(z), free(w), free(hws);
+      h0 = h1;
+    }
+    /* Y's rows in blocks of 5 or more (the whole call when it has 4 or fewer) */
+    const int block = n_q <= 4 ? n_q : 5 + n_q / parts;
+    for (int a = 0, rows; a < n_q; a += rows) {
+      rows = n_q - a < block ? n_q - a : block;
+      if (n_q - a - rows > 0 && n_q - a - rows <= 4) rows = n_q - a; /* no short last block */
+      float *y = fbuf((size_t)rows * d);
+      expect_status(attn_project(y, Z + (size_t)a * d, P.Wo, P.bo, rows, d, d), ATTN_OK, "attn_project");
+      CHECK(!memcmp(y, Y + (size_t)a * d, (size_t)rows * d * 4), "rows %d..%d of Y differ", a, a + rows - 1);
+      free(y);
+    }
+    free(Y), free(Z), free(Wt), free(ws);
+  }
+  free(Xq);
+  if (!self) free(Xkv);
+  for (int i = 0; i < 4; i++) free(Wm[i]), free(bm[i]);
+  free(add), free(pad);
+  end();
+}
+
+static void test_pieces(void) {
+  rng_t r = rng_for("mha_pieces");
+  const int shapes[][2] = {{4, 1}, {8, 2}, {12, 3}, {16, 4}, {64, 8}, {40, 5}, {524, 4}};
+  const int ns[] = {1, 3, 4, 5, 9, 17, 33, 130};
+  int k = 0;
+  for (int s = 0; s < 7; s++)
+    for (int a = 0; a < 8; a += s == 6 ? 4 : 1, k++)
+      pieces_case(&r, ns[a], ns[(a + 3 * s + 1) % 8], shapes[s][0], shapes[s][1], k % 3 == 0,
+                  k % MK_MODES, 2 + k % 3);
+}
+
 const test_group TEST_GROUPS[] = {
     {"mha", test_mha, 1},
+    {"mha_pieces", test_pieces, 1},
     {"mha_backward", test_mha_backward, 1},
 };
 const int N_TEST_GROUPS = N_OF(TEST_GROUPS);

@@ -139,6 +139,24 @@ static void test_trainer(void) {
   check_finite("parameters", t.m.params, attn_tf_param_count(&c));
   CHECK(last < 0.5f * first, "loss %.4f -> %.4f", (double)first, (double)last);
   tf_free(&t);
+  end();
+
+  begin("attn_tf_gradients then attn_tf_update: attn_tf_train_step's very bits, step after step");
+  {
+    tf_t a = tf_new(c, 9), b = tf_new(c, 9);
+    const size_t bytes = attn_tf_param_count(&c) * sizeof(float);
+    for (int step = 0; step < 5; step++) {
+      copy_task(&r, tokens, B, L, c.vocab);
+      float la, lb;
+      expect_status(attn_tf_train_step(&la, &a.m, tokens, B, L, &opt, ws), ATTN_OK, "train_step");
+      expect_status(attn_tf_gradients(&lb, &b.m, tokens, B, L, ws), ATTN_OK, "gradients");
+      expect_status(attn_tf_update(&b.m, &opt), ATTN_OK, "update");
+      CHECK(la == lb && a.m.step == b.m.step, "step %d: loss %.9g / %.9g, count %d / %d", step, (double)la, (double)lb,
+            a.m.step, b.m.step);
+      for (int k = 0; k < 4; k++) CHECK(!memcmp(a.blocks[k], b.blocks[k], bytes), "step %d: block %d differs", step, k);
+    }
+    tf_free(&a), tf_free(&b);
+  }
   free(ws);
   end();
 }

@@ -8,11 +8,23 @@
 //     one, and the sections' anchors stay on their headings (a figure's
 //     "Copy link" names it by its own id or, without one, by its tag:
 //     state-link.js, so a figure needs no id of its own).
+// The article as served (web/index.html, made by scripts/article.mjs):
+//   - every formula of the source is MathML in the page, and every figure
+//     holds its picture, which exists, with its size; Mozilla's Readability
+//     (reader mode) keeps both;
+//   - its og:image is a figure's PNG, which exists; with ARTICLE_URL the
+//     link preview's addresses are absolute under it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { JSDOM } from 'jsdom';
+import { Readability } from '@mozilla/readability';
+
+import { FIGURES } from '../../web/figures/registry.js';
+import { articlePage } from '../../scripts/article.mjs';
 
 const HTML = readFileSync(new URL('../../web/article.html', import.meta.url), 'utf8');
+const SERVED = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
 const text = (html) => html.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
 
 const listStart = HTML.indexOf('<p>Works cited above:</p>');
@@ -64,4 +76,35 @@ test('ids: none shared; every in-page link points to one; the sections keep thei
     assert.equal([...HTML.matchAll(new RegExp(`<attention-${tag}[\\s>]`, 'g'))].length, 1, `one attention-${tag}`);
     assert.match(HTML, new RegExp(`<attention-${tag}>`), `attention-${tag} has no id of its own`);
   }
+});
+
+test('served: the formulas are MathML in the page and each figure holds its picture; reader mode keeps both', () => {
+  const dom = new JSDOM(SERVED, { url: 'http://127.0.0.1:8080/web/index.html' });
+  const doc = dom.window.document;
+  const sources = [...HTML.matchAll(/\bdata-tex="/g)].length;
+  assert.ok(sources > 50, `${sources} formulas`);
+  assert.equal(doc.querySelectorAll('[data-tex] > .katex > math').length, sources, 'a formula is not MathML');
+  for (const { name, tag } of FIGURES) {
+    const img = doc.querySelector(`${tag} > figure.picture > img`);
+    assert.ok(img, `${tag} has no picture`);
+    assert.equal(img.getAttribute('src'), `../dist/snapshots/${name}.svg`);
+    assert.ok(existsSync(new URL(`../../dist/snapshots/${name}.svg`, import.meta.url)), `${name}.svg is missing`);
+    assert.ok(Number(img.getAttribute('width')) > 300 && Number(img.getAttribute('height')) > 100, `${tag}'s picture has no size`);
+    assert.ok(img.alt.length > 10, `${tag}'s picture has no alternative text`);
+  }
+  const reader = new JSDOM(new Readability(doc).parse().content).window.document;
+  assert.ok(reader.querySelectorAll('math').length >= sources, 'reader mode drops formulas');
+  assert.equal(reader.querySelectorAll('img[src*="/dist/snapshots/"]').length, FIGURES.length, 'reader mode drops pictures');
+});
+
+test('served: the link preview is a figure\'s PNG, absolute under ARTICLE_URL', async () => {
+  const meta = (html, key) => html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`))?.[1];
+  const image = meta(SERVED, 'og:image');
+  assert.match(image, /^\.\.\/dist\/snapshots\/[\w-]+\.png$/);
+  assert.ok(existsSync(new URL(`../../web/${image}`, import.meta.url)), `${image} is missing`);
+  assert.equal(meta(SERVED, 'twitter:image'), image);
+  assert.equal(meta(SERVED, 'twitter:card'), 'summary_large_image');
+  const published = await articlePage(HTML, { url: 'https://example.org/attention/web/' });
+  assert.equal(meta(published, 'og:image'), `https://example.org/attention/${image.slice(3)}`);
+  assert.equal(meta(published, 'twitter:image'), meta(published, 'og:image'));
 });

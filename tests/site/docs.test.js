@@ -98,7 +98,7 @@ test('every relative link and image points at a file that exists, and every #anc
 });
 
 // paths that are examples of a reader's own site or app, not files of this repository
-const EXAMPLES = new Set(['js/attention-figures.js', 'src/index.js', 'dist/main.js', 'public/js/index.js']);
+const EXAMPLES = new Set(['js/attention-figures.js', 'src/index.js', 'dist/main.js', 'public/js/index.js', 'pictures/cold.svg', 'assets/pictures/cold.svg']);
 // folders a doc may write paths from: the root, its own, and the snippets'
 const BASES = ['', 'web/embed', 'web/embed/hugo', 'web/embed/jekyll'];
 

@@ -8,9 +8,9 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/attention-wasm.js', import.meta.url));
 
 
-/** Run `attention-wasm ...args`: {code, stdout (a Buffer), stderr}. */
-export const run = (args, { cwd = ROOT } = {}) => new Promise((resolve) => {
-  execFile(process.execPath, [BIN, ...args], { cwd, encoding: 'buffer', maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+/** Run `attention-wasm ...args` (node given `flags`): {code, stdout (a Buffer), stderr}. */
+export const run = (args, { cwd = ROOT, flags = [] } = {}) => new Promise((resolve) => {
+  execFile(process.execPath, [...flags, BIN, ...args], { cwd, encoding: 'buffer', maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
     resolve({ code: err ? err.code : 0, stdout, stderr: stderr.toString() });
   });
 });

@@ -135,3 +135,25 @@ test('--out writes the whole picture; the example flag draws the page\'s own exa
   assert.match(pic.desc, /largest weight: vert, 100%/);
   assert.deepEqual(readdirSync(cwd).sort(), ['mine.json', 'mine.svg'], 'no temporary file left');
 });
+
+test('induction and tiny-gpt: the pictures show their untrained models\' numbers, and say they are untrained', async () => {
+  const { loadAttention } = await import('../../web/attention.js');
+  const { createRun } = await import('../../web/figures/induction/induction.model.js');
+  const tiny = await import('../../web/figures/tiny-gpt/tiny-gpt.model.js');
+  const untrained = (await import('../../web/kit/picture/picture.strings.en.js')).default.untrained;
+  const attn = await loadAttention();
+  const training = createRun(attn, {});
+  const { first, repeats } = training.curve[0];
+  training.dispose();
+  const ind = readPicture(parseSvg((await run(['snapshot', 'induction'])).stdout.toString()));
+  assert.ok(ind.texts.join(' ').includes(`Held-out loss ${first.toFixed(2)} on the first pass, ${repeats.toFixed(2)} on the repeats.`), 'the held-out losses at step 0');
+  assert.ok(ind.texts.some((x) => x.startsWith(untrained.slice(0, 30))), 'said to be untrained');
+  const simd = await loadAttention({ build: 'simd' });
+  const o = tiny.DEFAULTS;
+  const model = simd.createTransformer({ vocab: tiny.ALPHABET.length, context: o.context, dModel: o.dModel, heads: o.heads, layers: o.layers, mlp: true, layerNorm: true, seed: o.seed });
+  const greedy = tiny.decodings(model, o.prompt, { temperature: o.temperature }).greedy;
+  model.dispose();
+  const gpt = readPicture(parseSvg((await run(['snapshot', 'tiny-gpt'])).stdout.toString()));
+  assert.ok(gpt.texts.join('').includes((o.prompt + greedy.text).slice(0, 20)), 'the untrained model\'s greedy decoding');
+  assert.ok(gpt.texts.some((x) => x.includes(`log-probability ${greedy.logProb.toFixed(1)} nats`)), 'its log-probability');
+});

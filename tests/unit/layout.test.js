@@ -12,7 +12,7 @@ import { layoutOf, readStruct, writeStruct } from '../../web/api/layout.js';
 
 // What web/api/ writes or reads, field by field (attention.h declares them).
 const FIELDS = {
-  attn_masks: ['add', 'key_padding', 'causal', 'has_window', 'window', 'global', 'n_global'],
+  attn_masks: ['add', 'key_padding', 'causal', 'has_window', 'window', 'global', 'n_global', 'first_query'],
   attn_mha_params: ['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo'],
   attn_mha_grads: ['dWq', 'dWk', 'dWv', 'dWo', 'dbq', 'dbk', 'dbv', 'dbo'],
   attn_tf_config: ['vocab', 'context', 'd_model', 'heads', 'layers', 'mlp', 'layer_norm'],

@@ -173,6 +173,25 @@ forEachBuild('transformer', (attn) => {
   });
 });
 
+forEachBuild('transformer: the update alone', (attn) => {
+  test('gradients() then update() with its grads: trainStep\'s parameters and step count, to the bit', () => {
+    const cfg = { vocab: 6, context: 5, dModel: 8, heads: 2, layers: 2, mlp: true, layerNorm: true, seed: 3 };
+    const [a, b] = [attn.createTransformer(cfg), attn.createTransformer(cfg)];
+    for (let step = 0; step < 4; step++) {
+      const seqs = sequences(cfg, 3, 6, 40 + step);
+      const la = a.trainStep(seqs, { lr: 0.02 });
+      const { loss, grads } = b.gradients(seqs);
+      b.update(grads, { lr: 0.02 });
+      assert.equal(loss, la);
+      assert.equal(b.steps, a.steps);
+    }
+    const [pa, pb] = [a.parameters(), b.parameters()];
+    for (const name of Object.keys(pa)) assert.ok(pa[name].every((v, j) => Object.is(v, pb[name][j])), name);
+    a.dispose();
+    b.dispose();
+  });
+});
+
 test('SIMD and scalar builds agree: the same initialisation, and the figure model training for 20 steps', () => {
   assertBuildsTrainAlike({ vocab: 32, context: 32, dModel: 32, heads: 2, layers: 2, seed: 1 }, RTOL);
 });
@@ -238,6 +257,12 @@ describe('bad input: clear errors, nothing left allocated', () => {
         [() => m.setParameters({ bu: [0, 0, 0, 0, 1e39] }), RangeError, /finite \(as float32\)/],
         [() => m.setParameters({ bu: [0, 0, 0, 0, '1'] }), TypeError, /bu\[4\] is string/],
         [() => m.setParameters({ bu: 5 }), TypeError, /bu must be an array of numbers/],
+        [() => m.update(null), TypeError, /update takes the gradients as an object/],
+        [() => m.update({ wq: [1] }), RangeError, /update: unknown parameter wq/],
+        [() => m.update({ tok: new Float32Array(20) }), TypeError, /update: the gradient of pos is missing/],
+        [() => m.update({ ...m.gradients(ok).grads, bu: [1, 2] }), RangeError, /the gradient of bu must have 5 values \(1 x 5\)/],
+        [() => m.update({ ...m.gradients(ok).grads, bu: [0, 0, Infinity, 0, 0] }), RangeError, /the gradient of bu has Infinity at 2; values must be finite/],
+        [() => m.update(m.gradients(ok).grads, { lr: 0 }), RangeError, /lr must be finite and > 0, got 0/],
         [() => m.setParameters([1, 2]), TypeError, /setParameters takes an object/],
         [() => m.trainStep(new Array(2 ** 23).fill(ok[0])), RangeError, /2 GiB/],
       ];

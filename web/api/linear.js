@@ -43,10 +43,10 @@ export function randomFeatures(k, m, d, options) {
 }
 
 /**
- * softmax(scale Q K^T) V estimated with `features` positive orthogonal
- * random features in O(N m d): {output}. Same seed, same output.
+ * linearAttention()'s arguments checked before any wasm memory is touched
+ * (the NaN scan aside): the call runLinearAttention runs.
  */
-export function linearAttention(k, Q, K, V, options) {
+export function toLinearAttention(Q, K, V, options) {
   const opts = toOptions(options, 'linearAttention');
   for (const key of NOT_HERE) {
     if (opts[key] !== undefined && opts[key] !== null) {
@@ -59,14 +59,31 @@ export function linearAttention(k, Q, K, V, options) {
   const seed = toSeed(opts.seed);
   const causal = toFlag(opts.causal, 'causal', false);
   checkBytes(4 * (n_q * d_k + n_k * d_k + n_k * d_v + n_q * d_v + m * (2 * d_k + d_v + 130)), `linearAttention with ${m} features`);
+  return { Q: c.Q, K: c.K, V: c.V, n_q, n_k, d_k, d_v, scale: c.scale, m, seed, causal };
+}
+
+/** The inputs of a checked linear attention call copied into `arena` (each scanned for NaN and infinities). */
+export const putLinearAttention = (arena, c) => ({ q: arena.input(c.Q), k: arena.input(c.K), v: arena.input(c.V) });
+
+/** Runs a checked linear attention call (toLinearAttention): {output}. */
+export function runLinearAttention(k, c) {
+  const { n_q, n_k, d_k, d_v, m } = c;
   return k.run((arena, ex) => {
     const out = arena.floats(n_q * d_v);
-    const [q, kk, v] = [arena.input(c.Q), arena.input(c.K), arena.input(c.V)];
-    const omega = putFeatures(k, arena, m, d_k, seed);
+    const p = putLinearAttention(arena, c);
+    const omega = putFeatures(k, arena, m, d_k, c.seed);
     const ws = ex.attn_linear_attention_workspace_size(n_q, n_k, d_k, d_v, m) >>> 0;
     k.check(ex.attn_linear_attention(
-      out, q, kk, v, omega, n_q, n_k, d_k, d_v, m, toFloat32(c.scale), causal ? 1 : 0, ws ? arena.alloc(ws) : 0,
+      out, p.q, p.k, p.v, omega, n_q, n_k, d_k, d_v, m, toFloat32(c.scale), c.causal ? 1 : 0, ws ? arena.alloc(ws) : 0,
     ), 'linearAttention');
     return { output: k.read(out, n_q, d_v) };
   });
+}
+
+/**
+ * softmax(scale Q K^T) V estimated with `features` positive orthogonal
+ * random features in O(N m d): {output}. Same seed, same output.
+ */
+export function linearAttention(k, Q, K, V, options) {
+  return runLinearAttention(k, toLinearAttention(Q, K, V, options));
 }

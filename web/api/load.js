@@ -92,13 +92,14 @@ const EXPORTS = {
   attention: [
     'status_name', 'simd_enabled', 'set_gemm_tiles', 'alloc', 'free', 'memory_in_use', 'first_nonfinite', 'layout_name',
     'layout_value', 'matmul', 'softmax_rows', 'positional_encoding', 'attention_workspace_size', 'attention',
-    'attention_lse', 'mha_workspace_size', 'mha', 'random_features', 'linear_attention_workspace_size',
-    'linear_attention', 'softmax_backward',
+    'attention_lse', 'mha_workspace_size', 'mha', 'mha_heads_workspace_size', 'mha_heads', 'project',
+    'random_features', 'linear_attention_workspace_size', 'linear_attention', 'softmax_backward',
   ],
   training: [
-    'attention_backward_workspace_size', 'attention_backward', 'mha_backward_workspace_size', 'mha_backward',
+    'attention_backward_workspace_size', 'attention_backward', 'attention_backward_dq', 'attention_backward_dkv',
+    'mha_backward_workspace_size', 'mha_backward',
     'tf_param_count', 'tf_param_info', 'tf_init', 'tf_workspace_size', 'tf_forward', 'tf_gradients',
-    'tf_train_step', 'tf_cache_size', 'tf_decode_workspace_size', 'tf_decode',
+    'tf_train_step', 'tf_update', 'tf_cache_size', 'tf_decode_workspace_size', 'tf_decode',
   ],
 };
 /** The functions a module must export for loadAttention's `parts`. */

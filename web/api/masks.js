@@ -64,8 +64,12 @@ export function toMasks(opts, n_q, n_k) {
   return { mask, padding, causal: toFlag(opts.causal, 'causal', false), window, global };
 }
 
-/** Copies checked masks into `arena`; returns a pointer to attn_masks, or 0 (NULL) for none. */
-export function putMasks(arena, { mask, padding, causal, window, global }) {
+/**
+ * Copies checked masks into `arena`; returns a pointer to attn_masks, or 0
+ * (NULL) for none. `first`, when given, is the position of query row 0 (a
+ * block of a call's rows run alone: rowMasks), 0 otherwise.
+ */
+export function putMasks(arena, { mask, padding, causal, window, global, first = 0 }) {
   if (!mask && !padding && !causal && window === null) return 0;
   const hasGlobal = global !== null && global.length > 0;
   return arena.struct('attn_masks', {
@@ -76,5 +80,23 @@ export function putMasks(arena, { mask, padding, causal, window, global }) {
     window: window ?? 0,
     global: hasGlobal ? arena.put(global) : 0,
     n_global: hasGlobal ? global.length : 0,
+    ...(first ? { first_query: first } : {}),
   });
+}
+
+/**
+ * The masks of rows a .. b-1 of a call with n_k keys, to run alone (and
+ * give those rows' very bits: attn_masks.first_query): the additive mask's
+ * rows (a copy, to post to a worker), the window and causal from position
+ * a, the global positions that are keys or queries of these rows (the
+ * others change nothing for them).
+ */
+export function rowMasks(masks, a, b, n_k) {
+  const { mask, global } = masks;
+  return {
+    ...masks,
+    mask: mask && { ...mask, rows: b - a, data: mask.data.slice(a * n_k, b * n_k) },
+    global: global && global.filter((p) => p < Math.max(b, n_k)),
+    first: a,
+  };
 }

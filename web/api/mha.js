@@ -51,11 +51,37 @@ function splitHeads(Z, rows, heads, dh) {
   });
 }
 
+/**
+ * A multi-head result: output (n_q x d), weights (per head, or null) and Z
+ * (n_q x d, the heads' outputs side by side) as `heads`, split into per-head
+ * matrices when first read. Z is copied (it may be a view of wasm memory)
+ * unless `owned`. An earlier result `into` of this shape has its Z filled
+ * again (and split again when read).
+ */
+export function mhaResult({ output, weights, Z, owned = false, n_q, heads, d, into }) {
+  let zs = into && zOf.get(into);
+  if (zs?.heads === heads && zs.Z.length === n_q * d) {
+    zs.Z.set(Z);
+    zs.perHead = null;
+  } else {
+    zs = { Z: owned ? Z : Z.slice(), heads, perHead: null };
+  }
+  const result = {
+    output,
+    weights,
+    get heads() {
+      return (zs.perHead ??= splitHeads(zs.Z, n_q, heads, d / heads));
+    },
+  };
+  zOf.set(result, zs);
+  return result;
+}
+
 // One checked multi-head call (toMhaCall) with the layer's parameters at
 // `params`; the per-call buffers come from `arena`.
 function runMha(k, arena, params, { layer: { heads, d }, Xq, Xkv, wantWeights, masks, into }) {
   const ex = k.ex;
-  const [n_q, n_k, dh] = [Xq.rows, Xkv.rows, d / heads];
+  const [n_q, n_k] = [Xq.rows, Xkv.rows];
   const y = arena.floats(n_q * d);
   const z = arena.floats(n_q * d);
   const w = wantWeights ? arena.floats(heads * n_q * n_k) : 0;
@@ -67,25 +93,67 @@ function runMha(k, arena, params, { layer: { heads, d }, Xq, Xkv, wantWeights, m
   const weights = wantWeights
     ? Array.from({ length: heads }, (_, h) => k.read(w + 4 * h * n_q * n_k, n_q, n_k, into?.weights[h]))
     : null;
-  // Z comes out in one piece; it is split into per-head matrices only when
-  // `heads` is first read (most callers want only the output). An earlier
-  // result's Z of this shape is filled again (and split again when read).
-  let zs = into && zOf.get(into);
-  if (zs?.heads === heads && zs.Z.length === n_q * d) {
-    k.read(z, n_q, d, { data: zs.Z });
-    zs.perHead = null;
-  } else {
-    zs = { Z: k.read(z, n_q, d).data, heads, perHead: null };
-  }
-  const result = {
-    output: k.read(y, n_q, d, into?.output),
-    weights,
-    get heads() {
-      return (zs.perHead ??= splitHeads(zs.Z, n_q, heads, dh));
-    },
-  };
-  zOf.set(result, zs);
-  return result;
+  // Z comes out in one piece (copied out of wasm memory by mhaResult).
+  const Z = new Float32Array(ex.memory.buffer, z, n_q * d);
+  return mhaResult({ output: k.read(y, n_q, d, into?.output), weights, Z, n_q, heads, d, into });
+}
+
+/**
+ * multiHeadAttention()'s arguments checked before any wasm memory is
+ * touched (the NaN scan aside): the call runMultiHeadAttention runs,
+ * {layer, Xq, Xkv, wantWeights, masks, into}.
+ */
+export function toMultiHeadAttention(Xq, Xkv, options) {
+  const opts = toOptions(options, 'multiHeadAttention');
+  [Xq, Xkv] = toSequences(Xq, Xkv);
+  return toMhaCall(toLayer(opts, Xq.cols), Xq, Xkv, opts);
+}
+
+/** The inputs of a checked multi-head call copied into `arena` (each scanned): {params, xq, xkv, masks}. */
+export function putMultiHeadAttention(arena, call) {
+  const params = putLayer(arena, call.layer);
+  const xq = arena.input(call.Xq);
+  return { params, xq, xkv: call.Xkv === call.Xq ? xq : arena.input(call.Xkv), masks: putMasks(arena, call.masks) };
+}
+
+/** Runs a checked multi-head call (toMultiHeadAttention). */
+export function runMultiHeadAttention(k, call) {
+  return k.run((arena) => runMha(k, arena, putLayer(arena, call.layer), call));
+}
+
+/**
+ * Heads h0 .. h1-1 of a checked multi-head call (attn_mha_heads): {Z: (n_q
+ * x (h1 - h0) d/heads) Float32Array, those heads' outputs side by side,
+ * weights: one n_q x n_k matrix per head, or null}: the bits of the whole
+ * call's.
+ */
+export function runMhaHeads(k, call, h0, h1) {
+  const { layer: { heads, d }, Xq, Xkv, wantWeights } = call;
+  const [n_q, n_k, cols] = [Xq.rows, Xkv.rows, (h1 - h0) * (d / heads)];
+  return k.run((arena, ex) => {
+    const z = arena.floats(n_q * cols);
+    const w = wantWeights ? arena.floats((h1 - h0) * n_q * n_k) : 0;
+    const p = putMultiHeadAttention(arena, call);
+    const ws = ex.attn_mha_heads_workspace_size(n_q, n_k, d, heads, h0, h1, wantWeights ? 1 : 0) >>> 0;
+    k.check(ex.attn_mha_heads(z, w, p.xq, p.xkv, n_q, n_k, d, heads, h0, h1, p.params, p.masks, arena.alloc(ws)),
+      'multiHeadAttention');
+    return {
+      Z: k.read(z, n_q, cols).data,
+      weights: wantWeights ? Array.from({ length: h1 - h0 }, (_, h) => k.read(w + 4 * h * n_q * n_k, n_q, n_k)) : null,
+    };
+  });
+}
+
+/**
+ * Y = X W + b (attn_project: multi-head attention's output projection, as
+ * attn_mha computes it); X, W checked matrices, b a checked vector or null.
+ */
+export function runProject(k, X, W, b) {
+  return k.run((arena, ex) => {
+    const y = arena.floats(X.rows * W.cols);
+    k.check(ex.attn_project(y, arena.input(X), arena.input(W), arena.input(b), X.rows, X.cols, W.cols), 'multiHeadAttention');
+    return k.read(y, X.rows, W.cols);
+  });
 }
 
 /**
@@ -96,10 +164,7 @@ function runMha(k, arena, params, { layer: { heads, d }, Xq, Xkv, wantWeights, m
  * arrays instead of fresh ones, as attention() does.
  */
 export function multiHeadAttention(k, Xq, Xkv, options) {
-  const opts = toOptions(options, 'multiHeadAttention');
-  [Xq, Xkv] = toSequences(Xq, Xkv);
-  const call = toMhaCall(toLayer(opts, Xq.cols), Xq, Xkv, opts);
-  return k.run((arena) => runMha(k, arena, putLayer(arena, call.layer), call));
+  return runMultiHeadAttention(k, toMultiHeadAttention(Xq, Xkv, options));
 }
 
 /**

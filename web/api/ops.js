@@ -114,6 +114,42 @@ export function toAttentionCall(Q, K, V, opts, what) {
 }
 
 /**
+ * attention()'s arguments checked, before any wasm memory is touched (the
+ * NaN scan aside: it runs as inputs are copied in): the call runAttention
+ * runs, {Q, K, V, n_q, n_k, d_k, d_v, scale, wantWeights, masks, into}.
+ */
+export function toAttention(Q, K, V, options) {
+  const opts = toOptions(options, 'attention');
+  const c = toAttentionCall(Q, K, V, opts, 'attention');
+  if (opts.into != null) {
+    toResult(opts.into.output, 'into.output', c.n_q, c.d_v);
+    if (c.wantWeights) toResult(opts.into.weights, 'into.weights', c.n_q, c.n_k);
+  }
+  return { ...c, into: opts.into ?? null };
+}
+
+/** The inputs of a checked attention call copied into `arena` (each scanned for NaN and infinities). */
+export function putAttention(arena, c) {
+  return { q: arena.input(c.Q), k: arena.input(c.K), v: arena.input(c.V), masks: putMasks(arena, c.masks) };
+}
+
+/** Runs a checked attention call (toAttention): {output, weights}. */
+export function runAttention(k, c) {
+  const { n_q, n_k, d_k, d_v, wantWeights } = c;
+  const into = c.into ?? {};
+  return k.run((arena, ex) => {
+    const out = arena.floats(n_q * d_v);
+    const w = wantWeights ? arena.floats(n_q * n_k) : 0;
+    const ws = ex.attn_attention_workspace_size(n_q, n_k, d_k, d_v, wantWeights ? 1 : 0) >>> 0;
+    const p = putAttention(arena, c);
+    k.check(ex.attn_attention(
+      out, w, p.q, p.k, p.v, n_q, n_k, d_k, d_v, toFloat32(c.scale), p.masks, ws ? arena.alloc(ws) : 0,
+    ), 'attention');
+    return { output: k.read(out, n_q, d_v, into.output), weights: wantWeights ? k.read(w, n_q, n_k, into.weights) : null };
+  });
+}
+
+/**
  * softmax(scale Q K^T + masks) V. Returns {output, weights}; weights is
  * null with {weights: false}, which also selects the fused kernel whose
  * memory grows with N*d instead of N^2. {into: r}, r an earlier result of
@@ -121,22 +157,5 @@ export function toAttentionCall(Q, K, V, opts, what) {
  * fresh ones.
  */
 export function attention(k, Q, K, V, options) {
-  const opts = toOptions(options, 'attention');
-  const c = toAttentionCall(Q, K, V, opts, 'attention');
-  const { n_q, n_k, d_k, d_v, wantWeights } = c;
-  const into = opts.into ?? {};
-  if (opts.into != null) {
-    toResult(into.output, 'into.output', n_q, d_v);
-    if (wantWeights) toResult(into.weights, 'into.weights', n_q, n_k);
-  }
-  return k.run((arena, ex) => {
-    const out = arena.floats(n_q * d_v);
-    const w = wantWeights ? arena.floats(n_q * n_k) : 0;
-    const ws = ex.attn_attention_workspace_size(n_q, n_k, d_k, d_v, wantWeights ? 1 : 0) >>> 0;
-    k.check(ex.attn_attention(
-      out, w, arena.input(c.Q), arena.input(c.K), arena.input(c.V), n_q, n_k, d_k, d_v,
-      toFloat32(c.scale), putMasks(arena, c.masks), ws ? arena.alloc(ws) : 0,
-    ), 'attention');
-    return { output: k.read(out, n_q, d_v, into.output), weights: wantWeights ? k.read(w, n_q, n_k, into.weights) : null };
-  });
+  return runAttention(k, toAttention(Q, K, V, options));
 }

@@ -4,5 +4,8 @@
 // loadAttention({ parts: 'all' }) imports it, by a dynamic import() that
 // bundlers make a chunk of its own, so a page that only shows attention never
 // downloads it.
-export { attentionBackward, multiHeadAttentionBackward, runMhaBackward, toMhaBackwardCall } from './backward.js';
-export { createTransformer } from './transformer.js';
+export {
+  attentionBackward, multiHeadAttentionBackward, putAttentionBackward, runAttentionBackward, runBackwardDkv, runBackwardDq,
+  runBackwardForward, runMhaBackward, toAttentionBackward, toMhaBackwardCall,
+} from './backward.js';
+export { createTransformer, toAdamW, toConfig, toTokens } from './transformer.js';

@@ -23,7 +23,7 @@ function toInteger(value, name, { min = 0, max = 2 ** 31 - 1, fallback } = {}) {
 }
 
 /** The model's options, checked. */
-function toConfig(options) {
+export function toConfig(options) {
   const o = toOptions(options, 'createTransformer');
   const cfg = {
     vocab: toInteger(o.vocab, 'vocab', { min: 1 }),
@@ -49,7 +49,7 @@ const configFields = (c) => ({
  * lengths from 2 to context + 1, whole numbers in [0, vocab). With `single`,
  * `sequences` is one sequence (the calls that look at one).
  */
-function toTokens(sequences, { vocab, context }, name, single = false) {
+export function toTokens(sequences, { vocab, context }, name, single = false) {
   const list = single ? [sequences] : sequences;
   const what = single ? 'an array of token ids (whole numbers)' : 'an array of token sequences (arrays of whole numbers)';
   if (!isArrayLike(list) || !isArrayLike(list[0] ?? []) || (single && isArrayLike(list[0][0]))) {
@@ -79,7 +79,7 @@ function toTokens(sequences, { vocab, context }, name, single = false) {
   return { tokens, batch, length };
 }
 
-function toAdamW(options) {
+export function toAdamW(options) {
   const o = toOptions(options, 'trainStep');
   const unit = (value, name) => {
     if (value === undefined) return ADAMW[name];
@@ -201,6 +201,37 @@ class Transformer {
       this.#k.check(ex.attn_tf_gradients(loss, this.#model, tokens, batch, length, ws), 'gradients');
       return { loss: new Float32Array(ex.memory.buffer, loss, 1)[0], grads: this.#block(this.#grads) };
     });
+  }
+
+  /**
+   * One AdamW update of every parameter from `grads` ({name: Float32Array},
+   * every parameter's, as gradients() returns; a sum of several batches'
+   * shares, say) with trainStep's options: trainStep is gradients() then
+   * update() with its grads, to the bit. The gradients are checked (names,
+   * sizes, finite values) before any is written.
+   */
+  update(grads, options) {
+    this.#live('update');
+    const adamw = toAdamW(options);
+    if (grads === null || typeof grads !== 'object' || isArrayLike(grads)) {
+      throw new TypeError('update takes the gradients as an object {name: Float32Array}, like gradients() returns');
+    }
+    for (const name of Object.keys(grads)) {
+      if (!this.#tensors.some((t) => t.name === name)) throw new RangeError(`update: unknown parameter ${name}`);
+    }
+    const checked = this.#tensors.map((t) => {
+      const g = grads[t.name];
+      const n = t.rows * t.cols;
+      if (g === undefined) throw new TypeError(`update: the gradient of ${t.name} is missing (every parameter's is needed)`);
+      if (!isArrayLike(g) || g.length !== n) throw new RangeError(`update: the gradient of ${t.name} must have ${n} values (${t.rows} x ${t.cols})`);
+      const data = g instanceof Float32Array ? g : Float32Array.from(g);
+      const bad = data.findIndex((v) => !Number.isFinite(v));
+      if (bad >= 0) throw new RangeError(`update: the gradient of ${t.name} has ${data[bad]} at ${bad}; values must be finite`);
+      return { t, data };
+    });
+    const { ex } = this.#k;
+    for (const { t, data } of checked) new Float32Array(ex.memory.buffer, this.#grads + 4 * t.offset, data.length).set(data);
+    this.#k.run((arena) => this.#k.check(ex.attn_tf_update(this.#model, arena.struct('attn_adamw', adamw)), 'update'));
   }
 
   /** {mean, perToken}: each prediction's loss, batch x (length - 1), and their mean. */

@@ -107,6 +107,7 @@ export function autoload(figures, root = document) {
   function scan(node) {
     if (!waiting.size || node.nodeType !== 1) return;
     if (waiting.has(node.localName)) found(node);
+    if (!waiting.size) return; // (that was the last tag: an empty selector is a SyntaxError)
     for (const el of node.querySelectorAll(selector())) found(el);
   }
 

@@ -81,6 +81,10 @@ button:disabled { opacity: 0.45; cursor: default; }
 .mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
 .op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
+/* Until it draws, the figure shows the page's picture of it (figure-element.js),
+   which has a frame of its own: no second box around it. */
+:host(:not([data-ready], [data-error])) { border-color: transparent; padding: 0; }
+::slotted(figure) { margin: 0; }
 math { font-size: 1.15em; }
 math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
 /* On paper: the light theme, colours as drawn (backgrounds too), the page's
@@ -89,6 +93,6 @@ math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
 @media print {
   :host, :host([data-dark]), :host([theme=dark]) { ${LIGHT} }
   :host { print-color-adjust: exact; -webkit-print-color-adjust: exact; break-inside: avoid; width: auto; max-width: 100%; }
-  .controls, .slider, fieldset.choice, .switch, button, input, select, textarea, .tools, .loading { display: none !important; }
+  .controls, .slider, fieldset.choice, .switch, label, button, input, select, textarea, .tools, .loading { display: none !important; }
 }
 `;

@@ -79,6 +79,16 @@ test('under the strict CSP: the cost sweep runs in its worker, fused memory stay
     `fused holds Q, K, V, output and a fixed workspace: ${extra}`);
   for (const r of plain) assert.ok(r.bytes >= 4 * r.n * r.n, `plain holds the N x N weights at N = ${r.n}`);
   assert.ok(requests.some((u) => u.endsWith('/dist/figures/cost.worker.js')), 'the worker is its own same-origin file');
+  // on every core: the fused kernel through the worker's own pool, a worker per core Chromium reports
+  // (dist/figures/pool-worker.js, under the strict CSP: had it not loaded, the sweep would have failed)
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const onCores = results.filter((r) => r.build === 'cores' && !r.skipped);
+  if (cores > 1) {
+    assert.ok(onCores.length >= 3 && onCores.every((r) => r.cores === cores && r.ms > 0 && fused.some((f) => f.n === r.n)), JSON.stringify(onCores));
+    assert.match(await el.evaluate((e) => e.shadowRoot.querySelector('.legend').textContent), new RegExp(`fused, SIMD on ${cores} cores`));
+  } else {
+    assert.equal(onCores.length, 0);
+  }
   await el.screenshot({ path: `${SCREENSHOTS}attention-cost-sweep.png` });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign(), []);

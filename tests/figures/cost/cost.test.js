@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAttention } from '../../../web/attention.js';
-import { sweep, measure, sizes, predict } from '../../../web/figures/cost/cost.model.js';
+import { CORES, sweep, sweepWithCores, measure, sizes, predict } from '../../../web/figures/cost/cost.model.js';
 import { translator } from '../../../web/kit/i18n.js';
 import { tablesOf } from '../../kit/tables.js';
 
@@ -89,4 +89,41 @@ test('a call shorter than the clock\'s tick is timed in a batch, never as 0 ms (
   assert.ok(r.ms > 0.009 && r.ms < 0.011, `${r.ms} ms per call`);
   const all = [...sweep({ simd: fake, scalar: fake }, { maxN: 1024, d: 16, budgetMs: 1e9, now: clock })];
   assert.ok(all.every((x) => x.skipped || x.ms > 0), 'every time is positive');
+});
+
+test('on every core: after each N\'s fused run of the best build, the same call through a pool, stopped by the sweep\'s rules', async () => {
+  let t = 0;
+  const clock = () => t;
+  // fake engine and pool: a call "takes" (N/256)^2 ms on one core, a quarter of it on the pool's 4
+  const fake = { memoryPeak: () => 1, attention: (X) => { t += (X.rows / 256) ** 2; } };
+  const pool = { workers: 4, attention: async (X) => { t += (X.rows / 256) ** 2 / 4; } };
+  const results = [];
+  for await (const r of sweepWithCores({ simd: fake }, pool, { maxN: 16384, d: 4, budgetMs: 1e9, runCapMs: 1000, now: clock })) results.push(r);
+  const cores = results.filter((r) => r.build === CORES);
+  assert.ok(cores.every((r) => r.kernel === 'fused' && !('bytes' in r)));
+  // each right after the one-core fused run at its N
+  for (const r of cores) {
+    const before = results[results.indexOf(r) - 1];
+    assert.deepEqual([before.build, before.kernel, before.n], ['simd', 'fused', r.n]);
+  }
+  const timed = cores.filter((r) => !r.skipped);
+  assert.deepEqual(timed.map((r) => r.n), [256, 512, 1024, 2048, 4096]);
+  assert.ok(timed.every((r) => r.cores === 4 && Math.abs(r.ms - (r.n / 256) ** 2 / 4) < 1e-9), JSON.stringify(timed));
+  assert.equal(cores.at(-1).skipped, 'skipRunTime'); // the one-core run at 8192 was predicted past the cap: the series stops with it
+  // no pool (one core): the sweep alone
+  const alone = [];
+  for await (const r of sweepWithCores({ simd: fake }, null, { maxN: 1024, d: 4, budgetMs: 1e9, now: clock })) alone.push(r);
+  assert.equal(alone.filter((r) => r.build === CORES).length, 0);
+});
+
+test('on every core the pool computes the engine\'s bits (the note\'s claim)', async () => {
+  const { attentionPool } = await import('../../../web/attention.js');
+  const { poolState } = await import('../../../web/api/pool.js');
+  const pool = await attentionPool({ module: engines.simd.module, parts: 'all', workers: 2 });
+  poolState.get(pool).splitMacs = 0;
+  const X = { rows: 600, cols: 32, data: Float32Array.from({ length: 600 * 32 }, (_, k) => Math.sin(k * 0.37)) };
+  const want = engines.simd.attention(X, X, X, { weights: false }).output.data;
+  const got = (await pool.attention(X, X, X, { weights: false })).output.data;
+  assert.ok(Buffer.from(want.buffer).equals(Buffer.from(got.buffer)));
+  await pool.close();
 });

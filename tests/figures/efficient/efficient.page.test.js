@@ -122,7 +122,7 @@ test('on a phone the matrices fill the column; a skipped measurement says why in
   await context.close();
 });
 
-test('under the strict CSP the sweep runs in its worker: three series, their slopes, a table', async () => {
+test('under the strict CSP the sweep runs in its worker: three series and full attention on every core, their slopes, a table', async () => {
   const { page, problems, foreign, requests, context } = await strict.openFigure(TAG, { attrs: { n: '2048', budget: '5' } });
   const el = await ready(page, TAG);
   await measured(page, TAG);
@@ -130,12 +130,19 @@ test('under the strict CSP the sweep runs in its worker: three series, their slo
   await measured(page, TAG, /Done|failed|Stopped/);
   assert.match(await el.locator('.status').innerText(), /^Done in/);
   const seen = await el.evaluate((e) => ({
-    series: ['full', 'window', 'linear'].map((m) => e.shadowRoot.querySelector('.plot').querySelectorAll(`polyline.${m}`).length),
+    series: ['full', 'window', 'linear', 'cores'].map((m) => e.shadowRoot.querySelector('.plot').querySelectorAll(`polyline.${m}`).length),
     slopes: e.shadowRoot.querySelector('.plots + .note').textContent,
     rows: [...e.shadowRoot.querySelectorAll('tbody tr')].filter((tr) => tr.cells[1].textContent !== '').length, // sizes measured
+    cores: navigator.hardwareConcurrency,
+    onCores: e.results.filter((r) => r.mechanism === 'cores' && !r.skipped),
   }));
-  assert.deepEqual(seen.series, [1, 1, 1], 'a line per mechanism');
-  assert.match(seen.slopes, /^Log-log slopes of time against N, from N = 1024 on: full -?\d+\.\d, window 32 -?\d+\.\d, Performer, 64 features -?\d+\.\d\.$/); // any value: tests never assert on time
+  // full attention on every core (a pool in the sweep's worker, dist/figures/pool-worker.js under this CSP)
+  // where the browser reports more than one, else none
+  const many = seen.cores > 1;
+  assert.deepEqual(seen.series, [1, 1, 1, many ? 1 : 0], 'a line per mechanism');
+  assert.ok(many ? seen.onCores.length >= 3 && seen.onCores.every((r) => r.cores === seen.cores && r.ms > 0) : !seen.onCores.length, JSON.stringify(seen.onCores));
+  const onCores = many ? `, full, on ${seen.cores} cores -?\\d+\\.\\d` : '';
+  assert.match(seen.slopes, new RegExp(`^Log-log slopes of time against N, from N = 1024 on: full -?\\d+\\.\\d, window 32 -?\\d+\\.\\d, Performer, 64 features -?\\d+\\.\\d${onCores}\\.$`)); // any value: tests never assert on time
   assert.ok(seen.rows >= 3, `${seen.rows} sizes measured`);
   assert.ok(requests.some((u) => u.endsWith('/dist/figures/efficient.worker.js')), 'the worker is its own same-origin file');
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-sweep.png` });

@@ -21,8 +21,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import {
-  example, featureErrors, measure, misplaced, parseGlobal, performerWeights, readGlobal, slope, sweep, tokens, windowMask, windowTiles, EXPONENT,
-  FEATURE_COUNTS, N_TOKENS, SEEDS, SWEEP, TILE,
+  example, featureErrors, measure, misplaced, parseGlobal, performerWeights, readGlobal, slope, sweep, sweepWithCores, tokens, windowMask, windowTiles, EXPONENT,
+  CORES, FEATURE_COUNTS, N_TOKENS, SEEDS, SWEEP, TILE,
 } from '../../../web/figures/efficient/efficient.model.js';
 import { readFileSync } from 'node:fs';
 import { translator } from '../../../web/kit/i18n.js';
@@ -213,4 +213,22 @@ test('the global attribute is read leniently: positions in range, once each, sor
   assert.deepEqual(parseGlobal(''), []);
   assert.deepEqual(parseGlobal(null), []);
   assert.deepEqual(readGlobal('1, 21 32,0 33 x', 1), { positions: [0, 20, 31], ignored: ['0', '33', 'x'] });
+});
+
+test('full attention on every core: after each N\'s full run, the same call through a pool, stopped by the sweep\'s rules', async () => {
+  let t = 0;
+  const clock = () => t;
+  const work = (n, opts) => (opts?.window !== undefined || opts?.features ? n / 256 : (n / 256) ** 2);
+  const fake = {
+    memoryPeak: () => 1,
+    attention: (X, _K, _V, opts) => { t += work(X.rows, opts); },
+    linearAttention: (X, _K, _V, opts) => { t += work(X.rows, opts); },
+  };
+  const pool = { workers: 2, attention: async (X) => { t += (X.rows / 256) ** 2 / 2; } };
+  const results = [];
+  for await (const r of sweepWithCores(fake, pool, { maxN: 16384, budgetMs: 1e9, runCapMs: 100, now: clock })) results.push(r);
+  const cores = results.filter((r) => r.mechanism === CORES);
+  for (const r of cores) assert.deepEqual(results[results.indexOf(r) - 1].mechanism, 'full');
+  assert.deepEqual(cores.filter((r) => !r.skipped).map((r) => [r.n, r.cores, r.ms]), [256, 512, 1024, 2048].map((n) => [n, 2, (n / 256) ** 2 / 2]));
+  assert.deepEqual(cores.at(-1), { mechanism: CORES, n: 4096, skipped: 'skipRunTime', predictedMs: 256 }); // as full's
 });

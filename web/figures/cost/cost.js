@@ -10,10 +10,12 @@ import { choice, slider } from '../../kit/controls.js';
 import { MeasuringFigure } from '../../kit/workers/measuring.js';
 import { bestBuild } from '../../api/load.js';
 import { rich } from '../../kit/rich.js';
-import { BUILDS, KERNELS, FIRST_N } from './cost.model.js';
+import { BUILDS, CORES, KERNELS, FIRST_N } from './cost.model.js';
 import { bytes, millis } from '../../kit/format.js';
 
-const SERIES = BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` })));
+// every build and kernel on one core, then the fused kernel on every core (shown once measured)
+const SERIES = [...BUILDS.flatMap((build) => KERNELS.map((kernel) => ({ build, kernel, id: `${build}/${kernel}` }))),
+  { build: CORES, kernel: 'fused', id: `${CORES}/fused` }];
 const LIMIT = 2 ** 31;
 const LARGEST = [1024, 2048, 4096, 8192, 16384, 32768, 65536]; // the choices of the largest N
 const [PW, PH, PL, PB] = [300, 200, 52, 28]; // plot size, left and bottom margins
@@ -39,6 +41,7 @@ class Cost extends MeasuringFigure {
   .fused { stroke: var(--attention-head-1); fill: var(--attention-head-1); color: var(--attention-head-1); }
   .plain { stroke: var(--attention-positive); fill: var(--attention-positive); color: var(--attention-positive); }
   polyline.scalar { stroke-dasharray: 5 3; }
+  polyline.cores { stroke-dasharray: 1 3; stroke-linecap: round; stroke-width: 3; }
   .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; }
   .legend svg { display: inline-block; vertical-align: middle; }
   .status { font-weight: 600; min-height: 1.4em; }
@@ -62,13 +65,12 @@ class Cost extends MeasuringFigure {
     this.plots = h('div', { class: 'plots' });
     this.table = h('div', { class: 'wrap' });
     this.drawn = null; // the results the plots and table show
-    const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
-      [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
+    this.legend = h('div', { class: 'legend' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.nSlider.el, this.dChoice.el, this.button]),
       this.status,
-      h('div', { class: 'legend' }, SERIES.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`]))),
+      this.legend,
       this.plots,
       this.table,
       h('p', { class: 'note' }, rich(this.t('note'))),
@@ -80,9 +82,19 @@ class Cost extends MeasuringFigure {
     this.dChoice?.set(this.state.d);
   }
 
-  /** The kernel's and the build's names of a series (or a result) in the figure's language. */
+  /**
+   * The kernel's and the build's names of a series (or a result) in the
+   * figure's language; on every core, the best build's and the count.
+   */
   names({ kernel, build }) {
-    return { kernel: this.t(kernel), build: this.t(build) };
+    if (build !== CORES) return { kernel: this.t(kernel), build: this.t(build) };
+    const on = this.results.find((r) => r.build === CORES && r.cores);
+    return { kernel: this.t(kernel), build: this.t('onCores', { build: this.t(this.sweep?.simd === false ? 'scalar' : 'simd'), cores: on?.cores ?? '' }) };
+  }
+
+  /** The series to draw: on every core only once it has a result (a browser with one core has none). */
+  shownSeries(results) {
+    return SERIES.filter((sr) => sr.build !== CORES || results.some((r) => r.build === CORES));
   }
 
   // The timings depend on d: each d has its sweep (a change of d shows that
@@ -93,7 +105,7 @@ class Cost extends MeasuringFigure {
 
   /** The status line's words for a result that just arrived. */
   progress(r) {
-    return ['measuringLast', { n: r.n, kernel: [r.kernel], build: [r.build] }];
+    return ['measuringLast', { n: r.n, ...this.names(r) }];
   }
 
   statusWords() {
@@ -110,12 +122,16 @@ class Cost extends MeasuringFigure {
       this.drawn = { results, count: results.length };
       const done = results.filter((r) => !r.skipped);
       const maxN = Math.max(this.sweep?.maxN ?? FIRST_N, ...results.map((r) => r.n));
+      const series = this.shownSeries(results);
+      const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
+        [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
+      replace(this.legend, series.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`])));
       replace(this.plots, [
         this.plot(this.t('timePlot'), done, 'ms', millis, 10, null, maxN),
         this.plot(this.t('memoryPlot'), done, 'bytes', bytes, 16, LIMIT, maxN),
       ]);
-      replace(this.table, this.resultsTable(SERIES.map((sr) => ({
-        head: [h('span', {}, this.t(sr.kernel)), ' ', h('span', {}, this.t(sr.build))],
+      replace(this.table, this.resultsTable(series.map((sr) => ({
+        head: [h('span', {}, this.names(sr).kernel), ' ', h('span', {}, this.names(sr).build)],
         match: (r) => r.build === sr.build && r.kernel === sr.kernel,
       })), {
         name: (r) => this.t('series', this.names(r)),

@@ -10,12 +10,16 @@
 // included). A variant stops when its next run would not fit the time
 // budget, predicted from its last run and time growing like N^2. Every
 // kernel of every build is warmed up before the first measurement; calls
-// are timed in batches (timing.js).
+// are timed in batches (timing.js). `sweepWithCores` adds the fused kernel
+// of the best build on every core (kit/workers/cores.js: an attentionPool).
 import { normalMatrix } from '../../kit/random.js';
 import { timeCall } from '../../kit/workers/timing.js';
+import { timeAsync, withCores } from '../../kit/workers/cores.js';
 
 export const KERNELS = ['fused', 'plain'];
 export const BUILDS = ['simd', 'scalar'];
+/** The series on every core: the best build's fused kernel through an attentionPool (its results' build). */
+export const CORES = 'cores';
 export const FIRST_N = 256;
 /** wasm memory the engine may grow to (build.sh: -sMAXIMUM_MEMORY=2GB). */
 export const WASM_BYTES = 2 ** 31;
@@ -68,6 +72,8 @@ function warmUp(attn, d, now) {
   }
 }
 
+const BUDGET_MS = 30000, RUN_CAP_MS = 6000;
+
 /** Time predicted for size n from the variant's last result (time ~ N^2). */
 export const predict = (last, n) => last.ms * (n / last.n) ** 2;
 
@@ -76,7 +82,7 @@ export const predict = (last, n) => last.ms * (n / last.n) ** 2;
  * {build, kernel, n, d, ms, bytes} or {build, kernel, n, d, skipped}. Stops a
  * variant once a run would pass `runCapMs` or the time left of `budgetMs`.
  */
-export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = 30000, runCapMs = 6000, now = () => performance.now() } = {}) {
+export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = BUDGET_MS, runCapMs = RUN_CAP_MS, now = () => performance.now() } = {}) {
   const start = now();
   const last = {};
   const stopped = new Set();
@@ -107,4 +113,31 @@ export function* sweep(engines, { maxN = 8192, d = 32, budgetMs = 30000, runCapM
       }
     }
   }
+}
+
+/**
+ * Async generator: sweep()'s results and, after each N's fused run of the
+ * best build (SIMD, or scalar where there is none), the same call through
+ * `pool` (an attentionPool, or null: sweep() alone): {build: CORES, kernel:
+ * 'fused', n, d, cores, ms} (no bytes: the memory is the workers'), or
+ * {..., skipped} once that series stops, by sweep()'s rules.
+ */
+export function sweepWithCores(engines, pool, { d = 32, budgetMs = BUDGET_MS, runCapMs = RUN_CAP_MS, now = () => performance.now(), ...rest } = {}) {
+  const best = engines.simd ? 'simd' : 'scalar';
+  const call = (n) => {
+    const X = inputs(n, d);
+    return () => pool.attention(X, X, X, { weights: false });
+  };
+  return withCores(sweep(engines, { d, budgetMs, runCapMs, now, ...rest }), {
+    pool, budgetMs, runCapMs, now,
+    after: (r) => r.build === best && r.kernel === 'fused',
+    make: (r, x) => ({ build: CORES, kernel: 'fused', d, ...x }),
+    measure: (n, repeats) => timeAsync(call(n), { repeats, now }),
+    // at an N the pool splits (N = 1024), for WARM_MS
+    warm: async () => {
+      const run = call(1024);
+      const t0 = now();
+      for (let k = 0; k < 50 && (k < 2 || now() - t0 < WARM_MS); k++) await run();
+    },
+  });
 }

@@ -10,6 +10,7 @@ export default {
   largestN: 'Largest N',
   simd: 'SIMD', scalar: 'scalar', fused: 'fused', plain: 'plain',
   series: '{kernel}, {build}',
+  onCores: '{build} on {cores} cores',
   measuring: 'Measuring up to N = {n}, d = {d}\u2026',
   measuringLast: 'Measuring\u2026 last: N = {n}, {kernel} {build}',
   again: 'Measuring again up to N = {n}, d = {d}: the last sweep at this d was stopped unfinished\u2026',
@@ -30,5 +31,7 @@ export default {
     + 'Both still do 2 N\u00b2 d multiply-adds (N\u00b2 d for the scores, N\u00b2 d for the weighted sum; 4 N\u00b2 d floating-point operations), so time grows like N\u00b2 for both. '
     + 'Memory is the most wasm memory held at once during the call; times are the fastest of up to five runs (calls shorter than 10 ms are timed in batches), after every kernel has been warmed up. '
     + 'The sweep runs in a background worker (one measuring figure on the page at a time, so that none times another\u2019s work) and drops a variant when its next run would pass the time budget. '
-    + 'Each d has its own sweep: a change of d shows that d\u2019s timings, measuring them first if need be.',
+    + 'Each d has its own sweep: a change of d shows that d\u2019s timings, measuring them first if need be. '
+    + 'On every core: the same fused call through a pool of workers, one per core your browser reports, each given a block of the queries; '
+    + 'the rows come back as the same bits, sooner by up to the number of cores, less what the messages cost (calls too small for that run on one core).',
 };

@@ -24,12 +24,12 @@ import { millis, pct } from '../../kit/format.js';
 import { loglogPlot } from '../../kit/draw/loglog.js';
 import {
   exactWeights, featureErrors, parseGlobal, readGlobal, slope, windowPattern, windowTiles,
-  FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SEEDS, SWEEP, TILE,
+  CORES, FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SEEDS, SWEEP, TILE,
 } from './efficient.model.js';
 
 const LARGEST = [2048, 4096, 8192, 16384, 32768, 65536]; // the choices of the sweep's largest N
 const NOTE_N = 16384; // the N the note's tile counts are for
-const COLOURS = { full: '--attention-positive', window: '--attention-head-1', linear: '--attention-head-3' };
+const COLOURS = { full: '--attention-positive', window: '--attention-head-1', linear: '--attention-head-3', [CORES]: '--attention-positive' };
 
 class Efficient extends MeasuringFigure {
   static strings = { en: () => import('./efficient.strings.en.js'), zh: () => import('./efficient.strings.zh.js') };
@@ -62,8 +62,11 @@ class Efficient extends MeasuringFigure {
   .window { stroke: var(--attention-head-1); fill: var(--attention-head-1); }
   .linear { stroke: var(--attention-head-3); fill: var(--attention-head-3); }
   .guide { stroke: var(--attention-muted); fill: var(--attention-muted); }
+  .cores { stroke: var(--attention-positive); fill: var(--attention-positive); }
+  .plot polyline.cores { stroke-dasharray: 1 3; stroke-linecap: round; stroke-width: 3; }
   .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.88em; }
   .legend b { display: inline-block; width: 18px; height: 3px; vertical-align: middle; margin-right: 4px; }
+  .legend b.cores { background: none !important; height: 0; border-top: 3px dotted var(--attention-positive); }
   .status { font-weight: 600; min-height: 1.4em; }
   table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.86em; width: 100%; }
   th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid var(--attention-border); }
@@ -110,8 +113,7 @@ class Efficient extends MeasuringFigure {
       h('p', { class: 'note' }, this.t('weightsNote', { n: N_TOKENS })),
       h('div', { class: 'controls' }, [this.nSlider.el, this.button]),
       this.status,
-      h('div', { class: 'legend' }, [...MECHANISMS.map((m) => h('span', {}, [h('b', { class: m, style: `background: var(${COLOURS[m]})` }), this.mechanismName(m)])),
-        h('span', {}, [h('b', { style: 'background: var(--attention-muted)' }), this.t('guide')])]),
+      this.legend = h('div', { class: 'legend' }),
       h('div', { class: 'plots' }, [this.timePlot, this.errorPlot]),
       this.slopes,
       this.table,
@@ -150,9 +152,10 @@ class Efficient extends MeasuringFigure {
     if (this.globalField && this.shadowRoot.activeElement !== this.globalField) this.globalField.value = this.globalText(parseGlobal(this.state.global));
   }
 
-  /** A mechanism's name in the sweep (its window and feature count are the sweep's). */
+  /** A mechanism's name in the sweep (its window and feature count are the sweep's; on every core, the count). */
   mechanismName(mechanism) {
-    return this.t(mechanism, { w: SWEEP.window, m: SWEEP.features });
+    const cores = this.results.find((r) => r.mechanism === CORES && r.cores)?.cores ?? '';
+    return this.t(mechanism, { w: SWEEP.window, m: SWEEP.features, cores });
   }
 
   /** The status line's words for a result that just arrived. */
@@ -223,11 +226,15 @@ class Efficient extends MeasuringFigure {
   /** The time plot, its slopes and the table, from the sweep's results. */
   renderTimes(results) {
     const done = results.filter((r) => !r.skipped);
-    const series = MECHANISMS.map((mech) => ({ cls: mech, points: done.filter((r) => r.mechanism === mech).map((r) => [r.n, r.ms]) }));
+    // full attention on every core once it has a result (a browser with one core has none)
+    const shown = [...MECHANISMS, ...(results.some((r) => r.mechanism === CORES) ? [CORES] : [])];
+    replace(this.legend, [...shown.map((m) => h('span', {}, [h('b', { class: m, style: `background: var(${COLOURS[m]})` }), this.mechanismName(m)])),
+      h('span', {}, [h('b', { style: 'background: var(--attention-muted)' }), this.t('guide')])]);
+    const series = shown.map((mech) => ({ cls: mech, points: done.filter((r) => r.mechanism === mech).map((r) => [r.n, r.ms]) }));
     // slopes from N = 1024 on: the smallest sizes carry fixed costs
-    const slopes = Object.fromEntries(MECHANISMS.map((mech) => [mech, slope(done.filter((r) => r.mechanism === mech && r.n >= 1024))]));
+    const slopes = Object.fromEntries(shown.map((mech) => [mech, slope(done.filter((r) => r.mechanism === mech && r.n >= 1024))]));
     const fmt = (k) => (Number.isFinite(slopes[k]) ? (Math.round(slopes[k] * 10) / 10 + 0).toFixed(1) : '\u2013'); // + 0: no "-0.0"
-    setText(this.slopes, this.t('slopes', { items: MECHANISMS.map((k) => this.t('slope', { name: this.mechanismName(k), slope: fmt(k) })) }));
+    setText(this.slopes, this.t('slopes', { items: shown.map((k) => this.t('slope', { name: this.mechanismName(k), slope: fmt(k) })) }));
     const maxN = Math.max(this.sweep?.maxN ?? this.constructor.quick, ...results.map((r) => r.n), FIRST_N * 2);
     const ticks = [];
     for (let n = FIRST_N; n <= maxN; n *= 4) ticks.push(n);
@@ -241,7 +248,7 @@ class Efficient extends MeasuringFigure {
       series, xTicks: ticks, xLabel: this.t('nAxis'), yFormat: millis,
       label: this.t('timeLabel', { slopes: this.slopes.textContent }),
     }));
-    replace(this.table, this.resultsTable(MECHANISMS.map((mech) => ({ head: this.mechanismName(mech), match: (r) => r.mechanism === mech })), {
+    replace(this.table, this.resultsTable(shown.map((mech) => ({ head: this.mechanismName(mech), match: (r) => r.mechanism === mech })), {
       name: (r) => this.mechanismName(r.mechanism),
       why: (r) => this.t(r.skipped, { time: r.predictedMs === undefined ? '' : millis(r.predictedMs) }),
     }));

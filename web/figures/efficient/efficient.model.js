@@ -18,11 +18,14 @@
 import { normalMatrix } from '../../kit/random.js';
 import { identity } from '../../kit/mat.js';
 import { timeCall } from '../../kit/workers/timing.js';
+import { timeAsync, withCores } from '../../kit/workers/cores.js';
 
 export const N_TOKENS = 32;
 export const D = 16;
 export const FEATURE_COUNTS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 export const MECHANISMS = ['full', 'window', 'linear'];
+/** Full attention on every core, through an attentionPool (kit/workers/cores.js): its results' mechanism. */
+export const CORES = 'cores';
 export const FIRST_N = 256;
 /** The sweep's window and feature count (the text quotes them). */
 export const SWEEP = { window: 32, features: 64, d: 32 };
@@ -194,6 +197,8 @@ export function slope(points, x = 'n', y = 'ms') {
 
 // ---- the sweep ------------------------------------------------------------
 
+const BUDGET_MS = 20000, RUN_CAP_MS = 4000;
+
 /** How time grows with N for each mechanism, to predict the next run. */
 export const EXPONENT = { full: 2, window: 1, linear: 1 };
 
@@ -220,7 +225,7 @@ export function measure(attn, mechanism, n, { d = SWEEP.d, repeats = 1, minMs = 
  * or {mechanism, n, skipped: 'skipBudget'} (keys of efficient.strings.en.js) once a run is
  * predicted (from the last one and EXPONENT) past runCapMs or the budget left.
  */
-export function* sweep(attn, { maxN = 16384, budgetMs = 20000, runCapMs = 4000, now = () => performance.now() } = {}) {
+export function* sweep(attn, { maxN = 16384, budgetMs = BUDGET_MS, runCapMs = RUN_CAP_MS, now = () => performance.now() } = {}) {
   const start = now();
   const last = {};
   const stopped = new Set();
@@ -241,4 +246,29 @@ export function* sweep(attn, { maxN = 16384, budgetMs = 20000, runCapMs = 4000, 
       yield { mechanism, n, ...r };
     }
   }
+}
+
+/**
+ * Async generator: sweep()'s results and, after each N's full attention,
+ * the same call through `pool` (an attentionPool, or null: sweep() alone):
+ * {mechanism: CORES, n, cores, ms} (no bytes: the memory is the workers'),
+ * or {mechanism: CORES, n, skipped} once that series stops, by sweep()'s rules.
+ */
+export function sweepWithCores(attn, pool, { budgetMs = BUDGET_MS, runCapMs = RUN_CAP_MS, now = () => performance.now(), ...rest } = {}) {
+  const call = (n) => {
+    const X = sweepInputs(n, SWEEP.d);
+    return () => pool.attention(X, X, X, { weights: false });
+  };
+  return withCores(sweep(attn, { budgetMs, runCapMs, now, ...rest }), {
+    pool, budgetMs, runCapMs, now, exponent: EXPONENT.full,
+    after: (r) => r.mechanism === 'full',
+    make: (r, x) => ({ mechanism: CORES, ...x }),
+    measure: (n, repeats) => timeAsync(call(n), { repeats, now }),
+    // at an N the pool splits (N = 1024), for 50 ms
+    warm: async () => {
+      const run = call(1024);
+      const t0 = now();
+      for (let k = 0; k < 50 && (k < 2 || now() - t0 < 50); k++) await run();
+    },
+  });
 }

@@ -22,7 +22,7 @@ export default {
   captionPerformer: '{m} features (one draw shown). Averaged over {seeds} draws, {misplaced} of each row\u2019s weight lands on the wrong keys.',
   summary: 'Window {w}: keeps {kept} of the weight. Performer with {m} features misplaces {misplaced}.',
   // the mechanisms in the sweep's legend, plots and table
-  full: 'full', window: 'window {w}', linear: 'Performer, {m} features',
+  full: 'full', window: 'window {w}', linear: 'Performer, {m} features', cores: 'full, on {cores} cores',
   guide: 'guide: slope 1',
   measuringLast: 'Measuring\u2026 last: N = {n}, {name}',
   slopes: ({ items }) => `Log-log slopes of time against N, from N = 1024 on: ${items.join(', ')}.`,
@@ -39,5 +39,7 @@ export default {
     + 'and computes $\\phi(Q)\\,(\\phi(K)^T V)$ right to left: about $4Nmd$ multiply-adds ($Nmd$ each for $\\phi(Q)$, $\\phi(K)$, $\\phi(K)^T V$ and the last product), slope 1 as well. '
     + 'It is only an estimate, and its error shrinks far more slowly than an average of m independent draws would: positive random features are heavy-tailed, and a few large ones dominate each estimate. '
     + 'Times are measured in your browser in a background worker, one measuring figure at a time (the fastest of up to three runs; calls shorter than 10 ms are timed in batches); '
-    + 'memory is the most wasm memory the call held, inputs included.',
+    + 'memory is the most wasm memory the call held, inputs included. '
+    + 'Full attention on every core is the same call through a pool of workers, one per core your browser reports, each given a block of the queries: '
+    + 'the same bits, sooner by at most the number of cores, and still slope 2. More cores buy a constant factor; a window or random features change the slope.',
 };

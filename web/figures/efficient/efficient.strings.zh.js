@@ -18,7 +18,7 @@ export default {
   noGlobal: '无',
   captionPerformer: '{m} 个特征（图中是其中一次抽样）。在 {seeds} 次抽样上平均，每行有 {misplaced} 的权重落到了错误的键上。',
   summary: '窗口 {w}：保留了 {kept} 的权重。{m} 个特征的 Performer 放错了 {misplaced}。',
-  full: '完整', window: '窗口 {w}', linear: 'Performer，{m} 个特征',
+  full: '完整', window: '窗口 {w}', linear: 'Performer，{m} 个特征', cores: '完整，{cores} 个核心',
   guide: '参考线：斜率 1',
   measuringLast: '测量中\u2026 最近一次：N = {n}，{name}',
   slopes: ({ items }) => `从 N = 1024 起，耗时对 N 的双对数斜率：${items.join('，')}。`,
@@ -35,5 +35,7 @@ export default {
     + '并从右往左计算 $\\phi(Q)\\,(\\phi(K)^T V)$：大约 $4Nmd$ 次乘加（$\\phi(Q)$、$\\phi(K)$、$\\phi(K)^T V$ 和最后的乘积各 $Nmd$ 次），斜率同样是 1。'
     + '但它只是一个估计，误差缩小得比 m 次独立抽样的平均值慢得多：正随机特征是重尾的，少数几个大值主导了每次估计。'
     + '耗时是在你的浏览器里、在后台 worker 中测的，本页的测量图一次只测一个（取最多三次运行中最快的一次；短于 10 ms 的调用成批计时）；'
-    + '内存是调用期间占用的 wasm 内存的最大值，输入也算在内。',
+    + '内存是调用期间占用的 wasm 内存的最大值，输入也算在内。'
+    + '所有核心上的完整注意力，是把同一个调用交给一组 worker，浏览器报告几个核心就有几个 worker，每个分到一部分查询：'
+    + '结果逐位相同，最多快到核心数那么多倍，斜率仍然是 2。更多核心只换来一个常数倍；窗口或随机特征改变的是斜率。',
 };

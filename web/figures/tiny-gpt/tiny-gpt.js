@@ -279,7 +279,7 @@ class TinyGpt extends TrainingFigure {
   renderDecodings(running) {
     const w = this.written;
     // until the model has written: what will fill this, and how (loading only while it loads)
-    const waiting = !this.worker ? 'decodeIdle' : this.msg.loading ? 'writing' : running ? 'decodeTraining' : 'decodeWriting';
+    const waiting = !this.worker ? 'writeIdle' : this.msg.loading ? 'writing' : running ? 'decodeTraining' : 'decodeWriting';
     if (!this.changed('decodings', w, running, waiting)) return;
     const dropped = w ? unknownChars(w.typed) : [];
     // what the model could not read, and so did not: said, never silently replaced

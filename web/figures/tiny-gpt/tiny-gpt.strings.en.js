@@ -33,7 +33,7 @@ export default {
   promptDropped: 'The model does not know {chars}; it reads the prompt without them.',
   promptNone: 'The model knows none of the prompt\u2019s characters ({chars}), so it starts from a space.',
   writing: 'Loading the model\u2026',
-  decodeIdle: 'Press Write to see the untrained model continue the prompt in three ways, or Start training to train it first.',
+  writeIdle: 'Press Write to see the untrained model continue the prompt three ways, or Start training to watch them improve.',
   decodeTraining: 'It writes when training pauses or ends.',
   decodeWriting: 'Writing\u2026',
   writtenAt: 'Written by the model at step {step}; pause to write with the model as it is now.',

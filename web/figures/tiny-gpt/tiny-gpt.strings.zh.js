@@ -30,7 +30,7 @@ export default {
   promptDropped: '模型不认识 {chars}，所以读提示词时跳过了它们。',
   promptNone: '模型一个也不认识提示词里的字符（{chars}），所以从一个空格开始写。',
   writing: '正在加载模型\u2026',
-  decodeIdle: '按“生成”，看看未经训练的模型如何用三种方式续写提示；或先按“开始训练”。',
+  writeIdle: '按\u201c生成\u201d，看未训练的模型用三种方式续写提示词；或按\u201c开始训练\u201d，看它们越写越好。',
   decodeTraining: '训练暂停或结束时，它就来写。',
   decodeWriting: '正在写\u2026',
   writtenAt: '这是模型在第 {step} 步时写的；暂停训练，就能用模型现在的样子来写。',

@@ -131,13 +131,18 @@ export class MeasuringFigure extends FigureElement {
     return sw.results.length || !sw.previous ? sw.results : sw.previous.results;
   }
 
-  /** Start a sweep up to maxN, replacing the page's last one for these settings. */
-  measure(maxN, { again = false } = {}) {
+  /**
+   * Start a sweep up to maxN, replacing the page's last one for these
+   * settings. `asked`: the reader pressed Measure; only such a sweep
+   * measures on every core too (its workers cost a page that only shows the
+   * figure's quick look nothing).
+   */
+  measure(maxN, { again = false, asked = false } = {}) {
     const old = this.sweep;
     if (old) finish(old, 'stopped');
     const previous = old?.results.length ? old : old?.previous;
     if (previous) previous.previous = null; // keep one sweep back, not a chain
-    const sw = sweep(this.constructor.worker, this.constructor.builds(), this.sweepKey(), maxN, this.sweepMessage(), previous, again);
+    const sw = sweep(this.constructor.worker, this.constructor.builds(), this.sweepKey(), maxN, { ...this.sweepMessage(), cores: asked }, previous, again);
     sweeps.set(sw.id, sw);
     queue.push(sw);
     prune(); // settings changed away from: their sweep goes
@@ -157,7 +162,7 @@ export class MeasuringFigure extends FigureElement {
   ensureSweep() {
     const sw = this.sweep;
     if (!sw) this.measure(Math.min(this.constructor.quick, this.state.n));
-    else if (sw.phase === 'interrupted') this.measure(sw.maxN, { again: true });
+    else if (sw.phase === 'interrupted') this.measure(sw.maxN, { again: true, asked: sw.message.cores });
   }
 
   /** The Measure / Stop button. The second click of a double click is not a second press. */
@@ -167,7 +172,7 @@ export class MeasuringFigure extends FigureElement {
       onclick: (e) => {
         if (e.detail > 1) return;
         if (this.worker) this.stopSweep();
-        else this.measure(this.state.n);
+        else this.measure(this.state.n, { asked: true });
       },
     });
   }
@@ -211,6 +216,7 @@ export class MeasuringFigure extends FigureElement {
       const r = results.find((x) => x.n === n && sr.match(x));
       if (!r) return h('td', {}, '');
       if (r.skipped) return h('td', { class: 'skip' }, this.t('skipped'));
+      if (r.bytes === undefined) return h('td', {}, h('span', {}, millis(r.ms))); // (on every core: the workers' memory)
       return h('td', {}, [h('span', {}, `${millis(r.ms)} \u00b7`), ' ', h('span', {}, bytes(r.bytes))]);
     };
     const skips = results.filter((r) => r.skipped).map((r) => this.t('skipItem', { name: name(r), n: r.n, why: why(r) }));

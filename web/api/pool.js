@@ -1,0 +1,517 @@
+// pool.js: attentionPool(), the engine's calls spread over workers (Web
+// Workers in browsers, worker_threads in Node: '#pool-thread'), each with an
+// engine of its own made from the page's compiled WebAssembly.Module (posted
+// to it: no second download or compile). Workers get plain messages; no
+// SharedArrayBuffer, so no cross-origin isolation (COOP/COEP headers) needed.
+//
+// Every call is checked here first, by the engine's own checks (api/ops.js,
+// mha.js, linear.js, backward.js): a bad argument rejects with the engine's error before
+// anything is posted. Its inputs are also copied into the pool's own engine
+// once, for the engine's NaN and infinity scan, and freed. Then a call either
+// runs here, on that engine, when it is too small for messages to pay, or
+// is split so that every output row is computed as the single-thread engine
+// computes it, and the pieces are put together in order:
+//   attention         blocks of query rows (attn_masks.first_query gives a
+//                     block's rows the bits they have in the whole call:
+//                     causal, windows and global tokens go by position);
+//                     blocks cut so each has about the same visible keys
+//   multiHeadAttention  blocks of heads (attn_mha_heads: their columns of
+//                     Z and their weights), then blocks of the output
+//                     projection's rows (attn_project, more than 4 rows each,
+//                     as attn_mha computes it)
+//   linearAttention   without causal: blocks of query rows (every worker
+//                     sums all the keys' features, then its rows); causal
+//                     (prefix sums) runs whole, on one worker
+//   attentionBackward the forward by blocks of rows (the output and each
+//                     row's log-sum-exp or weights), then dQ by blocks of
+//                     rows (attn_attention_backward_dq) and dK, dV by blocks
+//                     of 128-key tiles (attn_attention_backward_dkv), each
+//                     worker a block of both; 7 products per tile instead of
+//                     5, so 2 workers gain ~1.5x, not 2x
+// A worker runs the pieces it is sent in order; the results come back with
+// their buffers transferred.
+//
+// Workers start with the pool, and end with pool.close(), when the pool is
+// collected, or in a browser when the page goes away (pagehide; calls after
+// that start them again). A worker that stops in a call rejects the calls it
+// had with an Error that says so and is replaced by the next call that needs
+// it: nothing is tried again. In Node an idle worker keeps no process alive.
+//
+// The engine's functions come from attention.js (createPool's `engine`), not
+// from imports of their modules here: a bundle then keeps those modules in
+// the chunk of the engine, whether or not it ever starts a pool (imported by
+// this file too, they would move to a chunk of their own: one more request
+// for every page).
+
+// The workers: '#pool-thread' (package.json "imports") is worker_threads in
+// Node and Web Workers in a bundle for browsers; a page that loads this file
+// unbundled resolves no '#' name, and takes the Web Workers' file directly.
+const threads = () => (globalThis.process?.versions?.node ? import('#pool-thread') : import('./pool-thread.js'));
+
+// Below these many multiply-adds (x2 flops) a call runs here, with no
+// messages. Measured (bench/run.mjs --only pool, Node 20, CPU family 25
+// model 17, 2 cores, load < 1): see SPLIT_MFLOP's comment in the bench.
+export const SPLIT_FLOPS = 24e6;
+
+// Fewest rows of the output projection per worker: attn_project (as
+// attn_mha) computes 4 rows or fewer a row at a time, which rounds
+// differently from the GEMM that more rows get.
+const PROJECT_ROWS = 5;
+
+const OPTIONS = ['workers', 'parts', 'build', 'simd', 'module', 'wasmBinary', 'wasmUrl', 'tiles'];
+
+// The engine's functions (createPool's `engine.calls`), set by the first pool.
+let toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
+  mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks;
+
+/**
+ * attentionPool(options) with attention.js's engine: {load (its loader),
+ * calls (the functions of api/ that check, copy in and run each call)}.
+ */
+export async function createPool(options, { load: loadEngine, calls }) {
+  ({ toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
+    mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks } = calls);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('attentionPool options must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new RangeError(`attentionPool: unknown option '${key}'; the options are ${OPTIONS.join(', ')}`);
+  }
+  const { cores, startThread } = await threads();
+  const { workers = Math.max(1, cores() - 1), ...load } = options;
+  checkSize(workers, 'workers');
+  const engine = await loadEngine(load);
+  const state = new PoolState(engine, workers, await engine.tuned, startThread);
+  state.start();
+  return new AttentionPool(state);
+}
+
+// The public object holds the state; nothing the state holds (workers,
+// their listeners, the page's pagehide listener) holds the public object, so
+// a pool dropped without close() is collected and its workers ended.
+const collected = new FinalizationRegistry((state) => state.close());
+
+/** A pool's state, by pool: for tests (its workers, the calls it posted, its split threshold). */
+export const poolState = new WeakMap();
+
+class AttentionPool {
+  #s;
+  constructor(state) {
+    this.#s = state;
+    /** How many workers the pool runs. */
+    this.workers = state.size;
+    /** The build its engines run: 'relaxed', 'simd' or 'scalar'. */
+    this.build = state.engine.build;
+    /** 'all' or 'attention' (the attention part alone: training calls throw). */
+    this.parts = state.engine.parts;
+    collected.register(this, state, state);
+    poolState.set(this, state);
+  }
+
+  /** attention(Q, K, V, options) of the engine, over the workers. */
+  async attention(Q, K, V, options) {
+    const s = this.#s.open();
+    const c = toAttention(Q, K, V, options);
+    const k = s.engine.kernels;
+    const rows = rowCosts(c);
+    const work = sum(rows) * (c.d_k + c.d_v);
+    if (work < s.splitMacs) return runAttention(k, c);
+    k.run((arena) => putAttention(arena, c));
+    const blocks = split(rows, s.size);
+    const shared = { K: compact(c.K), V: compact(c.V) };
+    const parts = await Promise.all(blocks.map(([a, b], i) => {
+      const piece = { ...c, ...shared, Q: rowsOf(c.Q, a, b), n_q: b - a, masks: rowMasks(c.masks, a, b, c.n_k), into: null };
+      return s.run(i, 'attention', [piece], [piece.Q.data.buffer, piece.masks.mask?.data.buffer].filter(Boolean));
+    }));
+    const into = c.into ?? {};
+    return {
+      output: stack(parts.map((r) => r.output), blocks, into.output),
+      weights: c.wantWeights ? stack(parts.map((r) => r.weights), blocks, into.weights) : null,
+    };
+  }
+
+  /** multiHeadAttention(Xq, Xkv, options) of the engine, over the workers. */
+  async multiHeadAttention(Xq, Xkv, options) {
+    const s = this.#s.open();
+    const call = toMultiHeadAttention(Xq, Xkv, options);
+    const k = s.engine.kernels;
+    const { layer, wantWeights, into } = call;
+    const { heads, d } = layer;
+    const [n_q, n_k, dh] = [call.Xq.rows, call.Xkv.rows, d / heads];
+    const keys = sum(rowCosts({ ...call, n_q, n_k }));
+    const work = d * d * (2 * n_q + 2 * n_k) + 2 * keys * d;
+    // 4 query rows or fewer: attn_mha projects them a row at a time, which
+    // attn_project cannot split (it rounds as the GEMM only above 4 rows).
+    if (work < s.splitMacs || n_q < PROJECT_ROWS) return runMultiHeadAttention(k, call);
+    k.run((arena) => putMultiHeadAttention(arena, call));
+    // heads h0 .. h1-1 per worker: their columns of Z and their weights
+    const L = compactLayer(layer);
+    // (the heads read no Wo, bo: those go with the rows of the projection)
+    const piece = { layer: { ...L, Wo: null, bo: null }, Xq: compact(call.Xq), wantWeights, masks: call.masks, into: null };
+    piece.Xkv = call.Xkv === call.Xq ? piece.Xq : compact(call.Xkv);
+    const headBlocks = split(new Array(heads).fill(1), s.size);
+    const parts = await Promise.all(headBlocks.map(([h0, h1], i) => s.run(i, 'mhaHeads', [piece, h0, h1])));
+    const Z = new Float32Array(n_q * d);
+    headBlocks.forEach(([h0, h1], p) => {
+      const cols = (h1 - h0) * dh, z = parts[p].Z;
+      for (let i = 0; i < n_q; i++) Z.set(z.subarray(i * cols, (i + 1) * cols), i * d + h0 * dh);
+    });
+    let weights = null;
+    if (wantWeights) {
+      weights = parts.flatMap((r) => r.weights);
+      if (into) weights = weights.map((w, h) => (into.weights[h].data.set(w.data), into.weights[h]));
+    }
+    // then the output projection, Y = Z Wo + bo, by blocks of rows
+    const rowBlocks = split(new Array(n_q).fill(1), Math.min(s.size, Math.floor(n_q / PROJECT_ROWS)));
+    const ys = await Promise.all(rowBlocks.map(([a, b], i) => {
+      const X = { rows: b - a, cols: d, data: Z.slice(a * d, b * d), name: 'Z' };
+      return s.run(i, 'project', [X, L.Wo, L.bo], [X.data.buffer]);
+    }));
+    const output = stack(ys, rowBlocks, into?.output);
+    return mhaResult({ output, weights, Z, owned: true, n_q, heads, d, into });
+  }
+
+  /** linearAttention(Q, K, V, options) of the engine, over the workers. */
+  async linearAttention(Q, K, V, options) {
+    const s = this.#s.open();
+    const c = toLinearAttention(Q, K, V, options);
+    const k = s.engine.kernels;
+    const work = c.m * (c.n_q + c.n_k) * (c.d_k + c.d_v);
+    if (work < s.splitMacs) return runLinearAttention(k, c);
+    k.run((arena) => putLinearAttention(arena, c));
+    // causal: prefix sums, row after row; one piece
+    const blocks = c.causal ? [[0, c.n_q]] : split(new Array(c.n_q).fill(1), s.size);
+    const shared = { K: compact(c.K), V: compact(c.V) };
+    const parts = await Promise.all(blocks.map(([a, b], i) => {
+      const piece = { ...c, ...shared, Q: rowsOf(c.Q, a, b), n_q: b - a };
+      return s.run(i, 'linearAttention', [piece], [piece.Q.data.buffer]);
+    }));
+    return { output: stack(parts.map((r) => r.output), blocks) };
+  }
+
+  /**
+   * attentionBackward(Q, K, V, dOutput, options) of the engine (the training
+   * part), over the workers: the forward by blocks of rows, then dQ by blocks
+   * of rows and dK, dV by blocks of key tiles, each worker some of both.
+   */
+  async attentionBackward(Q, K, V, dOutput, options) {
+    const s = this.#s.open();
+    const k = s.engine.kernels;
+    const t = k.trainingPart('attentionBackward');
+    const c = t.toAttentionBackward(Q, K, V, dOutput, options);
+    const rows = rowCosts(c);
+    // forward (2 products) and backward (5): 7 multiply-adds per key and column
+    const work = (7 / 2) * sum(rows) * (c.d_k + c.d_v);
+    if (work < s.splitMacs) return t.runAttentionBackward(k, c);
+    k.run((arena) => t.putAttentionBackward(arena, c));
+    const { n_k } = c;
+    const shared = { K: compact(c.K), V: compact(c.V) };
+    // one worker: the whole call there (the pieces would compute the
+    // forward's products twice, to no gain)
+    if (s.size === 1) return s.run(0, 'attentionBackward', [{ ...c, ...shared, Q: compact(c.Q), dO: compact(c.dO) }]);
+    const rowBlock = (a, b) => ({ ...c, ...shared, Q: rowsOf(c.Q, a, b), dO: rowsOf(c.dO, a, b), n_q: b - a, masks: rowMasks(c.masks, a, b, n_k) });
+    // the forward: output, and the weights or each row's log-sum-exp
+    const blocks = split(rows, s.size);
+    const fwds = await Promise.all(blocks.map(([a, b], i) => s.run(i, 'backwardForward', [rowBlock(a, b)])));
+    const fwd = {
+      output: stack(fwds.map((f) => f.output), blocks),
+      weights: c.wantWeights ? stack(fwds.map((f) => f.weights), blocks) : null,
+      lse: c.wantWeights ? null : stack(fwds.map((f) => ({ rows: f.lse.length, cols: 1, data: f.lse })), blocks).data,
+    };
+    // dQ by rows, dK and dV by key tiles (of KEY_TILE keys, as the kernel walks them)
+    const whole = { ...c, ...shared, Q: compact(c.Q), dO: compact(c.dO) };
+    const tiles = keyTileCosts(c);
+    const tileBlocks = split(tiles, s.size);
+    const [dqs, dkvs] = await Promise.all([
+      Promise.all(blocks.map(([a, b], i) => s.run(i, 'backwardDq', [rowBlock(a, b), fwds[i]]))),
+      Promise.all(tileBlocks.map(([t0, t1], i) => s.run(i, 'backwardDkv', [whole, fwd, t0 * KEY_TILE, Math.min(n_k, t1 * KEY_TILE)]))),
+    ]);
+    const keyBlocks = tileBlocks.map(([t0, t1]) => [t0 * KEY_TILE, Math.min(n_k, t1 * KEY_TILE)]);
+    return {
+      dQ: stack(dqs, blocks),
+      dK: stack(dkvs.map((r) => r.dK), keyBlocks),
+      dV: stack(dkvs.map((r) => r.dV), keyBlocks),
+    };
+  }
+
+  /**
+   * createTransformer(options) of the engine (the training part), trained
+   * data-parallel: a copy in every worker, from the same seed; trainStep
+   * gives each worker a share of the batch, sums their gradients in worker
+   * order (each weighted by its share), and every copy takes the same AdamW
+   * update. The losses match the one-engine model's within float32
+   * rounding (one worker: to the bit). The copies hold their wasm memory
+   * until dispose().
+   */
+  async createTransformer(options) {
+    const s = this.#s.open();
+    const t = s.engine.kernels.trainingPart('createTransformer');
+    const cfg = t.toConfig(options);
+    const id = s.nextId++;
+    const slots = s.slots.map((_, i) => s.slot(i));
+    await Promise.all(slots.map((_, i) => s.run(i, 'tfCreate', [id, cfg])));
+    return new PoolTransformer(s, t, id, cfg, slots);
+  }
+
+  /**
+   * The bytes each worker's engine holds, one number per worker (0 between
+   * calls: every call frees what it took; 0 for a worker not running).
+   */
+  async memoryInUse() {
+    const s = this.#s.open();
+    return Promise.all(s.slots.map((slot, i) => (slot ? s.run(i, 'memoryInUse', [], [], true) : 0)));
+  }
+
+  /**
+   * Ends the workers; calls still running reject with an Error that says the
+   * pool was closed, later calls too. Resolves once the workers have ended.
+   */
+  close() {
+    collected.unregister(this.#s);
+    return this.#s.close();
+  }
+}
+
+// A transformer whose copies live in the pool's workers (createTransformer).
+class PoolTransformer {
+  #s; #t; #id; #slots; #cfg;
+  #disposed = false;
+  constructor(state, training, id, cfg, slots) {
+    [this.#s, this.#t, this.#id, this.#cfg, this.#slots] = [state, training, id, cfg, slots];
+    for (const key of ['vocab', 'context', 'dModel', 'heads', 'layers', 'mlp', 'layerNorm', 'seed']) {
+      Object.defineProperty(this, key, { value: cfg[key], enumerable: true });
+    }
+  }
+
+  // The pool, checked to be open, this model not disposed and its copies alive.
+  #live(what) {
+    const s = this.#s.open();
+    if (this.#disposed) throw new Error(`${what}: this transformer was disposed`);
+    if (this.#slots.some((slot, i) => s.slots[i] !== slot)) {
+      throw new Error(`${what}: a worker that held a copy of this transformer stopped; make another with pool.createTransformer()`);
+    }
+    return s;
+  }
+
+  /** One data-parallel training step (see AttentionPool.createTransformer): the batch's mean loss before the update. */
+  async trainStep(sequences, options) {
+    const s = this.#live('trainStep');
+    const { tokens, batch, length } = this.#t.toTokens(sequences, this.#cfg, 'sequences');
+    const adamw = options === undefined ? undefined : (this.#t.toAdamW(options), options);
+    const shares = split(new Array(batch).fill(1), s.size);
+    const rows = (a, b) => Array.from({ length: b - a }, (_, i) => tokens.subarray((a + i) * length, (a + i + 1) * length));
+    const parts = await Promise.all(shares.map(([a, b], i) => s.run(i, 'tfGradients', [this.#id, rows(a, b)])));
+    // the gradients, summed in worker order, each share weighted by its size
+    let loss = 0;
+    const grads = {};
+    for (const name of Object.keys(parts[0].grads)) {
+      const sum = new Float64Array(parts[0].grads[name].length);
+      shares.forEach(([a, b], w) => {
+        const g = parts[w].grads[name], share = (b - a) / batch;
+        for (let j = 0; j < sum.length; j++) sum[j] += share * g[j];
+      });
+      grads[name] = Float32Array.from(sum);
+    }
+    shares.forEach(([a, b], w) => { loss += ((b - a) / batch) * parts[w].loss; });
+    await Promise.all(this.#slots.map((_, i) => s.run(i, 'tfUpdate', [this.#id, grads, adamw])));
+    return Math.fround(loss);
+  }
+
+  /** loss(sequences) of the model (its copies are the same): {mean, perToken}. */
+  async loss(sequences) {
+    const s = this.#live('loss');
+    this.#t.toTokens(sequences, this.#cfg, 'sequences');
+    return s.run(0, 'tfLoss', [this.#id, sequences]);
+  }
+
+  /** Every parameter, {name: Float32Array} (the copies are the same). */
+  async parameters() {
+    return this.#live('parameters').run(0, 'tfParameters', [this.#id]);
+  }
+
+  /** Frees every copy's wasm memory; any later call rejects. */
+  async dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const s = this.#s;
+    if (s.closed) return;
+    await Promise.all(this.#slots.map((slot, i) => (s.slots[i] === slot ? s.run(i, 'tfDispose', [this.#id]) : null)));
+  }
+}
+
+// The workers, their calls in flight, and whether the pool is closed.
+class PoolState {
+  constructor(engine, size, tiles, startThread) {
+    this.engine = engine;
+    this.startThread = startThread;
+    this.size = size;
+    this.tiles = tiles;
+    this.slots = new Array(size).fill(null);
+    this.closed = false;
+    this.nextId = 1;
+    this.posted = 0; // calls posted to workers, for tests
+    this.splitMacs = SPLIT_FLOPS / 2; // (tests set 0 to split every call)
+    this.onHide = null;
+  }
+
+  start() {
+    for (let i = 0; i < this.size; i++) this.slot(i);
+    // A page that goes away ends its workers (a page restored from the
+    // back/forward cache starts them again as calls need them).
+    if (globalThis.document && globalThis.addEventListener) {
+      this.onHide = () => this.stopAll('the page was hidden (pagehide) before this call finished');
+      globalThis.addEventListener('pagehide', this.onHide);
+    }
+  }
+
+  open() {
+    if (this.closed) throw new Error('attention-wasm: this pool is closed (pool.close()); make another with attentionPool()');
+    return this;
+  }
+
+  // Worker i, started if it is not running.
+  slot(i) {
+    if (this.slots[i]) return this.slots[i];
+    const slot = { pending: new Map(), thread: null, memoryInUse: 0 };
+    slot.thread = this.startThread({
+      onMessage: (msg) => this.receive(slot, msg),
+      onExit: (why) => this.lost(slot, `attention-wasm: a pool worker stopped (${why}) during this call; the next call starts another`),
+    });
+    slot.thread.unref();
+    const { module, parts } = this.engine;
+    slot.thread.post({ type: 'load', module, parts, tiles: this.tiles });
+    this.slots[i] = slot;
+    return slot;
+  }
+
+  /** Posts op(args) to worker i; resolves to its result (with `whole`, the reply). */
+  run(i, op, args, transfer = [], whole = false) {
+    this.open();
+    const slot = this.slot(i);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve: (msg) => resolve(whole ? msg.memoryInUse : msg.result), reject });
+      if (slot.pending.size === 1) slot.thread.ref();
+      this.posted++;
+      slot.thread.post({ type: 'call', id, op, args }, transfer);
+    });
+  }
+
+  receive(slot, msg) {
+    const call = slot.pending.get(msg.id);
+    if (!call) return;
+    slot.pending.delete(msg.id);
+    if (slot.pending.size === 0) slot.thread.unref();
+    if (msg.type === 'done') {
+      slot.memoryInUse = msg.memoryInUse;
+      call.resolve(msg);
+    } else {
+      const Kind = { TypeError, RangeError }[msg.name] ?? Error;
+      call.reject(new Kind(msg.message));
+    }
+  }
+
+  // Worker `slot` stopped: its calls reject with `message`; the next call
+  // that needs it starts another.
+  lost(slot, message) {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots[i] = null;
+    const ended = slot.thread.terminate();
+    for (const call of slot.pending.values()) call.reject(new Error(message));
+    slot.pending.clear();
+    return ended;
+  }
+
+  stopAll(why) {
+    return Promise.all(this.slots.filter(Boolean).map((slot) => this.lost(slot, `attention-wasm: ${why}`)));
+  }
+
+  close() {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    if (this.onHide) globalThis.removeEventListener('pagehide', this.onHide);
+    return this.stopAll('the pool was closed (pool.close()) before this call finished').then(() => {});
+  }
+}
+
+// ---- splitting -------------------------------------------------------------
+
+const sum = (a) => a.reduce((x, y) => x + y, 0);
+
+/**
+ * The keys each query row of an attention call multiplies (2 flops per key
+ * and column): n_k, or with weights: false what causal and a window leave
+ * (the fused kernel skips the rest, tile by tile; global rows see them all).
+ */
+function rowCosts({ n_q, n_k, wantWeights, masks: { causal, window, global } }) {
+  const rows = new Array(n_q);
+  const isGlobal = new Set(global ?? []);
+  for (let i = 0; i < n_q; i++) {
+    let hi = causal ? Math.min(n_k, i + 1) : n_k, lo = 0;
+    if (!wantWeights && window !== null && !isGlobal.has(i)) {
+      lo = Math.max(0, i - window);
+      hi = Math.min(hi, i + window + 1);
+    }
+    rows[i] = Math.max(1, hi - lo);
+  }
+  return rows;
+}
+
+/**
+ * Consecutive blocks [a, b) of the items whose costs are `costs`, at most
+ * `parts` of them, none empty, each with about the same total cost.
+ */
+function split(costs, parts) {
+  const n = costs.length, total = sum(costs);
+  parts = Math.max(1, Math.min(parts, n));
+  const blocks = [];
+  let a = 0, acc = 0;
+  for (let p = 1; p <= parts; p++) {
+    let b = a;
+    const target = (total * p) / parts;
+    while (b < n && (b === a || acc + costs[b] / 2 <= target) && n - b > parts - p) acc += costs[b++];
+    if (p === parts) b = n;
+    blocks.push([a, b]);
+    a = b;
+  }
+  return blocks;
+}
+
+// Keys per tile of the backward (ATTN_BACKWARD_KEY_TILE, attention.h): blocks
+// of dK and dV start on a tile (a block that did not would be refused).
+const KEY_TILE = 128;
+
+/**
+ * The cost of each key tile of the backward: the queries that see its keys
+ * (n_q, or with causal and a window, fewer).
+ */
+function keyTileCosts({ n_q, n_k, masks: { causal, window } }) {
+  const tiles = [];
+  for (let j0 = 0; j0 < n_k; j0 += KEY_TILE) {
+    let seen = 0;
+    for (let j = j0; j < Math.min(n_k, j0 + KEY_TILE); j++) {
+      const lo = causal ? j : 0, hi = window === null ? n_q : Math.min(n_q, j + window + 1);
+      seen += Math.max(1, hi - Math.max(lo, window === null ? 0 : j - window));
+    }
+    tiles.push(seen);
+  }
+  return tiles;
+}
+
+// Rows a .. b-1 of a checked matrix, in a buffer of their own (to transfer).
+const rowsOf = (m, a, b) => ({ ...m, rows: b - a, data: m.data.slice(a * m.cols, b * m.cols) });
+
+// A checked matrix whose data is all of its buffer: posting a view of a
+// larger buffer would copy the whole buffer.
+const compact = (m) => (m && m.data.byteLength !== m.data.buffer.byteLength ? { ...m, data: m.data.slice() } : m);
+
+const compactLayer = (layer) => Object.fromEntries(Object.entries(layer).map(([key, v]) => [key, typeof v === 'object' ? compact(v) : v]));
+
+// Blocks of rows (matrices, in order) as one matrix, in `into` when given.
+function stack(parts, blocks, into) {
+  const rows = blocks.at(-1)[1], cols = parts[0].cols;
+  if (!into && parts.length === 1) return parts[0];
+  const out = into ?? { rows, cols, data: new Float32Array(rows * cols) };
+  blocks.forEach(([a], p) => out.data.set(parts[p].data, a * cols));
+  return out;
+}
