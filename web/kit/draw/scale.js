@@ -35,12 +35,31 @@ export function rgbColor(v, max, theme) {
   if (hue === 'zero') return theme.zero;
   // a colour is one of 1,001 shares per hue: each mixed once per theme (a
   // matrix of 100 cells mixed 100 colours in oklab on every slider step)
-  const per = mixes.get(theme) ?? mixes.set(theme, { positive: [], negative: [] }).get(theme);
+  const per = mixes.get(theme) ?? newMixes(theme);
   const p = share(vibrancy);
   const k = Math.round(p * 10);
   return (per[hue][k] ??= mixOklab(theme[hue], theme.zero, p / 100));
 }
 const mixes = new WeakMap(); // theme -> {positive, negative}: [r, g, b] by share in 0.1 steps
+
+// A theme's table, filled in the page's idle moments too (a slider that
+// moves the full scale meets new shares at every step, each mixed in oklab).
+function newMixes(theme) {
+  const per = { positive: [], negative: [] };
+  mixes.set(theme, per);
+  const idle = globalThis.requestIdleCallback;
+  if (idle) {
+    let k = 0;
+    const fill = (deadline) => {
+      for (; k <= 1000 && deadline.timeRemaining() > 1; k++) {
+        for (const hue of ['positive', 'negative']) per[hue][k] ??= mixOklab(theme[hue], theme.zero, k / 10 / 100); // (as rgbColor computes it: share / 100)
+      }
+      if (k <= 1000) idle(fill);
+    };
+    idle(fill);
+  }
+  return per;
+}
 
 // sRGB <-> OKLab (Ottosson 2020), the space CSS color-mix(in oklab) mixes in.
 const toLinear = (c) => { const v = c / 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
