@@ -10,13 +10,15 @@ import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOT
 const measures = (el) => el.evaluate((e) => 'sweep' in e);
 
 let server;
+let article; // the article, loaded once for the tests that read it as it comes
 before(async () => { server = await start(); });
-after(async () => { await server?.close(); });
+after(async () => { await article?.context.close(); await server?.close(); });
+const theArticle = async () => (article ??= await server.open('/web/index.html'));
 
 const shadowText = (el) => el.evaluate((e) => e.shadowRoot.textContent);
 
 test('every figure on the article page draws, with one shared wasm instance', async () => {
-  const { page, problems, requests, foreign, context } = await server.open('/web/index.html');
+  const { page, problems, requests, foreign } = await theArticle();
   for (const tag of ALL_FIGURES) {
     const el = await ready(page, tag);
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
@@ -37,11 +39,10 @@ test('every figure on the article page draws, with one shared wasm instance', as
   const wasm = requests.filter((u) => u.endsWith('.wasm'));
   assert.equal(new Set(wasm).size, wasm.length, `a .wasm downloaded twice: ${wasm}`);
   assert.ok(wasm.length <= 2 && wasm.every((u) => /attention-only/.test(u)), `${wasm}`);
-  await context.close();
 });
 
 test('controls change what each figure shows', async () => {
-  const { page, problems, context } = await server.open('/web/index.html');
+  const { page, problems } = await theArticle();
   // change -> the summary and the drawing both differ afterwards
   const check = (tag, act) => expectChange(page, tag, act, shadowText);
   await check('attention-notation', async (el) => { await el.locator('input[type=range]').focus(); await page.keyboard.press('Home'); });
@@ -74,7 +75,6 @@ test('controls change what each figure shows', async () => {
   assert.match(await check('attention-multi-head-it', async (el) => { await el.getByText('head 2 on').click(); }), /undecided/);
   assert.match(await check('attention-multi-head-matmul', async (el) => { await el.getByRole('radio', { name: '4', exact: true }).click(); }), /^4 heads/);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('attributes set the initial state', async () => {

@@ -39,9 +39,14 @@ export async function start({ csp = false, root, browser: shared } = {}) {
   async function open(path, { width = 1100, height = 900, colorScheme = 'light', javaScriptEnabled = true, prepare } = {}) {
     const context = await browser.newContext({ viewport: { width, height }, colorScheme, deviceScaleFactor: 1, javaScriptEnabled });
     const page = await context.newPage();
-    await page.addInitScript(probes);
-    await prepare?.(page);
     const problems = [];
+    await page.addInitScript(probes);
+    // errors the browser raises itself (a ResizeObserver loop), which Playwright's pageerror does not report
+    await page.exposeBinding('__browserError', (_, text) => problems.push(`page error: ${text}`));
+    await page.addInitScript(() => addEventListener('error', (e) => {
+      if (e instanceof ErrorEvent && e.error == null && e.message) window.__browserError(e.message);
+    }));
+    await prepare?.(page);
     const requests = [];
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -299,7 +304,11 @@ export async function clickCell(mat, i, j) {
  */
 export function assertSameView(actual, expected, message) {
   if (actual.partial) return assert.deepEqual(actual.props, expected.props, `${message} (what a link holds)`);
-  for (const key of ['summary', 'controls', 'props', 'canvases']) assert.deepEqual(actual[key], expected[key], `${message} (${key})`);
+  for (const key of ['summary', 'controls', 'props']) assert.deepEqual(actual[key], expected[key], `${message} (${key})`);
+  // canvases named by place and size
+  const size = (c) => c.split(':')[0];
+  assert.equal(actual.canvases.length, expected.canvases.length, `${message} (the number of canvases)`);
+  actual.canvases.forEach((c, k) => assert.ok(c === expected.canvases[k], `${message} (canvas ${k}, ${size(c)}, is not drawn as it should be, ${size(expected.canvases[k])})`));
   if (actual.html !== expected.html) {
     let i = 0;
     while (actual.html[i] === expected.html[i]) i++;

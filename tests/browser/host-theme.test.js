@@ -192,9 +192,12 @@ test('prefers-color-scheme when the page says nothing; a page seen dark and then
 });
 
 test('screenshots: the matrix and the soft dictionary in both schemes, at desktop width and 360 px', async () => {
-  for (const width of [1100, 360]) {
-    const { page, problems, context } = await openHost('light', width);
-    try {
+  // loaded once at desktop width, then narrowed (the figures follow their width)
+  const { page, problems, context } = await openHost('light', 1100);
+  try {
+    for (const width of [1100, 360]) {
+      await page.setViewportSize({ width, height: 30000 });
+      await page.evaluate(async () => { for (const e of document.querySelectorAll('main > *')) await e.settled?.(); });
       for (const scheme of ['light', 'dark']) {
         await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
         await frames(page);
@@ -206,9 +209,9 @@ test('screenshots: the matrix and the soft dictionary in both schemes, at deskto
           await el.screenshot({ path: `${SCREENSHOTS}host-theme-${tag}-${scheme}${width === 360 ? '-phone' : ''}.png` });
         }
       }
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
     }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });

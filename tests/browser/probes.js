@@ -23,6 +23,20 @@
 //   (the shape under an SVG label, else the nearest background), as RGB.
 export function probes() {
   const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  // a canvas's pixels as 'WxH:hash' (not its PNG: Firefox puts a chunk of its own in every one)
+  // (read through a canvas of its own: reading the figure's would make Chromium warn
+  // that a canvas read often wants willReadFrequently)
+  let scratch = null;
+  function pixels(c) {
+    if (!c.width || !c.height) return `${c.width}x${c.height}:`;
+    scratch ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    Object.assign(scratch.canvas, { width: c.width, height: c.height });
+    scratch.drawImage(c, 0, 0);
+    const words = new Uint32Array(scratch.getImageData(0, 0, c.width, c.height).data.buffer);
+    let h = 0x811c9dc5;
+    for (let k = 0; k < words.length; k++) h = Math.imul(h ^ words[k], 0x01000193);
+    return `${c.width}x${c.height}:${(h >>> 0).toString(16)}`;
+  }
   const GENERATED = /^[sc]-\d+$/;
   // the value a control of a declared attribute shows
   const shownValue = (c) => (c.localName === 'fieldset' ? c.querySelector('input:checked')?.value ?? null
@@ -48,13 +62,14 @@ export function probes() {
         for (const a of ['id', 'for', 'name']) if (GENERATED.test(n.getAttribute(a) ?? '')) n.removeAttribute(a);
         if (n.localName === 'input') { n.removeAttribute('checked'); n.removeAttribute('value'); } // their live values are in `controls`
         if (n.getAttribute('class') === '') n.removeAttribute('class');
+        if (n.getAttribute('style') === '') n.removeAttribute('style');
       }
       // markup with each element's attributes in name order (the order they were set in does not matter)
       const serialize = (n) => (n.nodeType === 3 ? n.textContent : n.nodeType !== 1 ? ''
         : `<${n.localName}${[...n.attributes].map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(serialize).join('')}</${n.localName}>`);
       html = [...copy.childNodes].map(serialize).join('');
     }
-    const canvases = [...root.querySelectorAll('canvas')].map((c) => c.toDataURL());
+    const canvases = [...root.querySelectorAll('canvas')].map(pixels);
     return { summary: el.summary, controls, props, html, canvases, partial: el.linkLeavesOut?.() != null };
   }
   async function twin(el) {
@@ -185,7 +200,7 @@ export function probes() {
     for (const c of canvasTexts(root)) if (!faded(c.canvas)) out.push({ text: c.text, fg: rgba(c.ink).slice(0, 3), bg: rgba(c.fill ?? 'white').slice(0, 3), large: false });
     return out;
   }
-  window.__fig = { frames, snapshot, twin, textBoxes, contrasts };
+  window.__fig = { frames, snapshot, twin, textBoxes, contrasts, pixels };
 }
 
 // watch(): what goes wrong in the page, as window.__problems (read by the drivers'
@@ -211,5 +226,154 @@ export function watch() {
   document.addEventListener('securitypolicyviolation', (e) => problems.push(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
 }
 
-/** The script the test server puts first in every HTML page. */
-export const PROBE_SCRIPT = `(${watch})();\n(${probes})();\n`;
+// engines(): what the three engines' tests (engines/everywhere.js) ask of a page, as
+// window.__engines, since their drivers can only send it functions and JSON.
+//   ready(tag)        bring the figure into view until it has drawn (figures above it
+//                     grow as they start); its worker answered; two frames
+//   fingerprint(tag)  its summary, markup and canvases' pixels, hashed
+//   settled(tag)      once its worker has answered and two frames have passed: its fingerprint
+//   controls(tag)     its controls a reader reaches, [{ i, kind, label, ways, linkable }]:
+//                     `ways` how each is worked ('pointer' or a key), in order
+//   point(tag, i)     where a pointer works control i (a slider: away from its value)
+//   focus(tag, i)     keyboard focus on control i (a radio group: its checked option)
+//   downloads(tag)    what its SVG and PNG buttons download: { svg, svgParses, png: [w, h] }
+//   layout(tag)       its box and its main parts' boxes, relative to it
+export function engines() {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const figure = (tag) => {
+    const e = document.querySelector(tag);
+    if (!e) throw new Error(`no ${tag} on the page`);
+    return e;
+  };
+  const started = (e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error');
+  async function ready(tag, { timeout = 90_000 } = {}) {
+    const e = figure(tag);
+    const until = Date.now() + timeout;
+    while (!started(e)) {
+      if (Date.now() > until) {
+        throw new Error(`${tag} did not draw within ${timeout / 1000} s (${customElements.get(tag) ? 'defined' : 'not defined'}, `
+          + `${Math.round(e.getBoundingClientRect().top)} px from the top, page ${document.visibilityState}, ${innerWidth} x ${innerHeight})`);
+      }
+      e.scrollIntoView({ block: 'center', behavior: 'instant' });
+      // until it starts, or a quarter second (a figure above may have grown and pushed it away)
+      await new Promise((resolve) => {
+        const seen = new MutationObserver(() => { if (started(e)) { seen.disconnect(); resolve(); } });
+        seen.observe(e, { attributes: true });
+        setTimeout(() => { seen.disconnect(); resolve(); }, 250);
+      });
+    }
+    if (e.hasAttribute('data-error')) throw new Error(`${tag} failed: ${e.shadowRoot.textContent.slice(0, 300)}`);
+    await settle(e);
+  }
+  async function settle(e) {
+    await e.settled?.();
+    await frames();
+  }
+  const root = (tag) => figure(tag).shadowRoot.firstElementChild;
+  const all = (tag) => [...root(tag).querySelectorAll('input, button, summary, [tabindex="0"], textarea')];
+  // (a hash: the markup of a large figure is slow to hand to a driver)
+  function fingerprint(tag) {
+    const e = figure(tag);
+    const text = `${e.summary}\n${e.shadowRoot.innerHTML}\n${[...e.shadowRoot.querySelectorAll('canvas')].map(window.__fig.pixels).join()}`;
+    let h = 0x811c9dc5;
+    for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+    return `${text.length}:${(h >>> 0).toString(16)}`;
+  }
+  // buttons whose work a generic test cannot judge, or that start long or lasting work
+  const SKIP = /^(Copy link|SVG|PNG|Show|Back to (the )?demo|Reset weights|Measure up to|Stop|Play all steps|Pause|Continue training|Start over)/;
+  const WAYS = {
+    range: ['key', 'pointer'], radio: ['pointer', 'key'], checkbox: ['pointer', 'Space'], button: ['pointer'], summary: ['pointer'],
+    pick: ['ArrowRight', 'pick'], handle: ['ArrowUp'], roving: ['ArrowRight', 'pointer'],
+  };
+  function controls(tag) {
+    const seen = new Set();
+    return all(tag).flatMap((c, i) => {
+      if (!c.checkVisibility() || c.disabled || c.tabIndex < 0 || c.closest('.tools, [hidden]') || c.type === 'file' || c.localName === 'textarea') return [];
+      const label = (c.getAttribute('aria-label') ?? (c.labels?.[0] ?? c).textContent).trim().slice(0, 40);
+      if (c.localName === 'button' && c.getAttribute('role') !== 'radio' && (SKIP.test(label) || c.getAttribute('aria-pressed') === 'true' || c.getAttribute('aria-current') === 'true')) return [];
+      const kind = c.localName === 'input' ? c.type : c.localName === 'svg' ? (c.classList.contains('pick') ? 'pick' : 'matrix')
+        : c.getAttribute('role') === 'slider' ? 'handle' : c.getAttribute('role') === 'radio' ? 'roving' : c.localName === 'button' || c.getAttribute('role') === 'button' ? 'button' : c.localName;
+      if (!WAYS[kind]) return [];
+      const group = kind === 'radio' ? c.name : kind === 'roving' ? c.parentElement : null;
+      if (group) {
+        if (seen.has(group)) return [];
+        seen.add(group);
+      }
+      return [{ i, kind, label, ways: WAYS[kind], linkable: ['range', 'radio', 'checkbox'].includes(kind) && !!(c.dataset.prop ?? c.closest('[data-prop]')) }];
+    });
+  }
+  function control(tag, i) {
+    const c = all(tag)[i];
+    if (c.type === 'radio') return c.closest('fieldset')?.querySelector('input:checked') ?? c;
+    if (c.getAttribute('role') === 'radio') return c.parentElement.querySelector('[aria-checked=true]') ?? c;
+    return c;
+  }
+  function focus(tag, i) {
+    const c = control(tag, i);
+    c.scrollIntoView({ block: 'center', behavior: 'instant' });
+    c.focus();
+    // the key that moves it: a slider to the end it is farthest from; a radio group to
+    // the next option, or from the last to the one before (WebKit does not wrap around)
+    if (c.type === 'range') return Number(c.value) - Number(c.min) > (Number(c.max) - Number(c.min)) / 2 ? 'Home' : 'End';
+    if (c.type === 'radio') return c === [...c.closest('fieldset').querySelectorAll('input')].at(-1) ? 'ArrowLeft' : 'ArrowRight';
+    return null;
+  }
+  function point(tag, i) {
+    let c = control(tag, i);
+    if (c.type === 'radio') c = [...c.closest('fieldset').querySelectorAll('input')].find((o) => !o.checked) ?? c;
+    if (c.getAttribute('role') === 'radio') c = [...c.parentElement.children].find((o) => o.getAttribute('aria-checked') !== 'true') ?? c;
+    const target = c.type === 'radio' && c.labels?.[0] ? c.labels[0] : c;
+    target.scrollIntoView({ block: 'center', behavior: 'instant' });
+    const r = target.getBoundingClientRect();
+    if (c.type !== 'range') return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    const at = (Number(c.value) - Number(c.min)) / (Number(c.max) - Number(c.min) || 1);
+    return { x: r.left + r.width * (at > 0.5 ? 0.1 : 0.9), y: r.top + r.height / 2 };
+  }
+  async function downloads(tag) {
+    const e = figure(tag);
+    const got = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () { if (this.download) got.push(this.href); else click.call(this); };
+    try {
+      const button = (name) => [...e.shadowRoot.querySelectorAll('.tools button')].find((b) => b.textContent.trim() === name);
+      button('SVG').click();
+      button('PNG').click();
+      for (let k = 0; k < 400 && got.length < 2; k++) await new Promise((r) => setTimeout(r, 25));
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+    }
+    if (got.length < 2) throw new Error(`${tag}: ${got.length} of the 2 downloads came`);
+    const svg = await (await fetch(got[0])).text();
+    const bitmap = await createImageBitmap(await (await fetch(got[1])).blob());
+    const parsed = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    // the figure's one-letter MathML identifiers, drawn italic: in the file as italic letters
+    const italic = (c) => (c === 'h' ? '\u210e' : String.fromCodePoint((c <= 'Z' ? 0x1d434 - 65 : 0x1d44e - 97) + c.charCodeAt(0)));
+    const letters = [...new Set([...e.shadowRoot.querySelectorAll('mi:not([mathvariant])')].filter((m) => m.checkVisibility() && /^[A-Za-z]$/.test(m.textContent))
+      .map((m) => m.textContent))];
+    return { svg: svg.slice(0, 300), svgParses: !parsed.querySelector('parsererror'), png: [bitmap.width, bitmap.height],
+      upright: letters.filter((c) => !svg.includes(italic(c))) };
+  }
+  const box = (r, o) => ({ x: Math.round(r.left - o.left), y: Math.round(r.top - o.top), w: Math.round(r.width), h: Math.round(r.height) });
+  async function layout(tag) {
+    await ready(tag);
+    const e = figure(tag);
+    e.scrollIntoView({ block: 'start', behavior: 'instant' });
+    await frames();
+    const o = e.getBoundingClientRect();
+    // its main parts: drawings and control groups, not what they hold
+    const parts = [...root(tag).querySelectorAll('svg, canvas, fieldset, input[type=range], textarea, .tools')]
+      .filter((p) => p.checkVisibility() && !p.parentElement.closest('svg, fieldset, .tools, .katex') && !p.closest('.katex, [hidden], details:not([open])'))
+      .map((p) => ({ part: p.localName + (p.getAttribute('class') ? `.${p.getAttribute('class').split(' ')[0]}` : ''), ...box(p.getBoundingClientRect(), o) }));
+    // a segmented choice's legend beside its options, where the row has room for both
+    const apart = [...root(tag).querySelectorAll('fieldset.choice')].filter((f) => f.checkVisibility()).flatMap((f) => {
+      const [l, opts] = [f.querySelector('legend').getBoundingClientRect(), f.querySelector('.opts').getBoundingClientRect()];
+      const room = f.parentElement.getBoundingClientRect().width >= l.width + opts.width + 16;
+      return room && Math.abs((l.top + l.bottom) / 2 - (opts.top + opts.bottom) / 2) > 4 ? [f.querySelector('legend').textContent] : [];
+    });
+    return { ...box(o, { left: 0, top: o.top }), parts, apart };
+  }
+  window.__engines = { frames, ready, settle: (tag) => settle(figure(tag)), settled: async (tag) => { await settle(figure(tag)); return fingerprint(tag); }, fingerprint, controls, focus, point, downloads, layout };
+}
+
+/** The script the test server puts first in every HTML page (and the drivers' init script). */
+export const PROBE_SCRIPT = `(${watch})();\n(${probes})();\n(${engines})();\n`;

@@ -45,7 +45,8 @@ const GOOD = `import { engine, typeset } from 'attention-wasm/figures';
 import type { ${figures.map((f) => interfaceName(f.name)).join(', ')}, AttentionFigureElement } from 'attention-wasm/figures';
 import 'attention-wasm/figures/multi-head-it';
 import type { AttentionCostElement as Cost } from 'attention-wasm/figures/cost';
-import type { AttentionResult, MultiHeadResult } from 'attention-wasm';
+import type { AttentionResult, MultiHeadResult, PoolTransformer } from 'attention-wasm';
+import { attentionPool } from 'attention-wasm';
 
 const dict = document.createElement('attention-soft-dictionary');
 dict.temperature = 2;
@@ -72,8 +73,15 @@ reused = attn.attention([[1, 0]], [[1, 0]], [[2, 3]], { into: reused });
 const layer = attn.multiHeadAttentionLayer({ heads: 1, Wq: [[1]], Wk: [[1]], Wv: [[1]], Wo: [[1]] });
 let mh: MultiHeadResult | null = null;
 mh = layer.run([[1]], null, { weights: false, into: mh });
+const pool = await attentionPool({ workers: 2, parts: 'all' });
+const split: AttentionResult = await pool.attention([[1, 0]], [[1, 0]], [[2, 3]], { causal: true, weights: false });
+const grads: Float32Array = (await pool.attentionBackward([[1]], [[1]], [[1]], [[1]])).dK.data;
+const dp: PoolTransformer = await pool.createTransformer({ vocab: 4, context: 2, dModel: 2, heads: 1, layers: 1 });
+const lossBefore: number = await dp.trainStep([[0, 1, 2]], { lr: 0.01 });
+const held: number[] = await pool.memoryInUse();
+await pool.close();
 await typeset(document.body);
-void [t, q, summary, out, reused, mh];
+void [t, q, summary, out, reused, mh, split, grads, lossBefore, held];
 ${EVERY_PROP}
 export {};
 `;

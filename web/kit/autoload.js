@@ -39,6 +39,22 @@ function bundleBase() {
   return /^https?:$/.test(url.protocol) && url.pathname.endsWith(`/${manifest.self}`) ? url : null;
 }
 
+// Whether the page's hash leads to `el` (#induction, #cost.d=64): such a figure loads at
+// once, wherever it is, so that it can be scrolled to (state-link.js's figureId and linkedTo).
+function linked(el) {
+  let key;
+  try {
+    key = decodeURIComponent(location.hash.slice(1).split('&')[0].split('=')[0]);
+  } catch {
+    return false; // (a hand-edited link)
+  }
+  if (!key) return false;
+  const same = [...document.querySelectorAll(el.localName)];
+  const n = Math.max(0, same.indexOf(el)) + 1;
+  const id = el.id || `${el.localName.replace(/^attention-/, '')}${n > 1 ? `-${n}` : ''}`;
+  return key === id || key.startsWith(`${id}.`);
+}
+
 /** Watch `root` (a document) for the tags of `figures` (the registry's entries). */
 export function autoload(figures, root = document) {
   const waiting = new Map(figures.filter((f) => !customElements.get(f.tag)).map((f) => [f.tag, f]));
@@ -100,7 +116,7 @@ export function autoload(figures, root = document) {
   function found(el) {
     const figure = waiting.get(el.localName);
     if (!figure) return;
-    if (figure.worker && near) near.observe(el);
+    if (figure.worker && near && !linked(el)) near.observe(el);
     else load(figure);
   }
 

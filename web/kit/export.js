@@ -10,6 +10,7 @@
 // images from blob: and data: URLs.
 import { h } from './dom.js';
 import { ascent, paintItems, placed } from './draw/drawing.js';
+import { mathAuto } from './mathml-core.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const STYLE_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'stroke-linecap',
@@ -140,7 +141,9 @@ export function collect(root) {
     for (const child of el.childNodes) {
       if (child.nodeType === 1) walk(child, alpha, inner);
       else if (child.nodeType === 3 && child.textContent.trim()) {
-        for (const line of textLines(child, origin)) items.push({ kind: 'text', ...line, font, color: cs.color, ascent: ascent(font), opacity: alpha, clip: inner });
+        // a MathML identifier of one letter is drawn italic (math-auto): as its italic character
+        const mi = el.localName === 'mi' && !el.hasAttribute('mathvariant');
+        for (const line of textLines(child, origin)) items.push({ kind: 'text', ...line, text: mi ? mathAuto(line.text) : line.text, font, color: cs.color, ascent: ascent(font), opacity: alpha, clip: inner });
       }
     }
   };
@@ -195,7 +198,7 @@ export function toSvg(root) {
         fill: it.fill ?? 'none', stroke: it.stroke, 'stroke-width': it.lineWidth, 'stroke-dasharray': it.dash?.length ? it.dash.join(' ') : null }));
     } else if (it.kind === 'line') {
       target.append(el('line', { x1: it.x1, y1: it.y1, x2: it.x2, y2: it.y2, stroke: it.stroke, 'stroke-width': it.lineWidth, opacity: faded(it),
-        'stroke-dasharray': it.dash.length ? it.dash.join(' ') : null }));
+        'stroke-dasharray': it.dash?.length ? it.dash.join(' ') : null }));
     } else if (it.kind === 'polyline') {
       target.append(el('polyline', { points: it.points.map((p) => p.join(',')).join(' '), fill: 'none', stroke: it.stroke, 'stroke-width': it.lineWidth }));
     } else if (it.kind === 'text') {

@@ -17,6 +17,12 @@ function styledLetter(variant, c) {
   return HOLES[`${variant}:${c}`] ?? String.fromCodePoint(c <= 'Z' ? start[0] + c.charCodeAt(0) - 65 : start[1] + c.charCodeAt(0) - 97);
 }
 
+/**
+ * A letter as MathML draws it in an <mi> of one letter (text-transform: math-auto):
+ * its mathematical italic character; any other text as it is.
+ */
+export const mathAuto = (text) => styledLetter('italic', text) ?? text;
+
 /** KaTeX's MathML made MathML Core: styled letters as Unicode math letters. */
 export const coreMathml = (markup) => markup.replace(/<mi mathvariant="([\w-]+)">([A-Za-z])<\/mi>/g,
   (m, variant, c) => { const l = styledLetter(variant, c); return l ? `<mi>${l}</mi>` : m; });

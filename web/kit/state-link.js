@@ -50,22 +50,81 @@ export function hashWith(hash, id, state) {
 /** A number as a link writes it: six significant digits. */
 const text = (v) => (typeof v === 'number' ? String(linkNumber(v)) : String(v));
 
-/** The figure's declared state that differs from the defaults, as attribute strings. */
+// each figure's state as its page set it (its attributes, before a link's): what the
+// page shows again when it is opened without one
+const pageStates = new WeakMap();
+
+/**
+ * The figure's declared state that differs from the defaults or from what its
+ * page set (a change back to the default on a page that set another value
+ * must be written too), as attribute strings.
+ */
 export function changedState(el) {
   const out = {};
+  const page = pageStates.get(el) ?? {};
   for (const [k, p] of Object.entries(el.constructor.props ?? {})) {
-    if (el.state[k] !== p.default) out[k] = text(el.state[k]);
+    if (el.state[k] !== p.default || (Object.hasOwn(page, k) && el.state[k] !== page[k])) out[k] = text(el.state[k]);
   }
   return out;
 }
 
-/** Set the attributes the page's hash holds for this figure (called when it connects). */
+/** Whether the page's hash leads to figure `el`: its id alone (#induction) or its state first (#cost.d=64). */
+export function linkedTo(el) {
+  const first = entries(globalThis.location?.hash ?? '')[0];
+  const key = first && decode(first.split('=')[0]);
+  return !!key && (key === figureId(el) || key.startsWith(`${figureId(el)}.`));
+}
+
+const kept = new WeakSet();
+
+/**
+ * Set the attributes the page's hash holds for this figure (called when it
+ * connects); a figure the hash leads to is scrolled to, and kept there.
+ */
 export function applyLinkedState(el) {
+  if (!pageStates.has(el)) pageStates.set(el, { ...el.state });
   const state = stateFromHash(globalThis.location?.hash ?? '', figureId(el));
   const props = el.constructor.props ?? {};
   for (const [k, v] of Object.entries(state)) if (Object.hasOwn(props, k)) el.setAttribute(k, v);
-  const first = entries(globalThis.location?.hash ?? '')[0];
-  if (first && decode(first).startsWith(`${figureId(el)}.`)) requestAnimationFrame(() => el.scrollIntoView({ block: 'start' }));
+  if (!kept.has(el) && linkedTo(el)) {
+    kept.add(el);
+    keepInView(el);
+  }
+}
+
+/**
+ * Scroll to `el` and keep it at the top of the viewport while the page grows
+ * around it (the figures above it grow from their placeholders as they start,
+ * which would push it away: WebKit has no scroll anchoring, and Chromium's
+ * anchors on what moves), until the reader (or a script) scrolls or acts, or
+ * it has drawn and the page has kept its height for a moment.
+ */
+function keepInView(el) {
+  const INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  const QUIET = 20; // frames without a change of height once it has drawn
+  let quiet = 0;
+  let height = -1;
+  let y = null; // where this left the page
+  let drawn = false;
+  el.ready?.then(() => { drawn = true; });
+  const stop = () => {
+    quiet = -1;
+    for (const t of INPUT) removeEventListener(t, stop, true);
+  };
+  for (const t of INPUT) addEventListener(t, stop, { capture: true, passive: true });
+  const frame = () => {
+    if (quiet < 0 || !el.isConnected) return stop();
+    const now = document.documentElement.scrollHeight;
+    if (now === height && y !== null && Math.abs(scrollY - y) > 1) return stop(); // scrolled by someone else
+    if (now !== height) {
+      el.scrollIntoView({ block: 'start' });
+      height = now;
+      quiet = 0;
+    } else if (drawn && ++quiet >= QUIET) return stop();
+    y = scrollY;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
 }
 
 /**

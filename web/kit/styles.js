@@ -13,14 +13,14 @@ const LIGHT = vars(PALETTE.light);
 const DARK = vars(PALETTE.dark);
 
 export const baseCss = `
-:host { display: block; ${LIGHT}
+:host { display: block; ${LIGHT} color-scheme: light;
   color: var(--attention-fg); background: var(--attention-bg);
   font: 15px/1.45 var(--attention-font, system-ui, -apple-system, "Segoe UI", sans-serif);
   border: 1px solid var(--attention-border); border-radius: 10px;
   padding: 14px; margin: 1.5em 0; box-sizing: border-box; max-width: 100%; overflow-wrap: break-word; }
-:host([data-dark]) { ${DARK} }
-:host([theme=dark]) { ${DARK} }
-:host([theme=light]) { ${LIGHT} }
+:host([data-dark]) { ${DARK} color-scheme: dark; }
+:host([theme=dark]) { ${DARK} color-scheme: dark; }
+:host([theme=light]) { ${LIGHT} color-scheme: light; }
 :host([hidden]) { display: none; }
 [hidden] { display: none !important; }
 *, *::before, *::after { box-sizing: border-box; }
@@ -45,8 +45,9 @@ svg text { fill: var(--attention-fg); font-size: 12px; }
 .slider .track { display: flex; align-items: center; gap: 8px; flex: 1 1 160px; min-width: 0; }
 .slider input { flex: 1; min-width: 90px; accent-color: var(--attention-accent); height: 28px; }
 .slider output { min-width: 3.5em; font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
-fieldset.choice { border: 0; padding: 0; margin: 0; display: inline-flex; align-items: center; gap: 6px; flex-wrap: wrap; }
-fieldset.choice legend { float: left; margin-right: 6px; padding: 0; }
+/* the legend floats beside its options (a flex fieldset would put it on a line of its own in WebKit) */
+fieldset.choice { border: 0; padding: 0; margin: 0; display: block; min-width: 0; }
+fieldset.choice legend { float: left; margin-right: 12px; padding: 0; min-height: 34px; display: flex; align-items: center; }
 .choice .opts { display: inline-flex; border: 1px solid var(--attention-border); border-radius: 8px; overflow: hidden; }
 .choice label { position: relative; padding: 5px 11px; cursor: pointer; user-select: none; min-height: 32px; display: inline-flex; align-items: center; }
 .choice label + label { border-left: 1px solid var(--attention-border); }
@@ -55,6 +56,8 @@ fieldset.choice legend { float: left; margin-right: 6px; padding: 0; }
 .choice label:has(input:focus-visible) { outline: 2px solid var(--attention-accent); outline-offset: 2px; }
 .switch { display: inline-flex; align-items: center; gap: 6px; cursor: pointer; min-height: 32px; }
 .switch input { width: 18px; height: 18px; accent-color: var(--attention-accent); }
+/* text fields in the figure's theme, not the system's (a page's own dark mode on a light system) */
+input:not([type]), input[type=text], input[type=search], input[type=number], textarea, select { color: var(--attention-fg); background: var(--attention-bg); }
 button { font: inherit; color: inherit; background: var(--attention-panel); border: 1px solid var(--attention-border);
   border-radius: 8px; padding: 4px 12px; min-height: 32px; min-width: 36px; cursor: pointer; }
 button:hover { border-color: var(--attention-accent); }

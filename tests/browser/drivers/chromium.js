@@ -26,7 +26,7 @@ function wrap(page, context) {
   return {
     raw: page,
     evaluate,
-    url: () => page.url(),
+    url: () => page.evaluate(() => location.href),
     goto: (url) => page.goto(url, { waitUntil: 'load' }),
     async click(target) { const p = await pointOf(evaluate, target); await page.mouse.click(p.x, p.y); },
     focus: (target) => focusOn(evaluate, target),
@@ -41,8 +41,9 @@ function wrap(page, context) {
       await page.mouse.up();
     },
     async screenshot(file, target) {
-      if (!target) return writeFile(file, await page.screenshot());
-      await (await elementOf((fn, arg) => page.evaluateHandle(fn, arg), target)).screenshot({ path: file });
+      const png = target ? await (await elementOf((fn, arg) => page.evaluateHandle(fn, arg), target)).screenshot() : await page.screenshot();
+      if (file) await writeFile(file, png);
+      return png;
     },
     problems: () => page.evaluate(() => window.__problems ?? ['no probe in the page']),
     close: () => context.close(),

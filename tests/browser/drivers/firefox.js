@@ -2,6 +2,7 @@
 // BiDi has no colour-scheme emulation: a dark page opens in a second Firefox whose
 // content is told it is dark (a preference), launched when first asked for.
 import puppeteer from 'puppeteer-core';
+import { writeFile } from 'node:fs/promises';
 import { pointOf, focusOn, boxOf, path, elementOf } from './page.js';
 import { PROBE_SCRIPT } from '../probes.js';
 
@@ -32,17 +33,21 @@ export async function firefox() {
   };
 }
 
+// fn, run in the page, its result passed back as JSON (BiDi hands back an array that a
+// result holds twice as a reference puppeteer does not resolve)
+const asJson = (fn) => new Function('arg', `return (async () => JSON.stringify(await (${fn})(arg)) ?? 'null')()`);
+
 function wrap(page, context) {
-  const evaluate = (fn, arg) => page.evaluate(fn, arg);
+  const evaluate = async (fn, arg) => JSON.parse(await page.evaluate(asJson(fn), arg));
   return {
     raw: page,
     evaluate,
-    url: () => page.url(),
+    url: () => page.evaluate(() => location.href),
     goto: (url) => page.goto(url, { waitUntil: 'load' }),
     async click(target) { const p = await pointOf(evaluate, target); await page.mouse.click(p.x, p.y); },
     focus: (target) => focusOn(evaluate, target),
     box: (target) => boxOf(evaluate, target),
-    press: (key) => page.keyboard.press(key),
+    press: (key) => page.keyboard.press(key === 'Space' ? ' ' : key), // (BiDi's name for it)
     type: (text) => page.keyboard.type(text),
     async drag(from, to) {
       const [a, b] = [await pointOf(evaluate, from), await pointOf(evaluate, to)];
@@ -52,8 +57,9 @@ function wrap(page, context) {
       await page.mouse.up();
     },
     async screenshot(file, target) {
-      if (!target) return page.screenshot({ path: file });
-      await (await elementOf((fn, arg) => page.evaluateHandle(fn, arg), target)).screenshot({ path: file });
+      const png = Buffer.from(target ? await (await elementOf((fn, arg) => page.evaluateHandle(fn, arg), target)).screenshot() : await page.screenshot());
+      if (file) await writeFile(file, png);
+      return png;
     },
     problems: () => page.evaluate(() => window.__problems ?? ['no probe in the page']),
     close: () => context.close(),

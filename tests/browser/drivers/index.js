@@ -11,7 +11,8 @@
 //   await page.click(target)              a pointer click at the middle of target, or at {x, y}
 //   await page.focus(target); await page.press('ArrowRight'); await page.type('text')
 //   await page.drag(from, to)             press at from, move in steps, release at to
-//   await page.screenshot(path, target?)  the viewport, or target's box (PNG)
+//   await page.screenshot(path, target?)  the viewport, or target's box: a PNG (a Buffer), also
+//                                         written to path unless it is null
 //   page.problems                         console errors and warnings, uncaught errors and
 //                                         rejections, HTTP errors (of the test server's pages)
 //   await page.close(); await browser.close()

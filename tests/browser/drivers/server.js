@@ -13,7 +13,7 @@ export async function serveTests({ csp = false, root } = {}) {
   const failures = [];
   const tag = `<script src="${PROBE}"></script>`;
   const html = (text) => (/<head[^>]*>/i.test(text) ? text.replace(/<head[^>]*>/i, (h) => h + tag) : tag + text);
-  const server = await serve({ port: 0, csp, root, routes, html, onError: (path, code) => failures.push(`HTTP ${code}: ${path}`) });
+  const server = await serve({ port: 0, csp, root, routes, html, onError: (path, code) => { if (path !== '/favicon.ico') failures.push(`HTTP ${code}: ${path}`); } });
   const origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,

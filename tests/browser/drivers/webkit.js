@@ -16,10 +16,19 @@ export const WEBKIT_MIN_WIDTH = 447;
 
 // Playwright's key names -> WebDriver's
 const KEYS = {
-  Enter: Key.ENTER, Tab: Key.TAB, Space: ' ', Escape: Key.ESCAPE, Backspace: Key.BACK_SPACE, Delete: Key.DELETE,
+  Enter: Key.RETURN, Tab: Key.TAB, Space: ' ', Escape: Key.ESCAPE, Backspace: Key.BACK_SPACE, Delete: Key.DELETE,
   Home: Key.HOME, End: Key.END, PageUp: Key.PAGE_UP, PageDown: Key.PAGE_DOWN,
   ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, ArrowUp: Key.ARROW_UP, ArrowDown: Key.ARROW_DOWN,
   Shift: Key.SHIFT, Control: Key.CONTROL, Alt: Key.ALT,
+};
+
+// what this process started: ended with it, even when a test fails before closing them
+const children = new Set();
+process.on('exit', () => { for (const c of children) c.kill(); });
+const started = (child) => {
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
 };
 
 const freePort = () => new Promise((resolve, reject) => {
@@ -29,7 +38,7 @@ const freePort = () => new Promise((resolve, reject) => {
 // An X display for the browsers: the DISPLAY given, or an Xvfb of this process's own.
 async function xvfb() {
   if (process.env.WEBKIT_DISPLAY) return { display: process.env.WEBKIT_DISPLAY, stop() {} };
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x1000x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const child = started(spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1600x2400x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] }));
   const display = await new Promise((resolve, reject) => {
     let out = '';
     child.stdio[3].on('data', (d) => { out += d; if (out.includes('\n')) resolve(`:${out.trim()}`); });
@@ -42,7 +51,7 @@ async function xvfb() {
 // A WebKitWebDriver on a free port and its one session.
 async function session(display, args) {
   const port = await freePort();
-  const driverProcess = spawn('WebKitWebDriver', [`--port=${port}`], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' });
+  const driverProcess = started(spawn('WebKitWebDriver', [`--port=${port}`], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' }));
   const exited = new Promise((_, reject) => driverProcess.on('exit', (code) => reject(new Error(`WebKitWebDriver exited (${code})`))));
   exited.catch(() => {});
   for (let up = false; !up;) {
@@ -58,6 +67,7 @@ async function session(display, args) {
   return {
     driver,
     home,
+    spare: new Map(), // size -> [windows of closed pages, blank]
     // run `fn` with `handle`'s window (and its frame) current
     async in(handle, framed, fn) {
       if (current !== handle) {
@@ -84,12 +94,17 @@ export async function webkit() {
       sessions[colorScheme] ??= session(x.display, colorScheme === 'dark' ? ['--dark-mode'] : []);
       const s = await sessions[colorScheme];
       const framed = width < WEBKIT_MIN_WIDTH;
-      await s.in(s.home, false, () => {});
-      await s.driver.switchTo().newWindow('window');
-      const handle = await s.driver.getWindowHandle();
-      s.forget(s.home);
-      await fit(s.driver, Math.max(width, WEBKIT_MIN_WIDTH), height);
-      const page = wrap(s, handle, framed, { width, height });
+      // a window a closed page left, of this size, else a new one
+      const size = `${Math.max(width, WEBKIT_MIN_WIDTH)}x${height}`;
+      let handle = s.spare.get(size)?.pop();
+      if (!handle) {
+        await s.in(s.home, false, () => {});
+        await s.driver.switchTo().newWindow('window');
+        handle = await s.driver.getWindowHandle();
+        s.forget(s.home);
+        await fit(s.driver, Math.max(width, WEBKIT_MIN_WIDTH), height);
+      }
+      const page = wrap(s, handle, framed, { width, height, size });
       await page.goto(url);
       return page;
     },
@@ -103,11 +118,16 @@ export async function webkit() {
 // size the window so that its viewport is width x height (the window adds its chrome)
 async function fit(driver, width, height) {
   await driver.manage().window().setRect({ width, height });
-  const [w, h] = await driver.executeScript('return [innerWidth, innerHeight]');
-  if (w !== width || h !== height) await driver.manage().window().setRect({ width: width + (width - w), height: height + (height - h) });
+  for (let k = 0; k < 50; k++) {
+    const [w, h] = await driver.executeScript('return [innerWidth, innerHeight]') ?? [];
+    if (w === width && h === height) return;
+    if (w > 0 && h > 0) return driver.manage().window().setRect({ width: width + (width - w), height: height + (height - h) });
+    await new Promise((r) => setTimeout(r, 20)); // (a new window not shown yet)
+  }
+  throw new Error(`webkit: a window of ${width} x ${height} px could not be made`);
 }
 
-function wrap(s, handle, framed, { width, height }) {
+function wrap(s, handle, framed, { width, height, size }) {
   const { driver } = s;
   const run = (fn) => s.in(handle, framed, fn);
   const evaluate = (fn, arg) => run(() => driver.executeScript(`return (${fn})(arguments[0])`, arg));
@@ -145,15 +165,17 @@ function wrap(s, handle, framed, { width, height }) {
       await chain.release().perform();
     }),
     screenshot: (file, target) => run(async () => {
-      const png = target ? await (await elementOf(evaluate, target)).takeScreenshot(true) : await driver.takeScreenshot();
-      await writeFile(file, Buffer.from(png, 'base64'));
+      const png = Buffer.from(target ? await (await elementOf(evaluate, target)).takeScreenshot(true) : await driver.takeScreenshot(), 'base64');
+      if (file) await writeFile(file, png);
+      return png;
     }),
     problems: () => evaluate(() => window.__problems ?? ['no probe in the page']),
     async close() {
+      // the window is kept, blank, for the next page of its size
       await driver.switchTo().window(handle);
       s.forget(handle);
-      await driver.close();
-      await driver.switchTo().window(s.home);
+      await driver.get('about:blank');
+      s.spare.set(size, [...(s.spare.get(size) ?? []), handle]);
     },
   };
 }

@@ -114,7 +114,7 @@ class Cost extends MeasuringFigure {
 
   render() {
     this.ensureSweep();
-    setText(this.button, this.buttonWords());
+    this.showButton();
     setText(this.status, this.statusWords());
     const results = this.results;
     // a change of N only changes the button: plots and table follow the results

@@ -191,7 +191,7 @@ class Efficient extends MeasuringFigure {
     }
     Object.assign(d, { theme: th, window: windowKey, features: m });
     setText(this.captions.exact, this.t('captionFull'));
-    setText(this.button, this.buttonWords());
+    this.showButton();
     setText(this.status, this.statusWords());
     const results = this.results;
     if (d.results !== results || d.count !== results.length) {

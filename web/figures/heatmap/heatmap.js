@@ -72,7 +72,7 @@ class Heatmap extends FigureElement {
         this.text,
         h('div', { class: 'controls' }, [
           h('button', { type: 'button', onclick: () => this.load(this.text.value, ['pastedJson']) }, this.t('show')), file,
-          h('button', { type: 'button', onclick: () => { this.userData = null; this.set({ src: '', off: '', layer: 1, token: -1 }); } }, this.t('backToDemo')),
+          h('button', { type: 'button', onclick: () => this.backToDemo() }, this.t('backToDemo')),
         ]),
       ]),
       h('p', { class: 'note' }, this.t('note')),
@@ -100,6 +100,14 @@ class Heatmap extends FigureElement {
       if (!this.userData.fromSrc) Object.assign(this.state, { src: '', layer: 1, off: '', token: -1 });
     }
     this.invalidate();
+  }
+
+  /** The demo again: what was loaded, and what could not be, forgotten. */
+  backToDemo() {
+    this.userData = null;
+    this.error = '';
+    this.loadedSrc = undefined; // (the same src set again is fetched again)
+    this.set({ src: '', off: '', layer: 1, token: -1 });
   }
 
   /** A link restores the demo or a src file; it cannot hold weights the reader pasted or loaded from a file. */

@@ -112,6 +112,8 @@ export function modelView(t, shape, onpick) {
     update({ layers, colors, off, layer }) {
       rows.forEach((r, l) => {
         r.el.classList.toggle('sel', l === layer);
+        // (the shown layer's cells say so to a screen reader as its class shows it)
+        for (const b of r.el.querySelectorAll('button')) b.setAttribute('aria-current', String(l === layer));
         r.cells.forEach((canvas, hd) => {
           canvas.classList.toggle('off', off(l, hd));
           paintMatrix(canvas, layers[l][hd], colors, 1);

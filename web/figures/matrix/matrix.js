@@ -64,7 +64,9 @@ class MatrixFigure extends FigureElement {
     })]));
     this.eq = h('div', { class: 'eqline' });
     this.equations = TEX.map(() => null); // typeset once per step, when first shown
-    this.img = s('svg', { class: 'img', viewBox: `0 0 ${SIDE * CELL} ${SIDE * CELL}`, width: SIDE * CELL, role: 'img', 'aria-label': this.t('pictureLabel') });
+    // crisp edges: squares that meet at a fraction of a pixel would let the background show
+    // between them (Firefox draws a faint seam between rows)
+    this.img = s('svg', { class: 'img', viewBox: `0 0 ${SIDE * CELL} ${SIDE * CELL}`, width: SIDE * CELL, role: 'img', 'aria-label': this.t('pictureLabel'), 'shape-rendering': 'crispEdges' });
     this.pixels = [];
     for (let i = 0; i < SIDE * SIDE; i++) {
       const r = s('rect', { x: (i % SIDE) * CELL, y: Math.floor(i / SIDE) * CELL, width: CELL, height: CELL });

@@ -83,8 +83,11 @@ class Tempering extends FigureElement {
       }))),
     ]);
     this.resizer?.disconnect(); // (a rebuild in another language watches its new root)
+    // a new width is laid out in the next frame: laid out inside the observer, the new
+    // height is a size change it cannot deliver in this frame (a "ResizeObserver loop" error)
     this.resizer = new ResizeObserver(([entry]) => {
-      if (entry.contentRect.width > 0 && this.fit(entry.contentRect.width)) this.invalidate();
+      const w = entry.contentRect.width;
+      if (w > 0) requestAnimationFrame(() => { if (this.fit(w)) this.invalidate(); });
     });
     this.resizer.observe(root);
     return root;

@@ -20,7 +20,7 @@ import { FigureElement } from '../figure-element.js';
 import { workerModule } from '../engine.js';
 import { bestBuild } from '../../api/load.js';
 import { spawn } from './spawn.js';
-import { h } from '../dom.js';
+import { h, setText } from '../dom.js';
 import { bytes, millis } from '../format.js';
 
 const sweeps = new Map(); // sweep id (worker file and key) -> the latest sweep
@@ -180,6 +180,17 @@ export class MeasuringFigure extends FigureElement {
   /** The button's words: Stop while a sweep waits or measures, else Measure up to the largest N. */
   buttonWords() {
     return this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
+  }
+
+  /** Word the button; while it reads Stop it keeps Measure's width, so the slider beside it does not move. */
+  showButton() {
+    const b = this.button;
+    if (!this.worker) b.style.minWidth = '';
+    else if (!b.style.minWidth) { // (once per sweep: Measure's words laid out, then Stop's)
+      setText(b, this.t('measure', { n: this.state.n }));
+      if (b.offsetWidth) b.style.minWidth = `${b.offsetWidth}px`;
+    }
+    setText(b, this.buttonWords());
   }
 
   /** The status line, worded now (so it follows a change of language mid-sweep). */

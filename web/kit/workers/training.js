@@ -158,6 +158,7 @@ export class TrainingFigure extends FigureElement {
   fail(message) {
     this.error = message;
     this.#stop();
+    this.msg = { ...this.msg, running: false, loading: false }; // (the start button no longer says Pause)
     this.invalidate();
   }
 }
