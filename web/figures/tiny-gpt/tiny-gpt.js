@@ -96,8 +96,8 @@ class TinyGpt extends TrainingFigure {
     this.textInput.addEventListener('input', () => this.askModel({ text: this.textInput.value, at: 0 }));
     [this.promptShown, this.textShown] = [this.state.prompt, this.state.text];
     const options = (n) => numbers(n).map((v) => ({ value: v, label: v }));
-    this.layerChoice = choice({ label: this.t('layer'), value: this.state.layer, prop: 'layer', options: options(DEFAULTS.layers), onchange: (layer) => this.set({ layer }) });
-    this.headChoice = choice({ label: this.t('head'), value: this.state.head, prop: 'head', options: options(DEFAULTS.heads), onchange: (head) => this.set({ head }) });
+    this.layerChoice = choice({ label: this.t('layer'), value: this.state.layer, prop: 'layer', options: options(DEFAULTS.layers), onchange: (layer) => this.askModel({ layer }) });
+    this.headChoice = choice({ label: this.t('head'), value: this.state.head, prop: 'head', options: options(DEFAULTS.heads), onchange: (head) => this.askModel({ head }) });
     this.textNote = h('p', { class: 'note' });
     // one tab stop: arrow keys, Home and End move the query from character to character
     this.charsEl = h('div', { class: 'chars', role: 'radiogroup', 'aria-label': this.t('charsLabel'), 'data-prop': 'at' });
@@ -151,14 +151,15 @@ class TinyGpt extends TrainingFigure {
     this.ask([name]);
   }
 
-  // The reader's prompt or text: set, and the model (its worker started if need be) answers.
+  // The reader's prompt, text, layer or head: set, and the model (its worker started if need be) answers.
   askModel(patch) {
     this.set(patch);
     this.wake();
   }
 
-  // A new prompt is written, a new text read.
+  // A new prompt is written, a new text read (by a model woken for them, if none runs yet).
   ask(names) {
+    if (!this.worker && this.attn && this.isConnected && this.asksModel() && this.wake()) return; // (wake writes and reads)
     if (names.includes('prompt')) this.write();
     if (names.includes('text')) this.attend();
   }
@@ -180,13 +181,16 @@ class TinyGpt extends TrainingFigure {
     this.attend();
   }
 
-  // A page (or a link) that shows the model's answers from the start (a
-  // prompt, a text, a head or a character other than the defaults) has them
-  // shown: the model loads as the figure comes on the page.
+  // Whether the state shows the model's answers (a prompt, a text, a layer, a
+  // head or a character other than the defaults): then the model loads as the
+  // figure comes on the page, or when an attribute or link sets one.
+  asksModel() {
+    return ['prompt', 'text', 'layer', 'head', 'at'].some((k) => this.state[k] !== this.constructor.props[k].default);
+  }
+
   onPage() {
     super.onPage();
-    const asked = ['prompt', 'text', 'layer', 'head', 'at'].some((k) => this.state[k] !== this.constructor.props[k].default);
-    if (asked && !this.worker) this.wake();
+    if (this.asksModel() && !this.worker) this.wake();
   }
 
   // The first question to the model starts its worker (its untrained answers, until Start; what it writes once paused).
