@@ -1,67 +1,151 @@
 // figures.mjs: `npm run bench:figures`. How long a figure keeps the main
-// thread after a reader moves one of its controls, in headless Chromium
-// (Debian's). For each figure on the article page: 30 changes of its first
-// control (a slider moved to a seeded random value, else the next option of a
-// choice, else a switch flipped, else a stepper's next or previous step), each timed as the script of the change
-// (event handlers) plus, in the next animation frame, the figure's render and
-// the style recalculation and layout it causes (forced at the end of that
-// frame). Paint and compositing are not included. Each figure is measured
+// thread after a reader moves one of its controls, and how long a page takes
+// to show a figure, in headless Chromium (Debian's).
+//
+// Per change: for each figure and each kind of control it has (a slider moved
+// to a seeded random value, a choice's next option, a switch flipped, a
+// stepper's next or previous step, a matrix cell picked, a handle dragged by
+// touch or mouse), `--changes` changes of its first control of that kind,
+// each timed as the script of the change (event handlers) plus, in the next
+// animation frame, the figure's render and the style recalculation and
+// layout it causes (forced at the end of that frame). Paint and compositing
+// are not included. On the article page and on a one-figure page (the
+// snippet a blogger pastes: scripts/figure-page.mjs). Each figure is measured
 // from 2 s after it is ready, once the page is idle: after the work a figure
 // does in the background when it first appears. Prints p50 and p95 per
-// figure in milliseconds and the 8 ms mark (a frame at 120 Hz).
-//   --changes N   changes per figure (30)
-//   --filter RE   only the figures whose tag matches
-//   --json FILE   also write the results as JSON
-//   --profile     also print where each figure's time goes: the functions
-//                 with the most self time in a CPU profile of its changes
+// figure and kind in milliseconds, against 8 ms (a frame at 120 Hz) on the
+// desktop and 16 ms on the phone.
+//
+// Loading: each one-figure page, `--loads` times in a fresh browser context
+// (nothing cached): the time from navigation to the figure's first drawing
+// (its data-ready), the requests made until then and the depth of their
+// chain (round trips one after another: scripts/phone.mjs); and the
+// article's first figure.
+//
+//   --phone             Lighthouse's mobile profile: 360 x 740 CSS px, DPR 2,
+//                       touch, CPU slowed 4x (scripts/phone.mjs)
+//   --network slow4g    loading over its slow 4G (150 ms per request, 1.6 Mbit/s)
+//   --pages LIST        article,figure (both, by default)
+//   --changes N         changes per figure and kind (30)
+//   --loads N           fresh loads per page (3); 0: no loading table
+//   --filter RE         only the figures whose tag matches
+//   --against DIR       the same, interleaved, for another checkout (its dist/
+//                       built): before/after columns
+//   --json FILE         also write the results as JSON
+//   --write             also write the tables into bench/RESULTS.md (section
+//                       figures, or figures-phone with --phone)
+//   --profile           also print where each figure's time goes: the functions
+//                       with the most self time in a CPU profile of its changes
+//   --training          also train each figure that trains (induction, tiny-gpt)
+//                       its default budget on a one-figure page: how long it
+//                       takes (its worker included), and meanwhile how late the
+//                       page's main thread answers (a timer due every 50 ms)
+//                       and, where the figure has a control that leaves the
+//                       run alone, how long a change of it takes
 // The measuring figures (cost, efficient) measure in a Web Worker when they
-// first appear: those sweeps are let finish before any figure is timed
-// (their first controls, the largest N and the window, start none).
+// first appear: those sweeps are let finish before any figure is timed.
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, ALL_FIGURES } from '../tests/browser/harness.js';
+import { figurePage } from '../scripts/figure-page.mjs';
+import { PHONE, emulate, watchRequests, touchDrag } from '../scripts/phone.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../scripts/chromium.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 import { machineInfo } from './lib/machine.mjs';
+import { cpuText, table, writeResults } from './lib/results.mjs';
 
 const args = process.argv.slice(2);
 const value = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };
 const changes = Number(value('--changes') ?? 30);
+const loads = Number(value('--loads') ?? 3);
 const filter = value('--filter') ? new RegExp(value('--filter')) : null;
 const jsonFile = value('--json');
 const profile = args.includes('--profile');
-const FIGURES = ALL_FIGURES.filter((t) => !filter || filter.test(t));
-export const BUDGET_MS = 8;
+const phone = args.includes('--phone');
+const network = value('--network');
+const pages = (value('--pages') ?? 'article,figure').split(',');
+const against = value('--against');
+const write = args.includes('--write');
+const training = args.includes('--training');
+const TAGS = FIGURES.map((f) => f.tag).filter((t) => !filter || filter.test(t));
+const CPU = phone ? 4 : 1;
+export const BUDGET_MS = phone ? 16 : 8;
+const KINDS = ['slider', 'choice', 'switch', 'stepper', 'pick', 'drag'];
 
-/** Page side: make `count` changes to the figure's first control; -> ms per change. */
-async function measure([tag, count]) {
+/**
+ * Page side: the kinds of control `tag`'s figure has, {kind: its name}, and
+ * for a drag the handle's box in the viewport ({drag: {x, y, width, height}}).
+ * A control is the figure's own (not its tools), enabled and shown; a drag
+ * handle is an element that takes every touch itself (touch-action: none).
+ */
+function controlsOf(tag) {
+  const root = document.querySelector(tag).shadowRoot;
+  const mine = (c) => !c.closest('.tools') && !c.disabled && c.checkVisibility();
+  const found = {};
+  const range = [...root.querySelectorAll('input[type=range]')].find(mine);
+  if (range) found.slider = `slider ${range.closest('.slider')?.querySelector('label')?.textContent ?? ''}`.trim();
+  const group = [...root.querySelectorAll('fieldset.choice')].find((f) => [...f.querySelectorAll('input[type=radio]')].filter(mine).length > 1);
+  if (group) found.choice = `choice ${group.querySelector('legend')?.textContent ?? ''}`.trim();
+  if ([...root.querySelectorAll('input[type=checkbox]')].some(mine)) found.switch = 'switch';
+  const next = root.querySelector('.stepper button[data-step="next"]');
+  if (next) found.stepper = `stepper ${next.getAttribute('aria-label') ?? ''}`.trim();
+  const hit = [...root.querySelectorAll('svg.pick rect.hit')].find(mine);
+  if (hit) found.pick = `pick ${hit.closest('.mat')?.querySelector('.cap .name')?.textContent ?? 'a cell'}`;
+  const handle = [...root.querySelectorAll('*')].find((e) => mine(e) && getComputedStyle(e).touchAction === 'none');  // (it drags over its SVG)
+  if (handle) found.drag = `drag ${handle.getAttribute('aria-label') ?? handle.getAttribute('class') ?? handle.localName}`;
+  return found;
+}
+
+/**
+ * Page side: make `count` changes of `kind` to the figure's first control of
+ * that kind; -> ms per change.
+ */
+async function measure([tag, kind, count]) {
   const el = document.querySelector(tag);
-  el.scrollIntoView({ block: 'center' });
   const frame = () => new Promise((r) => requestAnimationFrame(r));
   await frame(); await frame();
   const root = el.shadowRoot;
   const mine = (c) => !c.closest('.tools') && !c.disabled && c.checkVisibility();
-  const range = [...root.querySelectorAll('input[type=range]')].find(mine);
-  const radios = [...root.querySelectorAll('input[type=radio]')].filter(mine);
-  const box = [...root.querySelectorAll('input[type=checkbox]')].find(mine);
-  // a stepper: forward to the end, then back
-  const [prev, next] = ['previous', 'next'].map((step) => root.querySelector(`.stepper button[data-step="${step}"]`));
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  let control = '';
-  const change = range ? (() => {
-    control = `slider ${range.closest('.slider')?.querySelector('label')?.textContent ?? ''}`.trim();
-    return () => {
+  let change;
+  if (kind === 'slider') {
+    const range = [...root.querySelectorAll('input[type=range]')].find(mine);
+    change = () => {
       const [lo, hi] = [Number(range.min), Number(range.max)];
       range.value = String(lo + random() * (hi - lo));
       range.dispatchEvent(new Event('input', { bubbles: true }));
     };
-  })() : radios.length > 1 ? (() => {
-    control = `choice ${radios[0].closest('fieldset')?.querySelector('legend')?.textContent ?? ''}`.trim();
-    let k = 0;
-    return () => { const r = radios[(k = (k + 1) % radios.length)]; r.click(); };
-  })() : box ? (() => { control = 'switch'; return () => box.click(); })()
-    : next ? (() => { control = `button ${next.getAttribute('aria-label') ?? next.textContent}`; return () => (next.disabled ? prev : next).click(); })() : null;
-  if (!change) return { control: 'none', times: [] };
+  } else if (kind === 'choice') {
+    const group = [...root.querySelectorAll('fieldset.choice')].find((f) => [...f.querySelectorAll('input[type=radio]')].filter(mine).length > 1);
+    const radios = [...group.querySelectorAll('input[type=radio]')].filter(mine);
+    let k = radios.findIndex((r) => r.checked);
+    change = () => radios[(k = (k + 1) % radios.length)].click();
+  } else if (kind === 'switch') {
+    const box = [...root.querySelectorAll('input[type=checkbox]')].find(mine);
+    change = () => box.click();
+  } else if (kind === 'stepper') {
+    const [prev, next] = ['previous', 'next'].map((step) => root.querySelector(`.stepper button[data-step="${step}"]`));
+    let forward = true;
+    change = () => {
+      if (next.disabled) forward = false;
+      if (prev.disabled) forward = true;
+      (forward ? next : prev).click();
+    };
+  } else if (kind === 'pick') {
+    const hit = [...root.querySelectorAll('svg.pick rect.hit')].find(mine);
+    const [rows, cols] = [Number(hit.dataset.rows), Number(hit.dataset.cols)];
+    change = () => {
+      const r = hit.getBoundingClientRect();
+      const [i, j] = [Math.floor(random() * rows), Math.floor(random() * cols)];
+      hit.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, clientX: r.left + ((j + 0.5) / cols) * r.width, clientY: r.top + ((i + 0.5) / rows) * r.height }));
+    };
+  } else {
+    throw new RangeError(`measure: no such kind ${kind}`);
+  }
   const times = [];
   for (let i = 0; i < count; i++) {
     let frameStart = 0;
@@ -78,13 +162,76 @@ async function measure([tag, count]) {
     await frame();
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { control, times };
+  return times;
 }
 
 /**
- * Page side: wait SETTLE_MS, then until the main thread has an idle period of
+ * Page side: time the next pointermove that reaches `tag`'s figure the way
+ * measure() times a change: from the first listener (on window, capturing)
+ * to the last (on window, bubbling), plus the next frame's callbacks from
+ * one requested in the first listener to one requested in the last, with
+ * style and layout forced. -> a promise of ms.
+ */
+function armDrag(tag) {
+  const el = document.querySelector(tag);
+  window.__drag = new Promise((resolve) => {
+    let t0 = 0;
+    let frameStart = 0;
+    const first = (e) => {
+      if (!e.composedPath().includes(el)) return;
+      removeEventListener('pointermove', first, true);
+      t0 = performance.now();
+      requestAnimationFrame(() => { frameStart = performance.now(); });
+    };
+    const last = (e) => {
+      if (!e.composedPath().includes(el)) return;
+      removeEventListener('pointermove', last);
+      const script = performance.now() - t0;
+      requestAnimationFrame(() => {
+        el.getBoundingClientRect();
+        void document.body.offsetHeight;
+        resolve(script + (performance.now() - frameStart));
+      });
+    };
+    addEventListener('pointermove', first, true);
+    addEventListener('pointermove', last);
+  });
+}
+
+/** Node side: `count` drag steps of the handle at `box.from` over `box` by touch (phone) or mouse; -> ms per step. */
+async function measureDrag(page, cdp, tag, box, count) {
+  let seed = 777;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const point = () => [box.x + (0.1 + 0.8 * random()) * box.width, box.y + (0.1 + 0.8 * random()) * box.height];
+  const points = [box.from, ...Array.from({ length: count }, point)];
+  const times = [];
+  const step = async (move) => {
+    await page.evaluate(armDrag, tag);
+    await move();
+    times.push(await page.evaluate(() => window.__drag));
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 20)));
+  };
+  if (phone) {
+    // each move is dispatched, then timed (touchDrag awaits `each` after it): arm first
+    await page.evaluate(armDrag, tag);
+    await touchDrag(cdp, points, async () => {
+      times.push(await page.evaluate(() => window.__drag));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 20)));
+      await page.evaluate(armDrag, tag);
+    });
+  } else {
+    await page.mouse.move(...points[0]);
+    await page.mouse.down();
+    for (const p of points.slice(1)) await step(() => page.mouse.move(...p));
+    await page.mouse.up();
+  }
+  return times;
+}
+
+/**
+ * Page side: wait `ms`, then until the main thread has an idle period of
  * (nearly) the full 50 ms: a figure's preparation in the background
- * (tempering's products at every d_k, about a second) is done by then.
+ * (tempering's products at every d_k) is done by then.
  */
 const SETTLE_MS = 2000;
 const settled = (ms) => new Promise((resolve) => setTimeout(() => {
@@ -92,8 +239,61 @@ const settled = (ms) => new Promise((resolve) => setTimeout(() => {
   requestIdleCallback(check, { timeout: 5000 });
 }, ms));
 
+/**
+ * Page side: start `tag`'s training (its default budget) and, until it is
+ * done, note how late a timer due every 50 ms runs, and time changes of its
+ * first choice that is not a setting of the run (measure()); -> {ms, steps,
+ * late: [ms], changes: [ms], control}.
+ */
+async function train(tag) {
+  const el = document.querySelector(tag);
+  const runs = Object.keys(el.runOptions());
+  const group = [...el.shadowRoot.querySelectorAll('fieldset.choice')].find((f) => !runs.includes(f.dataset.prop) && f.checkVisibility());
+  const late = [];
+  let going = true;
+  const probe = () => {
+    const due = performance.now() + 50;
+    setTimeout(() => {
+      late.push(performance.now() - due);
+      if (going) probe();
+    }, 50);
+  };
+  const t0 = performance.now();
+  el.toggle();
+  probe();
+  const changes = [];
+  const done = () => el.msg.step >= el.msg.steps && !el.msg.running;
+  while (!done()) {
+    if (group) {
+      const radios = [...group.querySelectorAll('input[type=radio]')];
+      let k = radios.findIndex((r) => r.checked);
+      let frameStart = 0;
+      requestAnimationFrame(() => { frameStart = performance.now(); });
+      const s0 = performance.now();
+      radios[(k = (k + 1) % radios.length)].click();
+      const script = performance.now() - s0;
+      const end = await new Promise((resolve) => requestAnimationFrame(() => { el.getBoundingClientRect(); resolve(performance.now()); }));
+      changes.push(script + (end - frameStart));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  going = false;
+  return { ms: performance.now() - t0, steps: el.msg.steps, late, changes, control: group ? `choice ${group.querySelector('legend')?.textContent ?? ''}`.trim() : null };
+}
+
+/** Page side, before the page's scripts: note when each figure first has data-ready (performance.now()). */
+function noteReady() {
+  window.__ready = {};
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const t = r.target.localName;
+      if (r.target.hasAttribute('data-ready') && !(t in window.__ready)) window.__ready[t] = performance.now();
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+}
+
 /** The `top` functions with the most self time in a CDP profile, as "name (file:line) ms". */
-function hotspots({ nodes, samples, timeDeltas }, top = 8) {
+function hotspots({ nodes, samples, timeDeltas }, top = Number(process.env.TOP ?? 8)) {
   const self = new Map();
   const byId = new Map(nodes.map((n) => [n.id, n]));
   samples.forEach((id, k) => {
@@ -106,45 +306,264 @@ function hotspots({ nodes, samples, timeDeltas }, top = 8) {
 }
 
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+const median = (xs) => quantile(xs, 0.5);
 
-const server = await serve({ port: 0 });
+// ---- the run -----------------------------------------------------------------
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const roots = [['this', here], ...(against ? [['against', resolve(against)]] : [])];
+const servers = new Map();
+for (const [name, root] of roots) servers.set(name, await serve({ port: 0, root, gzip: true }));
+const originOf = (name) => `http://127.0.0.1:${servers.get(name).address().port}`;
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
-const results = [];
+const version = browser.version();
+const contextOptions = phone ? PHONE : { viewport: { width: 1100, height: 900 } };
+const load0 = os.loadavg()[0];
+const m = machineInfo();
+const results = { latency: [], loading: [], training: [] };
 const hot = [];
-try {
-  const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+const f1 = (x) => (Number.isFinite(x) ? Number(x.toFixed(1)) : null);
+
+/** A fresh page on root `name` at `path` (the one-figure page of `tag` when given), emulated; -> {page, cdp, chain, context}. */
+async function open(name, path, { tag, net = null } = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`page: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${server.address().port}/web/index.html`);
-  const cdp = profile ? await page.context().newCDPSession(page) : null;
-  if (profile) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); }
-  const m = machineInfo();
-  console.log(`figures latency: ${changes} changes per figure, Chromium ${browser.version()}, ${m.cpu}, ${m.cores} cores`);
-  console.log('script + render + style + layout from a control change to the end of the next frame (ms; paint not included)\n');
-  console.log('| figure | control | p50 | p95 | max | p95 <= 8 ms |');
-  console.log('| --- | --- | ---: | ---: | ---: | --- |');
-  // the measuring figures measure in a worker when they first appear: let
-  // those sweeps finish first, so that no figure is timed while one takes a core
-  for (const tag of ['attention-cost', 'attention-efficient']) {
-    await page.locator(tag).first().scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => { const e = document.querySelector(t); return e.hasAttribute('data-ready') && !e.worker; }, tag, { timeout: 300000 });
+  await page.addInitScript(noteReady);
+  const origin = originOf(name);
+  if (tag) await page.route(`${origin}${path}`, (r) => r.fulfill({ contentType: 'text/html', body: figurePage(tag) }));
+  const cdp = await emulate(page, { cpu: CPU, network: net });
+  const chain = watchRequests(cdp);
+  await page.goto(`${origin}${path}`);
+  return { page, cdp, chain, context };
+}
+
+const waitReady = (page, tag) => page.waitForFunction((t) => {
+  const e = document.querySelector(t);
+  if (e?.hasAttribute('data-error')) throw new Error(`${t} failed: ${e.shadowRoot.textContent}`);
+  return e?.hasAttribute('data-ready');
+}, tag, { timeout: 120_000, polling: 100 });
+
+/** Time every kind of control of `tag` on `page` (the figure is ready); -> rows. */
+async function latencies(page, cdp, tag, where, root) {
+  const el = page.locator(tag).first();
+  await el.scrollIntoViewIfNeeded();
+  await page.evaluate((t) => document.querySelector(t).scrollIntoView({ block: 'center' }), tag);
+  await page.evaluate(settled, SETTLE_MS);
+  const rows = [];
+  const found = await page.evaluate(controlsOf, tag);
+  for (const kind of KINDS.filter((k) => k in found)) {
+    let times;
+    if (kind === 'drag') {
+      // the handle's centre, and the picture it moves over (its SVG, or its parent)
+      const where = () => el.evaluate((e) => {
+        const h = [...e.shadowRoot.querySelectorAll('*')].find((x) => getComputedStyle(x).touchAction === 'none' && x.checkVisibility());
+        const over = h.closest('svg') ?? h.parentElement;
+        over.scrollIntoView({ block: 'center' });
+        const [a, b] = [h.getBoundingClientRect(), over.getBoundingClientRect()];
+        return { from: [a.left + a.width / 2, a.top + a.height / 2], x: b.left, y: b.top, width: b.width, height: b.height };
+      });
+      await measureDrag(page, cdp, tag, await where(), 3); // warm-up
+      if (profile) await cdp.send('Profiler.start');
+      times = await measureDrag(page, cdp, tag, await where(), changes);
+    } else {
+      await page.evaluate(measure, [tag, kind, 3]); // warm-up
+      if (profile) await cdp.send('Profiler.start');
+      times = await page.evaluate(measure, [tag, kind, changes]);
+    }
+    if (profile) hot.push([`${tag} ${kind} (${where}, ${root})`, hotspots((await cdp.send('Profiler.stop')).profile)]);
+    const row = { tag, where, root, kind, control: found[kind], p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: Math.max(...times), times };
+    rows.push(row);
+    console.log(`  ${tag.replace('attention-', '')} ${where}${against ? ` (${root})` : ''}: ${row.control}: p50 ${f1(row.p50)} p95 ${f1(row.p95)} max ${f1(row.max)} ms`);
   }
-  for (const tag of FIGURES) {
-    const el = page.locator(tag).first();
-    await el.scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => document.querySelector(t).hasAttribute('data-ready'), tag, { timeout: 60000 });
-    await page.evaluate(settled, SETTLE_MS);
-    await page.evaluate(measure, [tag, 3]); // warm-up
-    if (profile) await cdp.send('Profiler.start');
-    const { control, times } = await page.evaluate(measure, [tag, changes]);
-    if (profile) hot.push([tag, hotspots((await cdp.send('Profiler.stop')).profile)]);
-    const row = { tag, control, p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: Math.max(...times), times };
-    results.push(row);
-    const f = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
-    console.log(`| ${tag.replace('attention-', '')} | ${control} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.max)} | ${row.p95 <= BUDGET_MS ? 'yes' : 'no'} |`);
+  return rows;
+}
+
+// the measuring figures measure in a worker when they first appear: let those sweeps finish
+const sweepsDone = async (page) => {
+  for (const tag of ['attention-cost', 'attention-efficient']) {
+    if (!(await page.locator(tag).count())) continue;
+    await page.locator(tag).first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => { const e = document.querySelector(t); return e.hasAttribute('data-ready') && !e.worker; }, tag, { timeout: 600_000, polling: 200 });
+  }
+};
+
+try {
+  console.log(`figures: ${phone ? 'phone (360 x 740, DPR 2, touch, CPU 4x)' : 'desktop (1100 x 900)'}${network ? `, loading over ${network}` : ''}; `
+    + `Chromium ${version}, ${cpuText(m)}, ${m.cores} cores, load average ${load0.toFixed(2)}`);
+  if (loads > 0) {
+    console.log(`\nloading: ${loads} fresh loads per page`);
+    for (const tag of TAGS) {
+      for (const [name] of roots) results.loading.push({ page: tag, root: name, ready: [], depth: [], requests: [], bytes: [] });
+      for (let k = 0; k < loads; k++) {
+        for (const [name] of roots) {
+          const { page, chain, context } = await open(name, '/one.html', { tag, net: network });
+          await waitReady(page, tag);
+          const [ready, origin] = await page.evaluate((t) => [window.__ready[t], performance.timeOrigin], tag);
+          const until = origin + ready;
+          const row = results.loading.find((r) => r.page === tag && r.root === name);
+          row.ready.push(ready);
+          row.depth.push(chain.depth(until));
+          row.requests.push(chain.requests.filter((r) => r.sent <= until).length);
+          row.bytes.push(chain.bytes(until));
+          if (k === 0 && process.env.CHAIN) for (const [url, d, s, e] of chain.chain(until)) console.log(`    ${d} ${(s - origin).toFixed(0)}-${(e - origin).toFixed(0)} ${url}`);
+          await context.close();
+        }
+      }
+      for (const [name] of roots) {
+        const r = results.loading.find((x) => x.page === tag && x.root === name);
+        console.log(`  ${tag}${against ? ` (${name})` : ''}: ready ${r.ready.map((x) => x.toFixed(0)).join(', ')} ms; depth ${r.depth.join(', ')}; requests ${r.requests.join(', ')}`);
+      }
+    }
+    if (!filter) {
+      // the article's first figure, as a reader opens it
+      for (const [name] of roots) results.loading.push({ page: 'article, first figure', root: name, ready: [], depth: [], requests: [], bytes: [], figure: null });
+      for (let k = 0; k < loads; k++) {
+        for (const [name] of roots) {
+          const { page, chain, context } = await open(name, '/web/index.html', { net: network });
+          await page.waitForFunction(() => Object.keys(window.__ready).length > 0, null, { timeout: 120_000, polling: 100 });
+          const [[tag, ready], origin] = await page.evaluate(() => [Object.entries(window.__ready).sort((a, b) => a[1] - b[1])[0], performance.timeOrigin]);
+          const row = results.loading.find((r) => r.page === 'article, first figure' && r.root === name);
+          row.figure = tag;
+          row.ready.push(ready);
+          row.depth.push(chain.depth(origin + ready));
+          row.requests.push(chain.requests.filter((r) => r.sent <= origin + ready).length);
+          row.bytes.push(chain.bytes(origin + ready));
+          await context.close();
+        }
+      }
+      for (const r of results.loading.filter((x) => x.page === 'article, first figure')) {
+        console.log(`  article, first figure (${r.figure})${against ? ` (${r.root})` : ''}: ready ${r.ready.map((x) => x.toFixed(0)).join(', ')} ms; depth ${r.depth.join(', ')}`);
+      }
+    }
+  }
+
+  if (changes > 0) {
+    console.log(`\nper change: ${changes} changes per figure and kind of control (ms: script + render + style + layout to the end of the next frame)`);
+    if (pages.includes('article')) {
+      const opened = new Map();
+      for (const [name] of roots) {
+        const o = await open(name, '/web/index.html');
+        if (profile) { await o.cdp.send('Profiler.enable'); await o.cdp.send('Profiler.setSamplingInterval', { interval: 100 }); }
+        await sweepsDone(o.page);
+        opened.set(name, o);
+      }
+      for (const tag of TAGS) {
+        for (const [name] of roots) {
+          const { page, cdp } = opened.get(name);
+          await page.locator(tag).first().scrollIntoViewIfNeeded();
+          await waitReady(page, tag);
+          results.latency.push(...await latencies(page, cdp, tag, 'article', name));
+        }
+      }
+      for (const o of opened.values()) await o.context.close();
+    }
+    if (pages.includes('figure')) {
+      for (const tag of TAGS) {
+        for (const [name] of roots) {
+          const { page, cdp, context } = await open(name, '/one.html', { tag });
+          if (profile) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); }
+          await waitReady(page, tag);
+          await sweepsDone(page);
+          results.latency.push(...await latencies(page, cdp, tag, 'figure', name));
+          await context.close();
+        }
+      }
+    }
+  }
+  if (training) {
+    console.log('\ntraining: each figure that trains, its default budget, on a one-figure page');
+    for (const { tag } of FIGURES.filter((f) => f.worker && TAGS.includes(f.tag))) {
+      for (const [name] of roots) {
+        const { page, context } = await open(name, '/one.html', { tag });
+        await waitReady(page, tag);
+        if (!(await page.evaluate((t) => typeof document.querySelector(t).toggle === 'function' && !!document.querySelector(t).constructor.props.steps, tag))) {
+          await context.close();
+          continue;
+        }
+        await page.evaluate(settled, 500);
+        const r = await page.evaluate(train, tag);
+        const row = { tag, root: name, ms: r.ms, steps: r.steps, late95: quantile(r.late, 0.95), lateMax: Math.max(...r.late),
+          control: r.control, p50: r.changes.length ? quantile(r.changes, 0.5) : null, p95: r.changes.length ? quantile(r.changes, 0.95) : null };
+        results.training.push(row);
+        console.log(`  ${tag}${against ? ` (${name})` : ''}: ${r.steps} steps in ${(r.ms / 1000).toFixed(1)} s; a 50 ms timer late by ${f1(row.late95)} ms (p95), ${f1(row.lateMax)} ms at most`
+          + `${r.control ? `; ${r.control}: p50 ${f1(row.p50)} p95 ${f1(row.p95)} ms over ${r.changes.length} changes` : ''}`);
+        await context.close();
+      }
+    }
   }
 } finally {
   await browser.close();
-  server.close();
+  for (const s of servers.values()) s.close();
 }
-for (const [tag, lines] of hot) console.log(`\n${tag}, self time over ${changes} changes:\n  ${lines.join('\n  ')}`);
-if (jsonFile) writeFileSync(jsonFile, JSON.stringify(results, null, 2));
+for (const [what, lines] of hot) console.log(`\n${what}, self time over ${changes} changes:\n  ${lines.join('\n  ')}`);
+
+// ---- tables ------------------------------------------------------------------
+
+const short = (tag) => tag.replace('attention-', '');
+const latencyTable = () => {
+  const keys = [...new Map(results.latency.map((r) => [`${r.tag}|${r.kind}`, r])).values()];
+  const cell = (tag, kind, where, root, q) => f1(results.latency.find((r) => r.tag === tag && r.kind === kind && r.where === where && r.root === root)?.[q]);
+  const wheres = pages.filter((p) => results.latency.some((r) => r.where === p));
+  const head = ['figure', 'control'];
+  for (const w of wheres) {
+    const name = w === 'article' ? 'article' : 'one figure';
+    if (against) head.push(`${name} p95 before`, `${name} p95 after`);
+    else head.push(`${name} p50`, `${name} p95`);
+  }
+  head.push(`p95 <= ${BUDGET_MS} ms`);
+  const rows = keys.map(({ tag, kind, control }) => {
+    const cells = [short(tag), control];
+    for (const w of wheres) {
+      if (against) cells.push(cell(tag, kind, w, 'against', 'p95'), cell(tag, kind, w, 'this', 'p95'));
+      else cells.push(cell(tag, kind, w, 'this', 'p50'), cell(tag, kind, w, 'this', 'p95'));
+    }
+    const worst = Math.max(...results.latency.filter((r) => r.tag === tag && r.kind === kind && r.root === 'this').map((r) => r.p95));
+    cells.push(worst <= BUDGET_MS ? 'yes' : 'no');
+    return cells;
+  });
+  return table(head, rows, head.map((_, i) => (i < 2 || i === head.length - 1 ? 'l' : 'r')));
+};
+const loadingTable = () => {
+  const pagesSeen = [...new Set(results.loading.map((r) => r.page))];
+  const of = (page, root) => results.loading.find((r) => r.page === page && r.root === root);
+  const head = against ? ['page', 'ready before, ms', 'ready after, ms', 'depth before', 'depth after', 'requests after', 'KB after']
+    : ['page', 'ready, ms (median)', 'each, ms', 'chain depth', 'requests', 'KB'];
+  const rows = pagesSeen.map((page) => {
+    const a = of(page, 'this');
+    const label = a.figure ? `${page} (${short(a.figure)})` : short(page);
+    if (against) {
+      const b = of(page, 'against');
+      return [label, Math.round(median(b.ready)), Math.round(median(a.ready)), median(b.depth), median(a.depth), median(a.requests), f1(median(a.bytes) / 1000)];
+    }
+    return [label, Math.round(median(a.ready)), a.ready.map((x) => Math.round(x)).join(', '), median(a.depth), median(a.requests), f1(median(a.bytes) / 1000)];
+  });
+  return table(head, rows);
+};
+
+const trainingTable = () => table(['figure', 'steps', 'trained in, s', 'timer late, ms (p95)', 'at most, ms', 'control meanwhile', 'p50, ms', 'p95, ms'],
+  results.training.filter((r) => r.root === 'this').map((r) => [short(r.tag), r.steps, Number((r.ms / 1000).toFixed(1)), f1(r.late95), f1(r.lateMax), r.control ?? '–', f1(r.p50), f1(r.p95)]));
+
+const tables = [];
+if (results.loading.length) tables.push(`### Time to the first drawing\n\n${loadingTable()}`);
+if (results.latency.length) tables.push(`### Per control change\n\n${latencyTable()}`);
+if (results.training.length) tables.push(`### Training on the page\n\n${trainingTable()}`);
+console.log(`\n${tables.join('\n\n')}`);
+if (jsonFile) writeFileSync(jsonFile, JSON.stringify({ phone, network, changes, loads, load: load0, cpu: m.cpuId, results }, null, 2));
+if (write) {
+  const profileText = phone ? 'Lighthouse\'s mobile profile in Chromium: 360 x 740 CSS px at DPR 2, touch, the CPU slowed 4x (`Emulation.setCPUThrottlingRate`)'
+    : 'Chromium at 1100 x 900 CSS px, the CPU as it is';
+  const body = [
+    `${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}. `
+    + `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
+    + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). '
+    + `Per change: ${changes} changes per figure and kind of control, each its script plus the next frame's render, style and layout (paint not included).`
+    + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`,
+    ...tables,
+  ].join('\n\n');
+  const command = `npm run bench:figures -- ${args.filter((a, i) => a !== '--write' && args[i - 1] !== '--json' && a !== jsonFile).join(' ')}`.trim();
+  writeResults(phone ? 'figures-phone' : 'figures', {
+    title: phone ? 'The figures on a phone' : 'The figures on the desktop', command: `${command} --write`, browser: version, load: load0, body,
+  });
+  console.log(`\nwritten to bench/RESULTS.md (${phone ? 'figures-phone' : 'figures'})`);
+}

@@ -1,17 +1,25 @@
 // bundle.mjs: dist/ for embedding the figures (run by build.sh).
-//   dist/attention-figures.js      the autoloader a blogger includes: defines each tag when a page uses it
+//   dist/attention-figures.js      the autoloader a blogger includes: defines each tag when a page uses it,
+//                                  and asks for a figure's files all at once (web/kit/autoload.js)
 //   dist/figures/<name>.js         one figure's module (importable alone), and <name>.worker.js for a
 //                                  figure that trains or measures in a worker
-//   dist/chunks/*.js               code the figures share, loaded once per page
+//   dist/chunks/*.js               code the figures share, loaded once per page; chunks/engine.js and
+//                                  chunks/math.js the engine and the typesetter the autoloader exports
 //   dist/attention[.relaxed|.simd].wasm  the kernels (a page downloads one: the best its engine validates)
 // Formulas are typeset to MathML here (scripts/math.mjs); KaTeX itself is in
 // a chunk that only TeX unknown at build time loads.
+//
+// Two builds: the figures with their shared chunks first; then the
+// autoloader, on its own, with what it uses inlined (so that it imports
+// nothing before it can ask for a figure's files: one round trip less) and
+// the first build's file list (its metafile) as its preload manifest.
 import { build, context } from 'esbuild';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join } from 'node:path';
 import { BUILDS } from '../web/api/load.js';
 import { FIGURES } from '../web/figures/registry.js';
+import { LANGUAGES } from '../web/kit/i18n.js';
 import { figureMath } from './math.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,7 +28,8 @@ const dist = join(root, 'dist');
 const partFile = (name) => name.replace('attention', 'attention-only');
 
 // dist/ keeps every module one folder below the .wasm files (figures/,
-// chunks/; the autoloader, at the top, loads no wasm), so the package's
+// chunks/; the autoloader, at the top, names the .wasm only in its preload
+// manifest), so the package's
 // '../build/<file>.wasm' becomes '../<file>.wasm': still a literal
 // new URL(..., import.meta.url) that a blogger's bundler can follow.
 const wasmNextToDistPlugin = {
@@ -54,6 +63,75 @@ const figureMathPlugin = {
   },
 };
 
+// The autoloader's preload manifest (web/kit/preload-manifest.js) from the
+// figures' build's metafile: each figure's module and the modules it
+// imports, its string tables, the shared ones, the attention part's .wasm
+// per build; paths relative to dist/, where the autoloader is.
+export function preloadManifest(metafile) {
+  const rel = (out) => out.slice(out.indexOf('dist/') + 'dist/'.length);
+  const outputs = Object.entries(metafile.outputs);
+  const byPath = new Map(outputs);
+  const closure = (out, seen = new Set([out])) => {
+    for (const i of byPath.get(out).imports) {
+      if (i.kind === 'import-statement' && !i.external && !seen.has(i.path)) closure(i.path, seen.add(i.path));
+    }
+    return seen;
+  };
+  const entry = (re) => outputs.find(([, o]) => re.test(o.entryPoint ?? ''))?.[0];
+  // a string table and what it imports (the measuring figures' shared words)
+  const words = (dir, name) => Object.fromEntries(LANGUAGES.map((lang) => [lang, [...closure(entry(new RegExp(`${dir}/${name}\\.strings\\.${lang}\\.js$`)))].map(rel)]));
+  return {
+    self: 'attention-figures.js',
+    figures: Object.fromEntries(FIGURES.map(({ name }) => {
+      const out = outputs.find(([path]) => path.endsWith(`dist/figures/${name}.js`))[0];
+      return [name, [...closure(out)].map(rel)];
+    })),
+    words: Object.fromEntries(FIGURES.map(({ name }) => [name, words(`figures/${name}`, name)])),
+    shared: words('kit', 'figure'),
+    wasm: Object.fromEntries(Object.entries(BUILDS).map(([build, file]) => [build, partFile(file)])),
+  };
+}
+
+// Builds the autoloader once the figures' build has ended (again after each
+// rebuild, under npm start), with that build's manifest. Its imports of a
+// figure (the registry's) and of the engine and the typesetter are the
+// first build's files; the rest it uses is inlined.
+function autoloaderPlugin(esm) {
+  return {
+    name: 'attention-autoloader',
+    setup(b) {
+      b.onEnd(async (result) => {
+        if (result.errors.length) return;
+        const manifest = preloadManifest(result.metafile);
+        // (also as JSON, for the test that checks it: tests/browser/phone.test.js)
+        await writeFile(join(root, 'build', 'preload-manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+        const names = new Set(FIGURES.map((f) => f.name));
+        await build({
+          ...esm,
+          minify: b.initialOptions.minify,
+          entryPoints: { 'attention-figures': join(root, 'web/figures/index.js') },
+          outdir: dist,
+          plugins: [{
+            name: 'attention-autoloader-imports',
+            setup(a) {
+              a.onResolve({ filter: /^\.\/([\w-]+)\/([\w-]+)\.js$/ }, ({ path, importer }) => {
+                const [, dir, file] = path.match(/^\.\/([\w-]+)\/([\w-]+)\.js$/);
+                return basename(importer) === 'registry.js' && dir === file && names.has(dir) ? { path: `./figures/${dir}.js`, external: true } : undefined;
+              });
+              a.onResolve({ filter: /(^|\/)(engine|math)\.js$/ }, ({ path, resolveDir }) => {
+                const kit = join(root, 'web/kit');
+                const target = join(resolveDir, path);
+                return target === join(kit, 'engine.js') || target === join(kit, 'math.js') ? { path: `./chunks/${basename(target)}`, external: true } : undefined;
+              });
+              a.onLoad({ filter: /[\\/]kit[\\/]preload-manifest\.js$/ }, () => ({ loader: 'js', contents: `export default ${JSON.stringify(manifest)};` }));
+            },
+          }],
+        });
+      });
+    },
+  };
+}
+
 export async function bundle({ watch = false } = {}) {
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
@@ -68,17 +146,19 @@ export async function bundle({ watch = false } = {}) {
   };
   const configs = [
     {
-      // the autoloader, every figure as an entry of its own, and the code
-      // they share in chunks
+      // every figure as an entry of its own, and the code they share in
+      // chunks; the engine and the typesetter under names the autoloader knows
       ...esm,
       entryPoints: {
-        'attention-figures': join(root, 'web/figures/index.js'),
         ...Object.fromEntries(FIGURES.map(({ name }) => [`figures/${name}`, join(root, 'web/figures', name, `${name}.js`)])),
+        'chunks/engine': join(root, 'web/kit/engine.js'),
+        'chunks/math': join(root, 'web/kit/math.js'),
       },
       outdir: dist,
       splitting: true,
       chunkNames: 'chunks/[name]-[hash]',
-      plugins: [figureMathPlugin, wasmNextToDistPlugin],
+      metafile: true,
+      plugins: [figureMathPlugin, wasmNextToDistPlugin, autoloaderPlugin(esm)],
     },
     // The figures' Web Workers: each its own file next to the figure's
     // module, which names it (a same-origin script, as worker-src under a

@@ -74,7 +74,7 @@ const controlLabels = (page) => page.evaluate(([tags, controls]) => {
 }, [TAGS, CONTROLS]);
 
 /** pdftotext of `pdf`, one string per page. */
-const pages = (pdf) => execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' }).split('\f').slice(0, -1);
+const pages = (pdf) => execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\f').slice(0, -1);
 
 /** Page `n` (from 1) of `pdf` at 72 dpi: {width, height, rgb} (pdftoppm's PPM). */
 function raster(pdf, n, png) {
@@ -97,7 +97,7 @@ function count({ width, rgb }, [top, bottom], colour, tol = 10) {
 
 /** Where on which page the soft dictionary printed: its title's page and the rows from its title down to the next heading (or the page's end). */
 function softDictionary(pdf) {
-  const xml = execFileSync('pdftotext', ['-bbox', pdf, '-'], { encoding: 'utf8' });
+  const xml = execFileSync('pdftotext', ['-bbox', pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const sheets = xml.split('<page ').slice(1);
   for (const [k, sheet] of sheets.entries()) {
     const ws = [...sheet.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ top: Number(m[1]), bottom: Number(m[2]), text: m[3] }));

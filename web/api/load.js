@@ -151,6 +151,10 @@ async function resolve(wasmUrl) {
   }
 }
 
+/** A compile error as the sentence loadAttention throws (`what`: the source's name); any other error as it is. */
+export const notAModule = (what, err) => (typeof WebAssembly === 'object' && err instanceof WebAssembly.CompileError
+  ? new Error(`attention-wasm: ${what} is not a valid WebAssembly module (damaged, or another file): ${err.message}`, { cause: err }) : err);
+
 /**
  * The compiled module from the first source given: a compiled `module`, the
  * bytes `wasmBinary`, a `wasmUrl`, or else `defaultUrl()` (called only
@@ -168,8 +172,7 @@ export async function compileModule({ parts, module, wasmBinary, wasmUrl }, defa
     try {
       module = await (wasmBinary ? WebAssembly.compile(wasmBinary) : compile(url));
     } catch (err) {
-      if (!(err instanceof WebAssembly.CompileError)) throw err;
-      throw new Error(`attention-wasm: ${what} is not a valid WebAssembly module (damaged, or another file): ${err.message}`, { cause: err });
+      throw notAModule(what, err);
     }
   }
   const exported = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
@@ -202,6 +205,15 @@ export async function instantiate(options, defaultUrl) {
 
 async function compile(url) {
   if (url.protocol === 'file:') return WebAssembly.compile(await readFileUrl(url));
+  return fetchModule(url);
+}
+
+/**
+ * The WebAssembly.Module at `url` (http or https), fetched and compiled as
+ * it streams in; a failed fetch is an Error that says what to check. (The
+ * figures' autoloader starts it early: kit/autoload.js.)
+ */
+export async function fetchModule(url) {
   let response;
   try {
     response = await fetch(url);

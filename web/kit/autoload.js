@@ -7,9 +7,37 @@
 // their tag is in the page. Elements added later (by a script, or HTML put
 // in by a framework) are found by a MutationObserver. If a module cannot
 // be loaded, each of its elements says so in its own text (light DOM).
+//
+// On a slow network the round trips, not the bytes, cost the time: a module
+// asks for its imports only once it has arrived, and a figure for its words
+// and the engine only once its module has run. So as dist/attention-figures.js
+// (the bundle's own file, which knows the bundle's file list: scripts/bundle.mjs
+// writes it into preload-manifest.js), when it loads a figure it also asks at
+// once for everything that figure will need to draw: its module's imports
+// (modulepreload), its words and the shared ones in the page's language, and
+// the engine's .wasm, compiled meanwhile (engine.js takes it from there). A
+// page with one figure then waits for three round trips: the page, this
+// file, and all the rest side by side. Bundled again by a blogger's bundler
+// (Vite, webpack, ...), which names and places the files its own way, it
+// asks for nothing ahead and the figures load as their modules ask.
+import manifest from './preload-manifest.js';
+import { bestBuild, fetchModule } from '../api/load.js';
 import { languageOf, translator } from './i18n.js';
 
 const NEAR = '600px 0px'; // a heavy figure starts loading this far below the fold
+
+/** The engine's .wasm compiling ahead: {build, url, module: a promise}, for engine.js. */
+export const PREFETCH = Symbol.for('attention-wasm.prefetch');
+
+/**
+ * Where the bundle's files are: this module's own URL when it is served as
+ * the bundle's file (http or https, under its own name), else null.
+ */
+function bundleBase() {
+  if (!manifest) return null;
+  const url = new URL(import.meta.url);
+  return /^https?:$/.test(url.protocol) && url.pathname.endsWith(`/${manifest.self}`) ? url : null;
+}
 
 // Whether the page's hash leads to `el` (#induction, #cost.d=64): such a figure loads at
 // once, wherever it is, so that it can be scrolled to (state-link.js's figureId and linkedTo).
@@ -31,13 +59,40 @@ function linked(el) {
 export function autoload(figures, root = document) {
   const waiting = new Map(figures.filter((f) => !customElements.get(f.tag)).map((f) => [f.tag, f]));
   const selector = () => [...waiting.keys()].join(',');
+  const base = bundleBase();
+  const asked = new Set(); // the files asked for ahead
+
+  // everything `figure` needs to draw in language `lang`, asked for now
+  function ahead(figure, lang) {
+    const files = [...manifest.figures[figure.name], ...manifest.words[figure.name][lang], ...manifest.shared[lang]];
+    for (const file of files) {
+      if (asked.has(file)) continue;
+      asked.add(file);
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = new URL(file, base).href;
+      (document.head ?? document.documentElement).append(link);
+    }
+    if (!globalThis[PREFETCH] && typeof WebAssembly === 'object' && WebAssembly) { // (without it, loadAttention says so)
+      // compiled as it streams in, once: what fails, engine.js says (never fetched again)
+      const build = bestBuild();
+      const url = new URL(manifest.wasm[build], base);
+      const module = fetchModule(url);
+      module.catch(() => {}); // (said by each figure that starts, through engine.js)
+      globalThis[PREFETCH] = { build, url: url.href, module };
+    }
+  }
 
   function load(figure) {
     if (!waiting.delete(figure.tag)) return;
-    // Every figure draws with the shared engine: start fetching and compiling
-    // it now, beside the figure's module, not once that module has loaded
-    // (a figure that starts gets the same promise, and says any failure).
-    import('./engine.js').then((m) => m.engine()).catch(() => {});
+    if (base) {
+      for (const lang of new Set([...root.querySelectorAll(figure.tag)].map(languageOf))) ahead(figure, lang);
+    } else {
+      // Every figure draws with the shared engine: start fetching and compiling
+      // it now, beside the figure's module, not once that module has loaded
+      // (a figure that starts gets the same promise, and says any failure).
+      import('./engine.js').then((m) => m.engine()).catch(() => {});
+    }
     figure.load().catch((err) => {
       for (const el of root.querySelectorAll(figure.tag)) {
         const p = document.createElement('p');

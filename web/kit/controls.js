@@ -40,7 +40,10 @@ export function slider({ label, min, max, step = 0.01, value, log = false, value
   }
   const input = h('input', { type: 'range', id, ...range, value: toPos(value), 'data-min': ends[0], 'data-max': ends[1], 'data-prop': prop });
   const out = h('output', { for: id });
+  let shown; // the value shown (set() is called after every render of the figure)
   const show = (v) => {
+    if (Object.is(v, shown)) return;
+    shown = v;
     setText(out, format(v));
     input.setAttribute('aria-valuetext', format(v));
     input.dataset.value = String(v);

@@ -36,3 +36,53 @@ export function setText(el, text) {
   const value = String(text);
   if (el.textContent !== value) el.textContent = value;
 }
+
+/**
+ * Make `kids` the children of `el`, in order, moving only what is out of
+ * place: the same final tree as replace(el, kids), but nodes already where
+ * they belong stay (removing and inserting every child made the browser
+ * restyle and lay all of them out again).
+ */
+export function reconcile(el, kids) {
+  let at = el.firstChild;
+  for (const k of kids) {
+    if (k === at) at = at.nextSibling;
+    else el.insertBefore(k, at);
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+  return el;
+}
+
+const madeFor = new WeakMap(); // element -> the key its children were last made for (replaceFor)
+
+/**
+ * replace(el, make()) only when `key` (a string or number that says what
+ * the children show) differs from the one they were last made for: a
+ * render that would rebuild the same paragraph leaves it alone.
+ */
+export function replaceFor(el, key, make) {
+  if (madeFor.get(el) === key) return el;
+  madeFor.set(el, key);
+  return replace(el, make());
+}
+
+const styled = new WeakMap(); // element -> {property: value} last set by setStyle
+
+/** Set `el.style[property]` to `value` if that is not what setStyle last set there (a style written is parsed again). */
+export function setStyle(el, property, value) {
+  let mine = styled.get(el);
+  if (!mine) styled.set(el, mine = {});
+  if (mine[property] === value) return;
+  mine[property] = value;
+  el.style[property] = value;
+}
+
+/** Set an attribute only when its value changes (an SVG attribute written restyles its element, even to the same value). */
+export function setAttr(el, name, value) {
+  const v = String(value);
+  if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+}

@@ -8,14 +8,25 @@
 // .wasm again. Both live on global symbols, so that two copies of the
 // bundle on one page still share them.
 import { compileAttention, loadAttention } from '../attention.js';
-import { bestBuild } from '../api/load.js';
+import { bestBuild, notAModule } from '../api/load.js';
 
 const ENGINE = Symbol.for('attention-wasm.engine');
 const MODULES = Symbol.for('attention-wasm.modules');
 
+// The bundle's autoloader (autoload.js) may have started compiling the
+// .wasm already, beside the figure's module: {build, url, module: a promise}.
+const PREFETCH = Symbol.for('attention-wasm.prefetch');
+
 /** The shared engine: a promise of loadAttention({ parts: 'attention' })'s object, in the best build this engine validates. */
 export function engine() {
-  globalThis[ENGINE] ??= loadAttention({ parts: 'attention', build: bestBuild() });
+  globalThis[ENGINE] ??= (async () => {
+    const build = bestBuild();
+    const early = globalThis[PREFETCH];
+    if (early?.build !== build) return loadAttention({ parts: 'attention', build });
+    // what the autoloader fetched and compiled; what failed there, said in loadAttention's words
+    const module = await early.module.catch((err) => { throw notAModule(early.url, err); });
+    return loadAttention({ parts: 'attention', build, module });
+  })();
   return globalThis[ENGINE];
 }
 

@@ -306,12 +306,17 @@ function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-/** "SVG" and "PNG" buttons that download what `figure` (an element with a shadow root) shows. */
+/**
+ * "Download" and its "SVG" and "PNG" buttons, which download what `figure`
+ * (an element with a shadow root) shows. What a button does is on it, not
+ * in a tooltip (which a finger never sees).
+ */
 export function exportButtons(figure) {
   const root = () => figure.shadowRoot.firstElementChild;
   const name = (ext) => `${figure.localName}.${ext}`;
   return [
-    h('button', { type: 'button', title: figure.t('svgTitle'), onclick: () => download(new Blob([toSvg(root())], { type: 'image/svg+xml' }), name('svg')) }, 'SVG'),
-    h('button', { type: 'button', title: figure.t('pngTitle'), onclick: () => toCanvas(root()).toBlob((b) => download(b, name('png')), 'image/png') }, 'PNG'),
+    h('span', { class: 'tool-label' }, figure.t('download')),
+    h('button', { type: 'button', onclick: () => download(new Blob([toSvg(root())], { type: 'image/svg+xml' }), name('svg')) }, 'SVG'),
+    h('button', { type: 'button', onclick: () => toCanvas(root()).toBlob((b) => download(b, name('png')), 'image/png') }, 'PNG'),
   ];
 }

@@ -135,7 +135,7 @@ function keepInView(el) {
  */
 export function copyLinkButton(el) {
   const status = h('span', { class: 'tool-status', 'aria-live': 'polite' });
-  const button = h('button', { type: 'button', class: 'copy-link', title: el.t('linkTitle') }, el.t('copyLink'));
+  const button = h('button', { type: 'button', class: 'copy-link' }, el.t('copyLink'));
   button.addEventListener('click', async () => {
     const url = new URL(location.href);
     url.hash = hashWith(url.hash, figureId(el), changedState(el));

@@ -66,7 +66,7 @@ button:disabled { opacity: 0.45; cursor: default; }
 .stepper .step-label { font-weight: 600; }
 .tools { display: flex; flex-wrap: wrap; gap: 6px; justify-content: flex-end; align-items: center; margin-top: 8px; }
 .tools button { font-size: 0.78em; min-height: 26px; padding: 2px 9px; color: var(--attention-muted); }
-.tools .tool-status { font-size: 0.8em; color: var(--attention-muted); }
+.tools .tool-status, .tools .tool-label { font-size: 0.8em; color: var(--attention-muted); }
 /* matrices */
 .mat { display: inline-flex; flex-direction: column; align-items: center; gap: 3px; margin: 0; vertical-align: top; }
 .mat .cap { font-size: 0.85em; color: var(--attention-muted); font-variant-numeric: tabular-nums; text-align: center; min-height: 1.3em; }

@@ -115,7 +115,7 @@ test('on a phone the matrices fill the column; a skipped measurement says why in
   await el.getByRole('button', { name: /Measure up to N = 65536/ }).click();
   await measured(page, TAG, /Done|failed|Stopped/);
   const note = await el.evaluate((e) => e.shadowRoot.querySelector('.skips')?.textContent ?? '');
-  assert.match(note, /^Skipped: (full|window 32|Performer, 64 features) from N = \d+ on: (one run would take about [\d.]+ m?s|the time budget is spent)[;.]/);
+  assert.match(note, /^Skipped: (full|window 32|Performer, 64 features)(, on \d+ cores)? from N = \d+ on: (one run would take about [\d.]+ m?s|the time budget is spent)[;.]/);
   assert.equal(await el.evaluate((e) => e.shadowRoot.querySelectorAll('td.skip[title]').length), 0, 'no reason only in a tooltip');
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-skipped-phone.png` });
   assert.deepEqual(problems, []);

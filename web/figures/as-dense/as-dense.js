@@ -4,7 +4,7 @@
 // Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
 import { props, parseX } from './as-dense.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace, setText } from '../../kit/dom.js';
+import { h, setText, replaceFor } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
@@ -68,7 +68,9 @@ class AsDense extends FigureElement {
 
   render() {
     const x = parseX(this.state.x);
-    const layer = denseLayer(Math.round(this.state.seed));
+    const seed = Math.round(this.state.seed);
+    if (this.layerFor?.seed !== seed) this.layerFor = { seed, layer: denseLayer(seed) }; // (the same weights for a seed)
+    const { layer } = this.layerFor;
     const m = denseModel(this.attn, x, layer);
     const vs = this.views;
     // every number here except the attention weights on one colour scale
@@ -85,7 +87,8 @@ class AsDense extends FigureElement {
     setText(this.scaleNote, this.t('scale', { max: num(max) }));
     const key = sameness(m.maxDiff);
     const [same, difference] = [this.t(key), gap(m.maxDiff)];
-    replace(this.check, [...rich(this.t('check', { same, difference })), key === 'different' ? '' : ' \u2714']);
+    const check = this.t('check', { same, difference });
+    replaceFor(this.check, `${check}|${key}`, () => [...rich(check), key === 'different' ? '' : ' \u2714']);
     this.check.querySelector('strong')?.classList.toggle('ok', key !== 'different');
     this.announce(this.t('summary', { output: m.direct.map((v) => num(v)).join(', '), same, difference }));
   }

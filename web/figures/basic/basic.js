@@ -4,7 +4,7 @@
 // page's own tokens and vectors through a data-example JSON child (parseExample).
 import { props } from './basic.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace, setText } from '../../kit/dom.js';
+import { h, replace, setStyle, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
@@ -127,22 +127,22 @@ class Basic extends FigureElement {
     this.views.X.update(m.X, { max: 1, marks });
     this.views.W.update(m.weights, { max: 1, marks: new Set(names.map((_, i) => `${j},${i}`)) });
     this.views.Y.update(m.output, { max: 1, marks });
-    this.inSwatches.forEach((el, i) => { el.style.background = m.colors.inputs[i]; });
-    this.outSwatches.forEach((el, i) => { el.style.background = m.colors.outputs[i]; });
+    this.inSwatches.forEach((el, i) => setStyle(el, 'background', m.colors.inputs[i]));
+    this.outSwatches.forEach((el, i) => setStyle(el, 'background', m.colors.outputs[i]));
     const w = row(m.weights, j);
     const shown = pcts(w);
     const name = (i) => names[i];
     if (this.titleFor !== j) replace(this.sumTitle, rich(this.t(this.example ? 'sumTitleMine' : 'sumTitle', { name: name(j), n: names.length })));
     this.titleFor = j;
     this.terms.forEach((term, i) => {
-      term.sw.style.background = m.colors.inputs[i];
-      term.bar.style.width = `${(100 * w[i]).toFixed(1)}%`;
+      setStyle(term.sw, 'background', m.colors.inputs[i]);
+      setStyle(term.bar, 'width', `${(100 * w[i]).toFixed(1)}%`);
       setText(term.share, shown[i]);
     });
     const y = toRows(m.output)[j];
     const top = largestWeight(w, j);
     const largest = this.t(top.key, { names: top.tied?.map(name), share: top.share, name: name(j), winner: top.winner === undefined ? '' : name(top.winner) });
-    this.resultSw.style.background = m.colors.outputs[j];
+    setStyle(this.resultSw, 'background', m.colors.outputs[j]);
     setText(this.resultText, this.t('result', { y: y.map((v) => num(v)).join(', '), largest }));
     this.announce(this.t('summary', { name: name(j), names, shares: shown, largest }));
   }

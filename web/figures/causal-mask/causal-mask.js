@@ -6,7 +6,7 @@
 // child holding a list of 2 to 10 strings (parseExample in the model).
 import { props } from './causal-mask.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace } from '../../kit/dom.js';
+import { h, replaceFor } from '../../kit/dom.js';
 import { choice, stepper } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
@@ -93,14 +93,15 @@ class CausalMask extends FigureElement {
   render() {
     const m = causalModel(this.attn, { tokens: this.tokens, cells: this.maskCells(), step: this.generated() });
     const t = m.tokens.length;
-    replace(this.tokenRow, this.tokens.map((tok, i) => h('span', { class: `tok${i >= t ? ' future' : i === t - 1 ? ' now' : ''}` }, tok)));
+    replaceFor(this.tokenRow, t, () => this.tokens.map((tok, i) => h('span', { class: `tok${i >= t ? ' future' : i === t - 1 ? ' now' : ''}` }, tok)));
     const neg = { rows: t, cols: t, data: m.blocked.data.map((b) => -b) };
     this.views.mask.update(neg, { max: 1, rowLabels: m.tokens, colLabels: m.tokens });
     this.views.W.update(m.weights, { max: 1, rowLabels: m.tokens, colLabels: m.tokens });
     this.views.Y.update(m.output, { max: maxAbs(m.output.data), rowLabels: m.tokens });
     const sums = m.rowSums.map((s, i) => (m.emptyRows.includes(i) ? this.t('noKeyLeft') : num(s, 3)));
     const empty = m.emptyRows.map((i) => i + 1);
-    replace(this.status, [this.t('rowSums', { sums: sums.join(', ') }), empty.length ? h('span', { class: 'warn' }, this.t('emptyRows', { rows: empty })) : '']);
+    const rowSums = this.t('rowSums', { sums: sums.join(', ') });
+    replaceFor(this.status, `${rowSums}|${empty}`, () => [rowSums, empty.length ? h('span', { class: 'warn' }, this.t('emptyRows', { rows: empty })) : '']);
     const last = t - 1;
     const w = Array.from(m.weights.data.subarray(last * t, t * t));
     const shown = pcts(w);

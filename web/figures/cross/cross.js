@@ -6,7 +6,7 @@
 // parseExample in cross.model.js), which replaces the pairs.
 import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace } from '../../kit/dom.js';
+import { h, s, replace, replaceFor, setAttr } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
@@ -95,7 +95,7 @@ class Cross extends FigureElement {
     const top = leaders(w, shown);
     const looks = top.length > 1 ? this.t('looksEqually', { sources: top.map((j) => m.source[j]), share: shown[top[0]] })
       : this.t('looksAt', { source: m.source[top[0]], share: shown[top[0]] });
-    replace(this.readout, ['\u201c', h('strong', {}, m.target[sel]), '\u201d', looks]);
+    replaceFor(this.readout, `${m.target[sel]}|${looks}`, () => ['\u201c', h('strong', {}, m.target[sel]), '\u201d', looks]);
     this.announce(this.t('summary', { pair: this.pairName(), word: m.target[sel], looks }));
   }
 
@@ -124,11 +124,11 @@ class Cross extends FigureElement {
       const wt = m.weights.data[i * ns + j];
       const on = i === sel;
       // whole attributes, so that a restyled figure's markup is a fresh one's
-      line.setAttribute('class', `${on ? 'sel' : ''}${wt < 0.02 ? ' faint' : ''}`.trim());
-      line.setAttribute('stroke-width', ((on ? 1 : 0.5) + 4 * wt).toFixed(2));
-      line.setAttribute('stroke-opacity', (on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt).toFixed(3));
+      setAttr(line, 'class', `${on ? 'sel' : ''}${wt < 0.02 ? ' faint' : ''}`.trim());
+      setAttr(line, 'stroke-width', ((on ? 1 : 0.5) + 4 * wt).toFixed(2));
+      setAttr(line, 'stroke-opacity', (on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt).toFixed(3));
     }));
-    this.targetEls.forEach((t, i) => t.setAttribute('class', i === sel ? 'sel' : ''));
+    this.targetEls.forEach((t, i) => setAttr(t, 'class', i === sel ? 'sel' : ''));
     this.lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
   }
 }

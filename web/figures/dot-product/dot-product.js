@@ -2,7 +2,7 @@
 // Attributes: user="a,r,c" and movie="a,r,c" (each -1..1).
 import { props, parseTriple } from './dot-product.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace } from '../../kit/dom.js';
+import { h, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
@@ -73,7 +73,9 @@ class DotProduct extends FigureElement {
     this.views.p.update([products], { max: 1 });
     this.views.s.update([[score]], { max: 3 });
     const features = FEATURES.map((f) => this.t(f));
-    replace(this.list, features.map((feature, i) => h('li', {}, this.t('term', { feature, u: num(u[i]), m: num(m[i]), p: num(products[i]), reading: this.t(reading(u[i], m[i])) }))));
+    // one item per feature, made once; a change rewrites their words
+    if (this.list.childElementCount !== features.length) replace(this.list, features.map(() => h('li')));
+    features.forEach((feature, i) => setText(this.list.children[i], this.t('term', { feature, u: num(u[i]), m: num(m[i]), p: num(products[i]), reading: this.t(reading(u[i], m[i])) })));
     this.announce(this.t('summary', { score: num(score), features, products: products.map((p) => num(p)) }));
   }
 }

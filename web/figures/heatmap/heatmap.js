@@ -32,7 +32,10 @@ class Heatmap extends FigureElement {
   .heads .switch i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; }
   .main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin-top: 8px; }
   .headview text { font-size: 12px; dominant-baseline: central; }
-  .headview text.q { cursor: pointer; }
+  .whole:empty { display: none; }
+  .headview text.k[tabindex] { cursor: pointer; text-decoration: underline dotted; }
+  .headview .qrow { cursor: pointer; } .headview .qrow rect { fill: transparent; }
+  .headview .qrow:focus { outline: none; } .headview .qrow:focus-visible text { fill: var(--attention-accent); text-decoration: underline; }
   .headview text.sel { font-weight: 700; fill: var(--attention-accent); }
   .grid { display: grid; gap: 4px; }
   .grid .layer { display: flex; gap: 4px; align-items: center; padding: 2px; border-radius: 6px; }

@@ -39,6 +39,7 @@ export default {
     + 'Colours: weights are full at 1.',
   linesLabel: 'Lines from each query token (left) to the key tokens (right), one colour per head; thicker is more weight',
   queryLabel: 'query {n}: {token}',
+  wholeToken: 'The whole token: \u201c{token}\u201d',
   gridLabel: 'All layers and heads',
   cellLabel: 'layer {layer}, head {head}',
   couldNotShow: 'Could not show {name}: {problem}',

@@ -33,6 +33,7 @@ export default {
     + '颜色：权重在 1 处最饱和。',
   linesLabel: '从每个查询 token（左）到各个键 token（右）的连线，每个头一种颜色；线越粗，权重越大',
   queryLabel: '查询 {n}：{token}',
+  wholeToken: '完整的 token：“{token}”',
   gridLabel: '所有层和头',
   cellLabel: '第 {layer} 层，头 {head}',
   couldNotShow: '无法显示 {name}：{problem}',

@@ -5,10 +5,10 @@ import { paintMatrix } from '../../kit/draw/scale-canvas.js';
 import { cssRgb, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 
-export const ROW = 18;
+export const ROW = 24; // a query token is a 24 px target (WCAG 2.5.8) that a finger can pick
 export const MAX_LINE_TOKENS = 120;
 const CHAR = 7; // px per character of a 12px label
-const SHOWN = 24; // characters of a token shown; the rest is in its tooltip
+const SHOWN = 24; // characters of a token shown; the whole token is in its tooltip, and below the view once tapped or focused
 const GAP = 130; // room for the lines between the two columns
 
 const shown = (t) => (t.length > SHOWN ? `${t.slice(0, SHOWN - 1)}\u2026` : t);
@@ -38,19 +38,38 @@ export function headView({ t: tr, tokens, keyTokens, onpick }) {
   const xr = xl + GAP;
   const width = xr + widest(keyTokens);
   let token = -1;
-  const queries = tokens.map((t, i) => {
-    const q = label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: 'q', tabindex: 0, role: 'button', 'data-key': `q-${i}` });
-    q.setAttribute('aria-label', tr('queryLabel', { n: i + 1, token: t }));
-    q.addEventListener('click', () => onpick(i === token ? -1 : i));
-    q.addEventListener('keydown', (e) => {
+  // each query: its label over a transparent row as wide as the label's column, which takes the taps
+  const queries = tokens.map((t, i) => label(t, { x: xl, y: (i + 0.5) * ROW + 4, 'text-anchor': 'end', class: 'q' }));
+  const targets = queries.map((q, i) => {
+    const g = s('g', { class: 'qrow', tabindex: 0, role: 'button', 'data-key': `q-${i}`, 'aria-label': tr('queryLabel', { n: i + 1, token: tokens[i] }) },
+      [s('rect', { x: 0, y: i * ROW + 4, width: xl + 4, height: ROW }), q]);
+    g.addEventListener('click', () => onpick(i === token ? -1 : i));
+    g.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onpick(i === token ? -1 : i); }
     });
-    return q;
+    return g;
   });
   const keys = keyTokens.map((t, j) => label(t, { x: xr, y: (j + 0.5) * ROW + 4, class: 'k' }));
-  const svg = s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group', 'aria-label': tr('linesLabel') }, [...queries, ...keys]);
+  const svg = s('svg', { class: 'headview', viewBox: `0 0 ${width} ${height}`, width, role: 'group', 'aria-label': tr('linesLabel') }, [...targets, ...keys]);
   const canvas = h('canvas', { 'aria-hidden': 'true' });
-  const el = h('div', { class: 'layered' }, [canvas, svg]);
+  // A token cut short: a mouse shows it whole in the tooltip; a tap or the
+  // keyboard (a key's label takes focus for it) shows it whole below the view.
+  const whole = h('p', { class: 'note whole', 'aria-live': 'polite' });
+  const cut = (t) => shown(t) !== t;
+  const showWhole = (t) => { whole.textContent = tr('wholeToken', { token: t }); };
+  targets.forEach((g, i) => {
+    if (!cut(tokens[i])) return;
+    g.addEventListener('click', () => showWhole(tokens[i]));
+    g.addEventListener('focus', () => showWhole(tokens[i]));
+  });
+  keys.forEach((k, j) => {
+    if (!cut(keyTokens[j])) return;
+    k.setAttribute('tabindex', 0);
+    k.setAttribute('aria-label', keyTokens[j]);
+    k.addEventListener('click', () => showWhole(keyTokens[j]));
+    k.addEventListener('focus', () => showWhole(keyTokens[j]));
+  });
+  const el = h('div', {}, [h('div', { class: 'layered' }, [canvas, svg]), whole]);
 
   function update({ weights, on, token: picked, root }) {
     token = picked;

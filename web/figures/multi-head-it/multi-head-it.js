@@ -3,7 +3,7 @@
 // off="", "1", "2" or "1,2" (heads switched off; with one head only head 1 counts).
 import { props } from './multi-head-it.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText } from '../../kit/dom.js';
+import { h, s, replace, setText, replaceFor, setStyle, setAttr } from '../../kit/dom.js';
 import { choice, slider, toggle } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { num, pcts } from '../../kit/format.js';
@@ -111,7 +111,15 @@ class MultiHeadIt extends FigureElement {
 
   render() {
     const heads = Number(this.state.heads);
-    const m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.offs() });
+    // a switch or a choice goes back to states seen before: their models are kept (a few)
+    const key = `${heads}|${this.state.adjective}|${this.state.tip}|${this.state.off}`;
+    this.models ??= new Map();
+    let m = this.models.get(key);
+    if (!m) {
+      m = itModel(this.attn, { heads, adjective: this.state.adjective, tip: this.state.tip, off: this.offs() });
+      if (this.models.size >= 16) this.models.delete(this.models.keys().next().value);
+      this.models.set(key, m);
+    }
     if (this.sentenceOf !== this.state.adjective) { // the sentence changes with the adjective only
       this.sentenceOf = this.state.adjective;
       replace(this.sentence, m.words.map((w, i) => [
@@ -153,8 +161,8 @@ class MultiHeadIt extends FigureElement {
         setText(role, this.t(off ? 'switchedOff' : heads === 1 ? 'roleOnly' : hd === 0 ? 'roleNouns' : 'roleAdjectives'));
         const shown = pcts(w);
         rows.forEach((r, i) => {
-          r.line.setAttribute('stroke-width', 0.4 + 10 * w[i]);
-          r.line.setAttribute('stroke-opacity', 0.2 + 0.8 * w[i]);
+          setAttr(r.line, 'stroke-width', String(0.4 + 10 * w[i]));
+          setAttr(r.line, 'stroke-opacity', String(0.2 + 0.8 * w[i]));
           setText(r.word, words[i]);
           setText(r.weight, shown[i]);
         });
@@ -176,11 +184,11 @@ class MultiHeadIt extends FigureElement {
         h('p', { class: 'note' }, this.t('readoutNote'))]);
     }
     const r = this.readoutParts;
-    replace(r.verdict, !v.referent ? this.t('verdictUndecided')
-      : [this.t('verdict', { referent: v.referent }), ' ', h('span', { class: right ? 'ok' : 'bad' }, this.t(right ? 'right' : 'wrong'))]);
+    replaceFor(r.verdict, `${v.referent}|${right}`, () => (!v.referent ? this.t('verdictUndecided')
+      : [this.t('verdict', { referent: v.referent }), ' ', h('span', { class: right ? 'ok' : 'bad' }, this.t(right ? 'right' : 'wrong'))]));
     setText(r.margin, this.t('margin', { points: v.points, noun: num(m.gathered[0]), animacy: num(m.gathered[1]) }));
     for (const k of ['animal', 'road']) {
-      r[k].bar.style.width = `${(m.readout[k] * 100).toFixed(1)}%`;
+      setStyle(r[k].bar, 'width', `${(m.readout[k] * 100).toFixed(1)}%`);
       setText(r[k].value, `${v[k]}%`);
     }
   }

@@ -46,7 +46,7 @@ class Qkv extends FigureElement {
       label: this.t('selectedWeight'), min: -LIMIT, max: LIMIT, step: 0.05, value: 1, format: (x) => num(x),
       oninput: (x) => {
         const { k, i, j } = this.selected();
-        const W = this.weights()[k];
+        const W = { ...this.weights()[k], data: this.weights()[k].data.slice() };
         W.data[i * 3 + j] = x;
         this.set({ [attr(k)]: formatWeight(W) });
       },
@@ -70,8 +70,11 @@ class Qkv extends FigureElement {
     ]);
   }
 
+  /** The three weight matrices the state holds (parsed once per state: do not change them). */
   weights() {
-    return Object.fromEntries(MATRICES.map((k) => [k, parseWeight(this.state[attr(k)])]));
+    const key = MATRICES.map((k) => this.state[attr(k)]).join('|');
+    if (this.parsed?.key !== key) this.parsed = { key, W: Object.fromEntries(MATRICES.map((k) => [k, parseWeight(this.state[attr(k)])])) };
+    return this.parsed.W;
   }
 
   selected() {

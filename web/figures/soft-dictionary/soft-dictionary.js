@@ -28,12 +28,14 @@ class SoftDictionary extends FigureElement {
   static css = `
   .layout { display: grid; grid-template-columns: minmax(0, 320px) minmax(0, 1fr); gap: 16px; align-items: start; }
   @media (max-width: 640px) { .layout { grid-template-columns: minmax(0, 1fr); } }
-  .plane { touch-action: none; cursor: crosshair; width: 100%; max-width: 320px; background: var(--attention-panel); border-radius: 8px; }
+  .plane { touch-action: manipulation; cursor: crosshair; width: 100%; max-width: 320px; background: var(--attention-panel); border-radius: 8px; }
+  .plane .qh { touch-action: none; cursor: grab; }
   .plane .grid { stroke: var(--attention-border); stroke-width: 1; }
   .plane .link { stroke: var(--attention-fg); stroke-linecap: round; }
   .plane .key { stroke: var(--attention-fg); stroke-width: 1.5; }
   .plane .ring { fill: none; stroke: var(--attention-muted); stroke-dasharray: 2 3; }
   .plane .q { fill: var(--attention-bg); stroke: var(--attention-accent); stroke-width: 3; }
+  .plane .qhit { fill: transparent; }
   .plane .qh:focus { outline: none; } .plane .qh:focus-visible .q { stroke-width: 5; }
   table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 0.92em; }
   td { padding: 2px 4px; } td.bar { width: 45%; }
@@ -61,10 +63,12 @@ class SoftDictionary extends FigureElement {
     this.rings = entries.map((e) => s('circle', { class: 'ring', cx: px(e.at)[0], cy: px(e.at)[1], r: 22 }));
     this.dots = entries.map((e) => s('circle', { class: 'key', cx: px(e.at)[0], cy: px(e.at)[1], style: `fill:${rgb(e.value)}` }));
     this.qMark = s('circle', { class: 'q', r: 8 });
+    // the handle takes a finger 28 px across (WCAG 2.5.8 asks 24), around its 16 px mark
+    this.qHit = s('circle', { class: 'qhit', r: 14 });
     this.qHandle = s('g', {
       class: 'qh', tabindex: 0, role: 'slider', 'aria-label': this.t('queryHandle'),
       'aria-valuemin': -1.2, 'aria-valuemax': 1.2,
-    }, [this.qMark]);
+    }, [this.qHit, this.qMark]);
     const grid = [-1, -0.5, 0, 0.5, 1].flatMap((g) => [
       s('line', { class: 'grid', x1: px([g, -1.2])[0], y1: 0, x2: px([g, -1.2])[0], y2: SIZE }),
       s('line', { class: 'grid', x1: 0, y1: px([0, g])[1], x2: SIZE, y2: px([0, g])[1] }),
@@ -125,16 +129,29 @@ class SoftDictionary extends FigureElement {
       const k = SIZE / r.width;
       return [((ev.clientX - r.left) * k - C) / UNIT, (C - (ev.clientY - r.top) * k) / UNIT];
     };
+    // A mouse or a pen drags the query from anywhere on the plane. A finger
+    // drags the handle (which alone takes a touch for itself: touch-action
+    // none), while the rest of the plane scrolls the page as any picture
+    // would; a tap there puts the query where it landed.
     this.plane.addEventListener('pointerdown', (ev) => {
+      const handle = this.qHandle.contains(ev.target);
+      this.touched = ev.pointerType === 'touch'; // (a click is no PointerEvent in every engine)
+      if (this.touched && !handle) return;
       this.plane.setPointerCapture(ev.pointerId);
       this.dragging = true;
-      this.moveQuery(toPlane(ev), true);
+      if (!handle) this.moveQuery(toPlane(ev), true);
       ev.preventDefault();
     });
+    // (touch-action on an element inside an SVG is not honoured everywhere: a
+    // touch that starts on the handle keeps the page from scrolling itself)
+    this.plane.addEventListener('touchstart', (ev) => { if (this.qHandle.contains(ev.target)) ev.preventDefault(); }, { passive: false });
     this.plane.addEventListener('pointermove', (ev) => { if (this.dragging) this.moveQuery(toPlane(ev), true); });
     const end = () => { this.dragging = false; };
     this.plane.addEventListener('pointerup', end);
     this.plane.addEventListener('pointercancel', end);
+    this.plane.addEventListener('click', (ev) => {
+      if (this.touched && !this.qHandle.contains(ev.target)) this.moveQuery(toPlane(ev), true);
+    });
     this.qHandle.addEventListener('keydown', (ev) => {
       const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[ev.key];
       if (!d) return;
@@ -155,8 +172,10 @@ class SoftDictionary extends FigureElement {
     const entries = this.entries;
     const { weights, result } = softLookup(this.attn, q, T, entries);
     const [qx, qy] = px(q);
-    this.qMark.setAttribute('cx', qx);
-    this.qMark.setAttribute('cy', qy);
+    for (const c of [this.qHit, this.qMark]) {
+      c.setAttribute('cx', qx);
+      c.setAttribute('cy', qy);
+    }
     this.qHandle.setAttribute('aria-valuetext', this.t('queryAt', { x: num(q[0]), y: num(q[1]) }));
     entries.forEach((e, i) => {
       const [x, y] = px(e.at);

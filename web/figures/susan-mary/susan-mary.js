@@ -35,6 +35,8 @@ class SusanMary extends FigureElement {
   .verdict .same { color: var(--attention-head-1); } .verdict .diff { color: var(--attention-negative); }`;
 
   build() {
+    this.chipsFor = null; // what render last wrote into these elements
+    this.verdictFor = null;
     this.chips = Object.fromEntries(ORDERS['susan-mary'].map((w) =>
       [w, h('span', { class: `chip ${w === 'gave' ? 'gave' : /Susan|Mary/.test(w) ? 'name' : ''}` }, w)]));
     this.swap = h('button', { type: 'button', onclick: () => this.set({ order: OTHER[this.state.order] }) }, this.t('swap'));
@@ -73,9 +75,13 @@ class SusanMary extends FigureElement {
 
   render() {
     const { order, positions } = this.state;
-    const m = susanMaryModel(this.attn, { positions });
+    // two models in all (with positions or without): each computed once
+    this.models ??= new Map();
+    if (!this.models.has(positions)) this.models.set(positions, susanMaryModel(this.attn, { positions }));
+    const m = this.models.get(positions);
     const now = m.orders[order];
-    now.words.forEach((w, i) => { this.chips[w].style.left = `calc(${i * 20}% + 4px)`; });
+    if (this.chipsFor !== order) now.words.forEach((w, i) => { this.chips[w].style.left = `calc(${i * 20}% + 4px)`; });
+    this.chipsFor = order;
     setText(this.sentenceText, this.t('sentence', { sentence: sentence(order) }));
     this.views.W.update(now.weights, { max: 1, rowLabels: now.words, colLabels: now.words });
     // Y and the two y_gave rows are compared: one colour scale
@@ -89,8 +95,12 @@ class SusanMary extends FigureElement {
     const key = sameness(m.gaveDiff);
     const same = this.t(key);
     const why = positions ? this.t('withPositions') : this.t('moved', { difference: gap(m.swapDiff) });
-    replace(this.verdict, rich(this.t('verdict', { same, difference: gap(m.gaveDiff), why })));
-    this.verdict.querySelector('strong')?.classList.add(key === 'different' ? 'diff' : 'same');
+    const verdict = this.t('verdict', { same, difference: gap(m.gaveDiff), why });
+    if (this.verdictFor !== verdict) {
+      replace(this.verdict, rich(verdict));
+      this.verdict.querySelector('strong')?.classList.add(key === 'different' ? 'diff' : 'same');
+    }
+    this.verdictFor = verdict;
     this.announce(this.t(positions ? 'summaryWith' : 'summaryWithout', { sentence: sentence(order), same }));
   }
 }

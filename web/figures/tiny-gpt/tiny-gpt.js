@@ -96,8 +96,8 @@ class TinyGpt extends TrainingFigure {
     this.textInput.addEventListener('input', () => this.askModel({ text: this.textInput.value, at: 0 }));
     [this.promptShown, this.textShown] = [this.state.prompt, this.state.text];
     const options = (n) => numbers(n).map((v) => ({ value: v, label: v }));
-    this.layerChoice = choice({ label: this.t('layer'), value: this.state.layer, prop: 'layer', options: options(DEFAULTS.layers), onchange: (layer) => this.set({ layer }) });
-    this.headChoice = choice({ label: this.t('head'), value: this.state.head, prop: 'head', options: options(DEFAULTS.heads), onchange: (head) => this.set({ head }) });
+    this.layerChoice = choice({ label: this.t('layer'), value: this.state.layer, prop: 'layer', options: options(DEFAULTS.layers), onchange: (layer) => this.askModel({ layer }) });
+    this.headChoice = choice({ label: this.t('head'), value: this.state.head, prop: 'head', options: options(DEFAULTS.heads), onchange: (head) => this.askModel({ head }) });
     this.textNote = h('p', { class: 'note' });
     // one tab stop: arrow keys, Home and End move the query from character to character
     this.charsEl = h('div', { class: 'chars', role: 'radiogroup', 'aria-label': this.t('charsLabel'), 'data-prop': 'at' });
@@ -151,14 +151,15 @@ class TinyGpt extends TrainingFigure {
     this.ask([name]);
   }
 
-  // The reader's prompt or text: set, and the model (its worker started if need be) answers.
+  // The reader's prompt, text, layer or head: set, and the model (its worker started if need be) answers.
   askModel(patch) {
     this.set(patch);
     this.wake();
   }
 
-  // A new prompt is written, a new text read.
+  // A new prompt is written, a new text read (by a model woken for them, if none runs yet).
   ask(names) {
+    if (!this.worker && this.attn && this.isConnected && this.asksModel() && this.wake()) return; // (wake writes and reads)
     if (names.includes('prompt')) this.write();
     if (names.includes('text')) this.attend();
   }
@@ -178,6 +179,18 @@ class TinyGpt extends TrainingFigure {
     super.reset();
     this.write();
     this.attend();
+  }
+
+  // Whether the state shows the model's answers (a prompt, a text, a layer, a
+  // head or a character other than the defaults): then the model loads as the
+  // figure comes on the page, or when an attribute or link sets one.
+  asksModel() {
+    return ['prompt', 'text', 'layer', 'head', 'at'].some((k) => this.state[k] !== this.constructor.props[k].default);
+  }
+
+  onPage() {
+    super.onPage();
+    if (this.asksModel() && !this.worker) this.wake();
   }
 
   // The first question to the model starts its worker (its untrained answers, until Start; what it writes once paused).
@@ -269,13 +282,14 @@ class TinyGpt extends TrainingFigure {
 
   renderDecodings(running) {
     const w = this.written;
-    if (!this.changed('decodings', w, running, !this.worker)) return;
+    // until the model has written: what will fill this, and how (loading only while it loads)
+    const waiting = !this.worker ? 'writeIdle' : this.msg.loading ? 'writing' : running ? 'decodeTraining' : 'decodeWriting';
+    if (!this.changed('decodings', w, running, waiting)) return;
     const dropped = w ? unknownChars(w.typed) : [];
     // what the model could not read, and so did not: said, never silently replaced
     setText(this.promptNote, !w ? '' : !w.decodings.read ? this.t('promptNone', { chars: dropped.join(' ') })
       : dropped.length ? this.t('promptDropped', { chars: dropped.join(' ') }) : '');
-    // ("Loading" only while the model's worker is there to load it: before the first question, what fills the panel)
-    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t(this.worker ? 'writing' : 'writeIdle')));
+    if (!w) return replace(this.decodingsEl, h('p', { class: 'note' }, this.t(waiting)));
     const knobs = { t: DEFAULTS.temperature, w: DEFAULTS.beam };
     replace(this.decodingsEl, STRATEGIES.map((key) => {
       const d = w.decodings[key];
@@ -309,9 +323,11 @@ class TinyGpt extends TrainingFigure {
   renderAttention() {
     const a = this.attended;
     const v = a?.view;
-    if (this.changed('textNote', a)) {
+    const waiting = !this.worker ? 'attendIdle' : this.msg.loading ? 'attendLoading' : 'attendReading';
+    if (this.changed('textNote', a, a ? '' : waiting)) {
       const dropped = a ? unknownChars(a.text) : [];
       const notes = [];
+      if (!a) notes.push(this.t(waiting)); // until the model has read: what will fill this, and how
       if (a && !v) notes.push(this.t(a.text ? 'textNone' : 'textEmpty'));
       if (dropped.length) notes.push(this.t('textDropped', { chars: dropped.join(' ') }));
       if (v && v.read > v.chars.length) notes.push(this.t('textLast', { n: v.chars.length }));

@@ -78,7 +78,12 @@ export function cssRgb(root, css) {
 }
 
 /** [r, g, b] as CSS text, for a canvas's fillStyle or strokeStyle. */
-export const rgbText = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
+export const rgbText = (rgb) => {
+  let text = texts.get(rgb);
+  if (!text) texts.set(rgb, text = `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`);
+  return text;
+};
+const texts = new WeakMap(); // [r, g, b] (scale.rgbColor's are kept) -> its CSS text
 
 /** [r, g, b] of the scale's colour for value v at full scale max, in `root`'s theme. */
 export const scaleRgb = (root, v, max = 1) => rgbColor(v, max, theme(root));

@@ -12,14 +12,23 @@
 // caption; arrow keys move between cells, Enter or Space "picks" a cell (for
 // figures that react to a click on a cell). The SVG carries the matrix's
 // accessible name (role img), as before: its squares were never read out.
-import { h, s } from '../dom.js';
+import { h, s, reconcile, setText } from '../dom.js';
 import { labelFor, maxAbs } from './scale.js';
-import { rgbText, scaleRgb } from './colors.js';
+import { rgbText, scaleRgb, theme } from './colors.js';
 import { num, roundShares } from '../format.js';
 import { centredText, lineBox } from './drawing.js';
 
 const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
 const VALUE_PX = 10; // the values' font size
+
+const POOL = 3; // canvases per matrix view at most
+
+const themeIds = new WeakMap(); // a theme's colours (colors.theme's object) -> a number, for the canvases' keys
+let themes = 0;
+const themeId = (colours) => {
+  if (!themeIds.has(colours)) themeIds.set(colours, ++themes);
+  return themeIds.get(colours);
+};
 
 function asRows(M) {
   if (Array.isArray(M)) return M.map((r) => Array.from(r));
@@ -32,11 +41,14 @@ function asRows(M) {
  * as `canvas.drawing` (drawing.js items, made when asked): for downloads,
  * which keep the values as text, and for tests.
  */
+const contexts = new WeakMap(); // canvas -> its 2D context (asking again costs more than painting a few cells)
+
 function paintCells(canvas, cells, { n, m, cell, font }) {
   // as many canvas pixels as screen pixels (a download redraws from `drawing`, at its own scale)
   const [w, hgt] = [m * cell, n * cell].map((v) => Math.round(v * (globalThis.devicePixelRatio || 1)));
   if (canvas.width !== w || canvas.height !== hgt) [canvas.width, canvas.height] = [w, hgt];
-  const ctx = canvas.getContext('2d');
+  let ctx = contexts.get(canvas);
+  if (!ctx) contexts.set(canvas, ctx = canvas.getContext('2d'));
   ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
   ctx.font = font;
   ctx.textAlign = 'center';
@@ -76,7 +88,13 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
 export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
-  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  // The canvas shown, and up to POOL canvases in all, each keeping what it
+  // last painted: a switch, a choice or a stepper that goes back to a state
+  // shows its canvas again instead of painting every cell and value anew.
+  let canvas = h('canvas', { 'aria-hidden': 'true' });
+  const pool = [{ canvas, key: '', used: 0, css: '' }];
+  let uses = 0;
+  let canvasCss = '';
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
   const el = h('figure', { class: 'mat' }, [h('div', { class: 'layered' }, [canvas, svg]), cap]);
   let rows = [];
@@ -143,21 +161,34 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     svg.setAttribute('height', hgt);
     // the canvas covers the cells, in shares of the SVG: both scale together in a narrow figure
     const pct = (v, of) => `${(100 * v) / of}%`;
-    canvas.style.cssText = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
+    canvasCss = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
+    place(pool.find((p) => p.canvas === canvas));
     const kids = [];
-    if (rowLabels) rowLabels.forEach((t, i) => kids.push(s('text', { class: 'lab', x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
+    if (rowLabels) rowLabels.forEach((t, i) => kids.push(axisLabel(rowTexts, i, { x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
     for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) hit.setAttribute(k, v);
     const lines = [...Array.from({ length: n + 1 }, (_, i) => `M${lw} ${th + i * cell}h${m * cell}`),
       ...Array.from({ length: m + 1 }, (_, j) => `M${lw + j * cell} ${th}v${n * cell}`)];
     seams.setAttribute('d', lines.join(''));
     marked = '';
     if (colLabels) {
-      colLabels.forEach((t, j) => kids.push(s('text', {
-        class: 'lab', x: lw + (j + 0.5) * cell, y: th - 6, 'text-anchor': 'start',
+      colLabels.forEach((t, j) => kids.push(axisLabel(colTexts, j, {
+        x: lw + (j + 0.5) * cell, y: th - 6, 'text-anchor': 'start',
         transform: `rotate(-40 ${lw + (j + 0.5) * cell} ${th - 6})`,
       }, t)));
     }
-    svg.replaceChildren(...kids, seams, ...(groups ? [bars] : []), hit); // (marks and the active outline join when needed)
+    reconcile(svg, [...kids, seams, ...(groups ? [bars] : []), hit]); // (marks and the active outline join when needed)
+  }
+
+  // The axis labels' text elements, kept and moved when the shape changes
+  // (a causal mask's next step adds a row and a column: two new labels, not
+  // all of them made again).
+  const rowTexts = [];
+  const colTexts = [];
+  function axisLabel(pool, k, attrs, text) {
+    const el = (pool[k] ??= s('text', { class: 'lab' }));
+    for (const [a, v] of Object.entries(attrs)) if (el.getAttribute(a) !== String(v)) el.setAttribute(a, v);
+    setText(el, text);
+    return el;
   }
 
   function drawGroups(h) {
@@ -201,6 +232,18 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     // read once: reading a style after this render's writes costs a restyle
     font ||= `${VALUE_PX}px ${getComputedStyle(svg).fontFamily}`;
     const [n, m] = [rows.length, rows[0].length];
+    // the same numbers at the same scale in the same theme paint the same pixels
+    const dpr = globalThis.devicePixelRatio || 1;
+    const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${rows.map((r) => r.join(',')).join(';')}`;
+    const shown = pool.find((p) => p.canvas === canvas);
+    shown.used = ++uses;
+    if (shown.key === key) return;
+    const kept = pool.find((p) => p.key === key);
+    if (kept) return void show(kept);
+    // paint into a canvas not shown (a new one while the pool has room; else the one unused longest)
+    // (or the one shown, while it has never been painted)
+    let into = !shown.key ? shown : pool.length < POOL ? null : pool.filter((p) => p !== shown).sort((a, b) => a.used - b.used)[0];
+    if (!into) pool.push(into = { canvas: h('canvas', { 'aria-hidden': 'true' }), key: '', used: 0, css: '' });
     const cells = rows.flatMap((row, i) => {
       const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
       return row.map((v, j) => {
@@ -208,7 +251,27 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
-    paintCells(canvas, cells, { n, m, cell, font });
+    into.key = '';
+    paintCells(into.canvas, cells, { n, m, cell, font });
+    into.key = key;
+    show(into);
+  }
+
+  // give the pool's entry `p` the place of the cells (build's canvasCss)
+  function place(p) {
+    if (p.css === canvasCss) return;
+    p.canvas.style.cssText = canvasCss;
+    p.css = canvasCss;
+  }
+
+  // put the pool's entry `p` in the page in place of the canvas shown
+  function show(p) {
+    p.used = ++uses;
+    place(p);
+    if (p.canvas !== canvas) {
+      canvas.replaceWith(p.canvas);
+      canvas = p.canvas;
+    }
   }
 
   function update(M, opts = {}) {

@@ -32,7 +32,33 @@ export function cssColor(v, max = 1) {
  */
 export function rgbColor(v, max, theme) {
   const { hue, vibrancy } = colorOf(v, max);
-  return hue === 'zero' ? theme.zero : mixOklab(theme[hue], theme.zero, share(vibrancy) / 100);
+  if (hue === 'zero') return theme.zero;
+  // a colour is one of 1,001 shares per hue: each mixed once per theme (a
+  // matrix of 100 cells mixed 100 colours in oklab on every slider step)
+  const per = mixes.get(theme) ?? newMixes(theme);
+  const p = share(vibrancy);
+  const k = Math.round(p * 10);
+  return (per[hue][k] ??= mixOklab(theme[hue], theme.zero, p / 100));
+}
+const mixes = new WeakMap(); // theme -> {positive, negative}: [r, g, b] by share in 0.1 steps
+
+// A theme's table, filled in the page's idle moments too (a slider that
+// moves the full scale meets new shares at every step, each mixed in oklab).
+function newMixes(theme) {
+  const per = { positive: [], negative: [] };
+  mixes.set(theme, per);
+  const idle = globalThis.requestIdleCallback;
+  if (idle) {
+    let k = 0;
+    const fill = (deadline) => {
+      for (; k <= 1000 && deadline.timeRemaining() > 1; k++) {
+        for (const hue of ['positive', 'negative']) per[hue][k] ??= mixOklab(theme[hue], theme.zero, k / 10 / 100); // (as rgbColor computes it: share / 100)
+      }
+      if (k <= 1000) idle(fill);
+    };
+    idle(fill);
+  }
+  return per;
 }
 
 // sRGB <-> OKLab (Ottosson 2020), the space CSS color-mix(in oklab) mixes in.
@@ -83,7 +109,12 @@ export function contrast(a, b) {
  * The label colour for text on a cell of colour `rgb`: black or white,
  * whichever contrasts more. One of the two always reaches at least 4.58:1.
  */
-export const labelFor = (rgb) => (contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000000' : '#ffffff');
+export const labelFor = (rgb) => {
+  let ink = inks.get(rgb);
+  if (!ink) inks.set(rgb, ink = contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000000' : '#ffffff');
+  return ink;
+};
+const inks = new WeakMap(); // [r, g, b] (rgbColor's, kept) -> its label colour
 
 /** Largest |value| of some numbers (1 when all are zero), the default full scale. */
 export function maxAbs(values) {

@@ -3,7 +3,6 @@
 // may word any of them its own way. Format: i18n.js.
 // In English; measuring.strings.zh.js holds the same keys in Simplified Chinese.
 export default {
-  linkTitle: 'Copy a link to these settings (the timings are not in it: they are measured afresh where the link is opened)',
   linkCopied: 'Link copied: it holds these settings; the timings are measured afresh where it is opened',
   linkInAddressBar: 'The address bar now holds the link: it holds these settings; the timings are measured afresh where it is opened',
   measure: 'Measure up to N = {n}',

@@ -1,7 +1,6 @@
 // measuring.strings.zh.js: measuring.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
 export default {
-  linkTitle: '复制一个能还原这些设置的链接（耗时不在链接里：打开链接的地方会重新测量）',
   linkCopied: '链接已复制：它保存了这些设置；耗时会在打开链接的地方重新测量',
   linkInAddressBar: '地址栏里已是这个链接：它保存了这些设置；耗时会在打开链接的地方重新测量',
   measure: '测量到 N = {n}',

@@ -1,0 +1,268 @@
+// phone.test.js: the figures as a phone's reader meets them (scripts/phone.mjs:
+// 360 x 740 CSS px, touch). What is not time:
+// - a finger drags every handle (CDP touch events, as a touch screen sends
+//   them) and the page does not scroll meanwhile; anywhere else a finger
+//   scrolls the page, and no figure takes touches for itself beyond a handle;
+// - every control is a target of 24 x 24 CSS px at least (WCAG 2.2, 2.5.8);
+//   the squares of a matrix, a picture's pixels and a sentence's words are
+//   the data drawn (the criterion's "essential" exception), each also
+//   reachable by keyboard;
+// - nothing is shown on hover only: no tooltip (title) but on something a
+//   tap or the keyboard shows whole too, no :hover rule that shows anything;
+// - the tiny GPT's idle panels say what fills them and how (no "Loading"
+//   before anything loads), and a link to a layer and a head shows that
+//   head's attention;
+// - a page with one figure asks for everything that figure needs within
+//   three round trips one after another: the page, the bundle's autoloader,
+//   and the rest side by side (scripts/phone.mjs: watchRequests, over a
+//   network with a round trip of 100 ms).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, ready, summary, frames, ALL_FIGURES } from './harness.js';
+import { figurePage } from '../../scripts/figure-page.mjs';
+import { PHONE, emulate, touchDrag, watchRequests } from '../../scripts/phone.mjs';
+import { FIGURES } from '../../web/figures/registry.js';
+import { readFile } from 'node:fs/promises';
+
+let server;
+before(async () => { server = await start(); });
+after(async () => { await server?.close(); });
+
+/** A one-figure page (scripts/figure-page.mjs) on a phone, `below` px of page under the figure to scroll; -> {page, cdp, problems, context}. */
+async function phonePage(tag, { hash = '', below = 1500, network = null } = {}) {
+  const context = await server.browser.newContext(PHONE);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  const path = `/web/embed/${tag}.html`;
+  await server.fake(page, path, figurePage(tag).replace('</main>', `<div style="height:${below}px"></div></main>`));
+  await page.addInitScript(noteReady);
+  const cdp = await emulate(page, { network });
+  const chain = watchRequests(cdp);
+  await page.goto(`${server.origin}${path}${hash}`);
+  return { page, cdp, chain, problems, context };
+}
+
+// Runs in the page before its scripts: when each figure first has data-ready (performance.now()).
+function noteReady() {
+  window.__ready = {};
+  new MutationObserver((records) => {
+    for (const r of records) if (r.target.hasAttribute('data-ready')) window.__ready[r.target.localName] ??= performance.now();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+}
+
+// Runs in the page: the handles of `tag`'s figure (what takes a touch for
+// itself: touch-action none), each with its centre and the picture it moves
+// over (its SVG), in viewport px, that picture scrolled to the middle.
+function handlesOf(tag) {
+  const root = document.querySelector(tag).shadowRoot;
+  return [...root.querySelectorAll('*')].filter((e) => getComputedStyle(e).touchAction === 'none' && e.checkVisibility()).map((h) => {
+    const over = h.closest('svg') ?? h.parentElement;
+    over.scrollIntoView({ block: 'center' });
+    const [a, b] = [h.getBoundingClientRect(), over.getBoundingClientRect()];
+    return { at: [a.left + a.width / 2, a.top + a.height / 2], size: [a.width, a.height], over: [b.left, b.top, b.width, b.height] };
+  });
+}
+
+// the article on a phone: each figure, as a reader scrolls to it
+test('360 px, touch: a finger drags every handle without scrolling the page, anywhere else on a figure it scrolls the page; every control is a 24 px target; nothing shows on hover only', async () => {
+  // every figure started at once (a viewport taller than the article), then read on the phone's 740 px
+  const context = await server.browser.newContext({ ...PHONE, viewport: { width: 360, height: 30000 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  try {
+    const cdp = await emulate(page);
+    await page.goto(`${server.origin}/web/index.html`);
+    await page.evaluate(async (tags) => {
+      for (const t of tags) { // (a figure that trains or measures loads as it nears the viewport)
+        document.querySelector(t).scrollIntoView();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
+    }, ALL_FIGURES);
+    await page.waitForFunction((tags) => tags.every((t) => document.querySelector(t).matches('[data-ready], [data-error]')), ALL_FIGURES, { timeout: 120000 });
+    await page.setViewportSize(PHONE.viewport);
+    let handles = 0;
+    for (const tag of ALL_FIGURES) {
+      const el = await ready(page, tag);
+      for (const h of await page.evaluate(handlesOf, tag)) {
+        handles++;
+        // a handle is a handle, not a region that keeps the page from scrolling
+        assert.ok(h.size[0] <= 48 && h.size[1] <= 48, `${tag}: an element of ${h.size.map(Math.round).join(' x ')} px takes touches for itself`);
+        const [y0, s0] = [await page.evaluate(() => scrollY), await summary(el)];
+        const [x, y] = h.at;
+        await touchDrag(cdp, [[x, y], [x + 15, y + 10], [x + 30, y + 25], [x + 45, y + 40]]);
+        await frames(page);
+        assert.notEqual(await summary(el), s0, `${tag}: dragging its handle by touch changed nothing`);
+        assert.equal(await page.evaluate(() => scrollY), y0, `${tag}: dragging its handle scrolled the page`);
+        // a finger on the same picture away from the handle scrolls the page, and moves nothing
+        const [left, top, width, height] = h.over;
+        const far = [[left + 12, top + height - 12], [left + width - 12, top + height - 12]]
+          .sort((a, b) => Math.hypot(b[0] - x - 45, b[1] - y - 40) - Math.hypot(a[0] - x - 45, a[1] - y - 40))[0];
+        const s1 = await summary(el);
+        await swipeUp(page, cdp, far, `${tag}: a finger on its picture, away from the handle`);
+        assert.equal(await summary(el), s1, `${tag}: scrolling the page over it moved its handle`);
+      }
+      // a finger on the middle of the figure scrolls the page
+      const middle = await el.evaluate((e) => {
+        e.scrollIntoView({ block: 'start' });
+        const r = e.getBoundingClientRect();
+        return [r.left + r.width / 2, Math.min(r.bottom, innerHeight) / 2 + 100];
+      });
+      await swipeUp(page, cdp, middle, `${tag}: a finger on the figure`);
+    }
+    assert.ok(handles >= 1, 'the soft dictionary\'s query is a handle');
+    // every figure drawn: its targets and what it shows under a mouse
+    assert.deepEqual(await page.evaluate(smallTargets), []);
+    assert.deepEqual(await page.evaluate(hoverOnly), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** A finger from `at` up by 120 px: the page must scroll by 40 px at least (`what` names the place). */
+async function swipeUp(page, cdp, at, what) {
+  const y0 = await page.evaluate(() => scrollY);
+  await touchDrag(cdp, [at, [at[0] + 1, at[1] - 40], [at[0] + 2, at[1] - 80], [at[0] + 2, at[1] - 120]]);
+  await page.waitForFunction((y) => scrollY > y + 40, y0, { timeout: 5000 }).catch(() => {});
+  assert.ok(await page.evaluate(() => scrollY) > y0 + 40, `${what} did not scroll the page`);
+}
+
+test('a tap on the soft dictionary\'s plane puts the query there', async () => {
+  const tag = 'attention-soft-dictionary';
+  const { page, cdp, problems, context } = await phonePage(tag);
+  try {
+    await ready(page, tag);
+    const [h] = await page.evaluate(handlesOf, tag);
+    const [left, top, width, height] = h.over;
+    // the key "lemon" at (0.55, 0.6) of the plane (a 300-unit square, 118 units to 1, 0 in the middle): the query snaps onto it
+    await touchDrag(cdp, [[left + (width * (150 + 0.55 * 118)) / 300, top + (height * (150 - 0.6 * 118)) / 300]]);
+    await page.waitForFunction((t) => document.querySelector(t).query === '0.55,0.6', tag, { timeout: 5000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// Runs in the page: every figure's targets smaller than 24 x 24 CSS px, with
+// what they are; a control's label is its target. Left out: the squares of
+// a matrix view (one focusable grid, each cell also reached by arrow keys),
+// the matrix figure's picture (its pixels, the same cells as its heat map)
+// and the cross figure's sentence (its words, the rows of its matrix).
+function smallTargets() {
+  const out = [];
+  for (const el of document.querySelectorAll('*')) {
+    if (!el.localName.startsWith('attention-')) continue;
+    const root = el.shadowRoot;
+    const data = (t) => t.closest('.mat, svg.img, svg.lines');
+    const targets = [...root.querySelectorAll('button, input, select, textarea, a[href], summary, [role=button], [role=radio], [role=slider], [role=switch], [tabindex="0"]')]
+      .filter((t) => t.checkVisibility() && !data(t));
+    for (const t of targets) {
+      const r = (t.localName === 'input' && t.closest('label') ? t.closest('label') : t).getBoundingClientRect();
+      if (r.width < 24 || r.height < 24) out.push(`${el.localName}: ${t.localName}${t.className?.baseVal ?? t.className ? `.${t.className?.baseVal ?? t.className}` : ''} "${(t.getAttribute('aria-label') ?? t.textContent).trim().slice(0, 30)}" ${r.width.toFixed(1)} x ${r.height.toFixed(1)}`);
+    }
+  }
+  return out;
+}
+
+// Runs in the page: what a figure shows only under a mouse: a title (a
+// tooltip) on something a tap or the keyboard does not reach, or a :hover
+// rule that shows something (display, visibility, opacity, content, size).
+function hoverOnly() {
+  const out = [];
+  const reached = (n) => n.closest('button, a[href], [tabindex], [role=button], [role=radio], [role=slider]');
+  for (const el of document.querySelectorAll('*')) {
+    if (!el.localName.startsWith('attention-')) continue;
+    const root = el.shadowRoot;
+    for (const n of root.querySelectorAll('[title]')) out.push(`${el.localName}: title="${n.getAttribute('title')}" on ${n.localName}`);
+    for (const t of root.querySelectorAll('svg title')) if (!reached(t.parentElement)) out.push(`${el.localName}: an SVG tooltip "${t.textContent}" on ${t.parentElement.localName}, which no tap or key reaches`);
+    for (const sheet of root.adoptedStyleSheets) {
+      for (const rule of sheet.cssRules) {
+        if (!rule.selectorText?.includes(':hover')) continue;
+        const shows = ['display', 'visibility', 'opacity', 'content', 'height', 'max-height', 'width'].filter((p) => rule.style.getPropertyValue(p));
+        if (shows.length) out.push(`${el.localName}: ${rule.selectorText} sets ${shows.join(', ')}`);
+      }
+    }
+  }
+  return out;
+}
+
+// the tiny GPT's panels, as a reader reads them
+const panels = (el) => el.evaluate((e) => ({
+  decodings: e.shadowRoot.querySelector('.decodings').textContent,
+  attention: e.shadowRoot.querySelector('.attend').textContent,
+  chars: e.shadowRoot.querySelectorAll('.chars button').length,
+  map: !e.shadowRoot.querySelector('canvas.matrix').hidden,
+  readout: e.shadowRoot.querySelector('.readout').textContent,
+  worker: !!e.worker,
+}));
+
+test('the tiny GPT idle says what fills its panels; a link to layer 2, head 3 shows that head', async () => {
+  const tag = 'attention-tiny-gpt';
+  const idle = await phonePage(tag);
+  try {
+    const el = await ready(idle.page, tag);
+    const p = await panels(el);
+    assert.equal(p.worker, false, 'nothing loads before the reader asks');
+    assert.doesNotMatch(`${p.decodings} ${p.attention}`, /Loading/);
+    assert.match(p.decodings, /Press Write to see the untrained model continue the prompt/);
+    assert.match(p.attention, /Press Start training or type some text to see where each head looks/);
+    assert.deepEqual(idle.problems, []);
+  } finally {
+    await idle.context.close();
+  }
+  const linked = await phonePage(tag, { hash: '#tiny-gpt.layer=2&tiny-gpt.head=3' });
+  try {
+    const el = await ready(linked.page, tag);
+    await linked.page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelectorAll('.chars button').length > 0, tag, { timeout: 60000 });
+    await frames(linked.page);
+    const p = await panels(el);
+    assert.ok(p.chars > 0 && p.map, 'the heads view shows the model\'s attention');
+    assert.match(p.readout, /^Layer 2, head 3: reading/);
+    assert.deepEqual(await el.evaluate((e) => [e.layer, e.head]), ['2', '3']);
+    assert.deepEqual(linked.problems, []);
+  } finally {
+    await linked.context.close();
+  }
+});
+
+// three kinds of figure: one with formulas and a page's example, one that
+// measures (its words import the measuring figures' shared ones), one that
+// trains in a worker (loaded as it nears the viewport)
+test('a one-figure page asks for everything its figure needs within three round trips', async () => {
+  for (const tag of ['attention-soft-dictionary', 'attention-cost', 'attention-tiny-gpt']) {
+    const { page, chain, problems, context } = await phonePage(tag, { below: 0, network: 'latency' });
+    try {
+      await ready(page, tag);
+      const until = await page.evaluate((t) => performance.timeOrigin + window.__ready[t], tag); // (a measuring figure starts its worker after)
+      const steps = chain.chain(until);
+      const depth = chain.depth(until);
+      assert.ok(depth <= 3, `${tag}: ${depth} round trips one after another:\n${steps.map(([u, d]) => `  ${d} ${u.replace(server.origin, '')}`).join('\n')}`);
+      assert.ok(steps.some(([u]) => u.endsWith('.wasm')) && steps.some(([u]) => /strings\.en/.test(u)), `${tag}: the engine and the words are among them`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+// The same for every figure, from the bundle itself: what the autoloader asks
+// for ahead (its manifest) holds every module that the figure's module, its
+// words and the shared words import, so none is found only once another has arrived.
+test('the autoloader asks ahead for every module each figure imports', async () => {
+  const dist = new URL('../../dist/', import.meta.url);
+  const listed = JSON.parse(await readFile(new URL('../../build/preload-manifest.json', import.meta.url), 'utf8')); // (scripts/bundle.mjs)
+  const imports = async (file) => [...(await readFile(new URL(file, dist), 'utf8')).matchAll(/(?:import|from)\s*["'](\.{1,2}\/[^"']+\.js)["']/g)]
+    .map((m) => new URL(m[1], new URL(file, dist)).href.slice(dist.href.length));
+  for (const { name } of FIGURES) {
+    for (const lang of ['en', 'zh']) {
+      const files = new Set([...listed.figures[name], ...listed.words[name][lang], ...listed.shared[lang]]);
+      for (const file of files) {
+        for (const dep of await imports(file)) assert.ok(files.has(dep), `${name} (${lang}): ${file} imports ${dep}, which the autoloader does not ask for ahead`);
+      }
+    }
+  }
+});
