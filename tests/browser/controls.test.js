@@ -56,7 +56,7 @@ const KEYS = {
   play: [['Enter', 'Enter']], // play (from the last step it starts over), then pause: a playing animation is no state
 };
 // the comparison with a fresh figure is the slow check: the first few controls of each kind in a figure get it
-const TWINS_PER_KIND = 4;
+const TWINS_PER_KIND = 2;
 
 async function check(page, el, tag, what, { twin = true } = {}) {
   const focus = await el.evaluate((e) => {

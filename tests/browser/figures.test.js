@@ -3,7 +3,7 @@
 // outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, expectChange, expectPhoneFit, SCREENSHOTS, ALL_FIGURES, measured, clickCell } from './harness.js';
+import { start, ready, summary, frames, expectChange, SCREENSHOTS, ALL_FIGURES, measured, clickCell } from './harness.js';
 
 
 // a figure that measures in a worker (cost, efficient): its summary and width are read once its quick sweep ends
@@ -89,13 +89,6 @@ test('attributes set the initial state', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
-
-test('a 360 px phone: every figure fits the width; dark theme too', () =>
-  expectPhoneFit(server, ALL_FIGURES, async (page, el, tag) => {
-    if (await measures(el)) await measured(page, tag);
-    const inner = await el.evaluate((e) => e.shadowRoot.firstElementChild.scrollWidth);
-    assert.ok(inner <= 360, `${tag}'s content is ${inner}px wide`);
-  }));
 
 test('without JavaScript each figure shows its picture and says what it shows, and the formulas are MathML', async () => {
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });

@@ -246,26 +246,6 @@ export async function expectChange(page, tag, act, read = (el) => el.evaluate((e
   return s1;
 }
 
-/** Open the article at 360 px in light and dark: every figure in `tags` must
- *  fit the width, and the page must not scroll sideways. `each(page, el, tag)`
- *  adds a file's own checks before the figure's screenshot is taken. */
-export async function expectPhoneFit(server, tags, each = async () => {}) {
-  for (const colorScheme of ['light', 'dark']) {
-    const { page, problems, context } = await server.open('/web/index.html', { width: 360, height: 740, colorScheme });
-    for (const tag of tags) {
-      const el = await ready(page, tag);
-      const width = await el.evaluate((e) => e.getBoundingClientRect().width);
-      assert.ok(width <= 360, `${tag} is ${width}px wide`);
-      await each(page, el, tag);
-      await el.screenshot({ path: `${SCREENSHOTS}${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}.png` });
-    }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(overflow <= 360, `the page scrolls sideways: ${overflow}px`);
-    assert.deepEqual(problems, []);
-    await context.close();
-  }
-}
-
 /**
  * Wait until a measuring figure (cost, efficient) has no sweep running and its
  * status says how the last one ended. The worker test matters: right after a

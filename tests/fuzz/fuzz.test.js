@@ -6,7 +6,7 @@
 // undefined (a harness that calls none of the training part's functions
 // links with the attention part alone, as the native tests do) and runs
 // each against a temporary copy of its corpus (tests/fuzz/corpus/<fn>/, so
-// the repository is not modified) for FUZZ_SECONDS seconds (default 6; 11
+// the repository is not modified) for FUZZ_SECONDS seconds (default 3; 11
 // harnesses, two at a time). A crash fails the test; its reproducer is kept
 // in tests/artifacts/fuzz/. Without clang and libFuzzer this test fails and
 // says what to install.
@@ -21,7 +21,7 @@ import { SAN_ENV, buildDir, cSources, partObjects, pool, root, run, srcDir, tail
 const INSTALL_HINT = 'apt-get install -y clang libclang-rt-14-dev';
 const HARNESSES = ['matmul', 'softmax_rows', 'positional_encoding', 'first_nonfinite', 'attention', 'mha',
   'softmax_backward', 'attention_backward', 'mha_backward', 'linear_attention', 'transformer'];
-const FUZZ_SECONDS = Number(process.env.FUZZ_SECONDS ?? 6);
+const FUZZ_SECONDS = Number(process.env.FUZZ_SECONDS ?? 3);
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 500000);
 
 /** clang that can link libFuzzer, or null. */
