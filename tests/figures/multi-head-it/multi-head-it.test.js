@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
-import { itModel, truth, ADJ, ANIMAL, ROAD } from '../../../web/figures/multi-head-it/multi-head-it.model.js';
+import { itModel, topTwo, truth, ADJ, ANIMAL, ROAD } from '../../../web/figures/multi-head-it/multi-head-it.model.js';
 
 const attn = await engine();
 const ADJECTIVES = ['tired', 'wide'];
@@ -112,4 +112,22 @@ test('the article\'s words: every weight from "it" is identical for tired and wi
       if (k >= 6) assert.notEqual(toWrong.referent, truth(adjective), `leaning ${k / 10} toward the wrong noun`);
     }
   }
+});
+
+test('each head\'s two largest weights name the same words in every build (a tie goes to the earlier word)', async () => {
+  const { loadAttention } = await import('../../../web/attention.js');
+  const builds = await Promise.all(['simd', 'scalar'].map((build) => loadAttention({ build, parts: 'attention' })));
+  for (const heads of [1, 2]) {
+    for (const adjective of ADJECTIVES) {
+      for (const tip of TIPS) {
+        const [a, b] = builds.map((e) => itModel(e, { heads, adjective, tip }));
+        for (let hd = 0; hd < heads; hd++) {
+          assert.deepEqual(topTwo(a.words, a.itWeights[hd]), topTwo(b.words, b.itWeights[hd]), `heads=${heads} ${adjective} tip=${tip} head ${hd + 1}`);
+        }
+      }
+    }
+  }
+  // seven equal weights, each a last bit apart: the first two words of the seven
+  const w = Float32Array.from([0.3, 0.02 + 1e-9, 0.02 - 1e-9, 0.02, 0.02 + 2e-9, 0.02, 0.02, 0.02 - 2e-9].map((x, i) => (i ? x : 1 - 0.14)));
+  assert.deepEqual(topTwo(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], w), ['a 86%', 'b 2%']);
 });

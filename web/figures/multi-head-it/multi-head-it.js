@@ -8,7 +8,7 @@ import { choice, slider, toggle } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { num, pcts } from '../../kit/format.js';
 import { rich } from '../../kit/rich.js';
-import { itModel, truth, verdict, FEATURES, IT, ADJ } from './multi-head-it.model.js';
+import { itModel, topTwo, truth, verdict, FEATURES, IT, ADJ } from './multi-head-it.model.js';
 
 const ROW = 22;
 
@@ -194,12 +194,8 @@ class MultiHeadIt extends FigureElement {
   }
 
   describe(m, heads) {
-    const top = (w) => {
-      const shown = pcts(w);
-      return w.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).slice(0, 2).map(([, i]) => `${m.words[i]} ${shown[i]}`);
-    };
     const perHead = m.itWeights.map((w, hd) => {
-      const [first, second] = top(w);
+      const [first, second] = topTwo(m.words, w);
       return this.t('perHead', { n: hd + 1, first, second, off: this.offs()[hd] ? this.t('perHeadOff') : '' });
     });
     const v = verdict(m.readout);

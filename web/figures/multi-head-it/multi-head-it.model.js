@@ -15,6 +15,7 @@
 // only "there is a noun", head 2 finds the adjective and passes on its
 // animacy, and W^O writes the two into different features.
 import { fromRows, put, row, zeros } from '../../kit/mat.js';
+import { pcts } from '../../kit/format.js';
 
 export const FEATURES = ['noun', 'animate', 'adjective', 'pronoun', 'role', 'other'];
 const [NOUN, ANIMATE, ADJECTIVE, PRONOUN, ROLE, OTHER] = FEATURES.keys();
@@ -127,4 +128,16 @@ export function verdict({ animal, road }) {
   const [a, r] = [animal, road].map((w) => Math.round(w * 100));
   const points = Math.abs(a - r);
   return { animal: a, road: r, points, referent: points < 2 ? null : a > r ? 'animal' : 'road' };
+}
+
+/**
+ * The two words a head weighs most, as the figure prints them ("road 31%").
+ * Weights within 1e-6 of each other are a tie, broken by the word's place in
+ * the sentence: the builds differ in the last bits, and a tie of seven 2%
+ * weights must name the same word in every build and in the picture.
+ */
+export function topTwo(words, w) {
+  const shown = pcts(w);
+  return Array.from(w, (v, i) => [v, i]).sort((a, b) => (Math.abs(a[0] - b[0]) > 1e-6 ? b[0] - a[0] : a[1] - b[1]))
+    .slice(0, 2).map(([, i]) => `${words[i]} ${shown[i]}`);
 }

@@ -5,7 +5,7 @@ import { el, esc, text } from '../../kit/picture/svg.js';
 import { bar, block, column, flow, grid, label, panel, paragraph, right, row, setting } from '../../kit/picture/layout.js';
 import { textWidth } from '../../kit/picture/text.js';
 import { num, pcts } from '../../kit/format.js';
-import { itModel, truth, verdict, IT, ADJ } from './multi-head-it.model.js';
+import { itModel, topTwo, truth, verdict, IT, ADJ } from './multi-head-it.model.js';
 
 const ROW = 22;
 
@@ -59,12 +59,8 @@ export default function picture(pen) {
     paragraph(pen, t('margin', { points: v.points, noun: num(m.gathered[0]), animacy: num(m.gathered[1]) }), { size: 13, width: inner - 20 }),
     grid(['animal', 'road'].map((k) => [label(pen, k, { size: 13 }), bar(pen, m.readout[k], { width: inner - 160, height: 14 }), right(label(pen, `${v[k]}%`, { size: 13 }))]), { gap: 8 }),
   ], { gap: 6 }), { width: inner });
-  const top = (w) => {
-    const shown = pcts(w);
-    return w.map((x, i) => [x, i]).sort((a, b) => b[0] - a[0]).slice(0, 2).map(([, i]) => `${m.words[i]} ${shown[i]}`);
-  };
   const perHead = m.itWeights.map((w, hd) => {
-    const [first, second] = top(w);
+    const [first, second] = topTwo(m.words, w);
     return t('perHead', { n: hd + 1, first, second, off: offs[hd] ? t('perHeadOff') : '' });
   });
   return {
