@@ -18,7 +18,7 @@
 // The slowest files start first (their times in the last run: scripts/slowest.mjs, which
 // also prints the ten slowest tests at the end).
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -59,9 +59,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     files = (names.length ? names : Object.keys(AREAS)).flatMap((n) => AREAS[n]());
   }
   if (!files.length) throw new Error(`test.mjs: no tests in ${names.join(' ')}`); // (node --test would run every file it finds)
-  // the slowest first, so that no long file starts last; a file not timed yet (a fresh
-  // clone) by its area: a fuzz, native or consumers file first, then the browser's, the unit's last
-  const took = lastDurations();
+  // the slowest first, so that no long file starts last: by its time in the last run here,
+  // else in the run recorded in tests/durations.json (a fresh clone's order), else by its
+  // area: a fuzz, native or consumers file first, then the browser's, the unit's last
+  const took = { ...JSON.parse(readFileSync(join(ROOT, 'tests/durations.json'), 'utf8')), ...lastDurations() };
   const browser = new Set(AREAS.browser());
   const guess = (f) => (/^tests\/(fuzz|native|consumers)\//.test(f) ? 3e6 : browser.has(f) ? 2e6 : 1e6);
   files = files.map((f, k) => [f, took[f] ?? guess(f), k]).sort((a, b) => b[1] - a[1] || a[2] - b[2]).map(([f]) => f);

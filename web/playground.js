@@ -31,7 +31,9 @@ let props = {}; // its class's declared props
 // ---- the snippets -------------------------------------------------------------
 
 const BUNDLE = '/assets/attention/attention-figures.js';
+const SNAPSHOTS = '/assets/attention/snapshots/';
 const escapeAttr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+const escapeText = (v) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /** The attributes a snippet writes: those that differ from the default, then lang and theme. */
 function written() {
@@ -63,12 +65,12 @@ export function snippets() {
   const attrs = written();
   const example = json('example');
   const strings = json('strings');
-  const fallback = 'This interactive figure needs JavaScript.';
+  const fallback = picture();
   const child = (kind, text) => `  <script type="application/json" data-${kind}>${text.replace(/<\//g, '<\\/')}</script>\n`;
   const html = `<script type="module" src="${BUNDLE}"></script>\n`
     + `<${tag}${attrs.map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('')}>\n`
     + (example ? child('example', example) : '') + (strings ? child('strings', strings) : '')
-    + `  <p>${fallback}</p>\n</${tag}>`;
+    + `${fallback}</${tag}>`;
   const hugoArgs = [`figure="${name}"`, ...attrs.map(([k, v]) => `${k}="${v.replace(/"/g, '\\"')}"`),
     ...(example ? [`example=\`${example}\``] : []), ...(strings ? [`strings=\`${strings}\``] : [])];
   const hugo = `{{< attention ${hugoArgs.join(' ')} />}}`;
@@ -81,8 +83,25 @@ export function snippets() {
     + `<${tag}${attrs.map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('')}>\n`
     + (example ? `  <script type="application/json" data-example>${template(example)}</script>\n` : '')
     + (strings ? `  <script type="application/json" data-strings>${template(strings)}</script>\n` : '')
-    + `  <p>${fallback}</p>\n</${tag}>`;
+    + `${fallback.replace(/<img ([^>]*)>/, '<img $1 />')}</${tag}>`;
   return { html, hugo, jekyll, jsx };
+}
+
+/**
+ * What the element holds until it draws (and where scripts do not run): the
+ * package's picture of the figure, its default settings in the element's
+ * language (dist/snapshots/), captioned with the figure's title; said so when
+ * the snippet sets others (the snapshot command draws those).
+ */
+function picture() {
+  const { name } = state.figure;
+  const zh = /^zh/i.test(state.lang || document.documentElement.lang);
+  const title = element?.shadowRoot?.querySelector('.title')?.textContent.trim() || state.figure.tag;
+  const own = written().some(([k]) => k !== 'lang') || json('example') || json('strings');
+  const caption = own ? `${title} (${zh ? '图为默认设置' : 'pictured with its default settings'})` : title;
+  return '  <figure>\n'
+    + `    <img src="${SNAPSHOTS}${name}${zh ? '.zh-CN' : ''}.svg" alt="${escapeAttr(title)}" loading="lazy">\n`
+    + `    <figcaption>${escapeText(caption)}</figcaption>\n  </figure>\n`;
 }
 
 /** A shell word: as it is when it is plain, else in single quotes. */

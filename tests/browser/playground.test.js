@@ -77,7 +77,9 @@ test('every figure can be picked, its controls change it, and its HTML snippet i
   await page.context().close();
 
   // the snippets as a blogger pastes them, all in one fresh page (the bundle at its place in this repository)
-  const bodies = snippets.map((s) => s.replace(/^<script type="module" src="[^"]+"><\/script>\n/, ''));
+  const bodies = snippets.map((s) => s.replace(/^<script type="module" src="[^"]+"><\/script>\n/, '').replaceAll('"/assets/attention/snapshots/', '"/dist/snapshots/'));
+  assert.ok(snippets.every((s) => /<figure>\n {4}<img src="\/assets\/attention\/snapshots\/[\w.-]+\.svg" alt="[^"]+" loading="lazy">\n {4}<figcaption>[^<]+<\/figcaption>/.test(s)),
+    'each snippet holds the figure\'s picture until it draws');
   assert.ok(snippets.every((s, i) => s !== bodies[i]), 'each snippet starts with the module script');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pasted</title>
 <script type="module" src="/dist/attention-figures.js"></script></head><body><main>${bodies.join('\n')}</main></body></html>`;
