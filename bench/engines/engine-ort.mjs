@@ -33,7 +33,11 @@ export async function load({ quick } = {}) {
           return { output: r.Y.data };
         };
       }
-      const s = await session(`sdpa-${x.d}-${weights}`, () => sdpaModel({ d: x.d, weights }));
+      // causal: one model per N, its N x N mask an initializer (made here,
+      // outside the timed calls, with the session)
+      const s = cfg.causal
+        ? await session(`sdpa-causal-${x.N}-${x.d}-${weights}`, () => sdpaModel({ d: x.d, weights, causalN: x.N }))
+        : await session(`sdpa-${x.d}-${weights}`, () => sdpaModel({ d: x.d, weights }));
       return async () => {
         const r = await s.run({ Q: tensor(x.Q, x.N, x.d), K: tensor(x.K, x.N, x.d), V: tensor(x.V, x.N, x.d) });
         return { output: r.O.data, weights: r.P?.data };

@@ -27,6 +27,14 @@ export async function load() {
   await useWasmBackend(tf);
   if (!tf.env().getBool('WASM_HAS_SIMD_SUPPORT')) throw new Error('tfjs-wasm: no SIMD');
 
+  // The causal rows' additive mask, one constant per N, made outside the
+  // timed calls (as a model would hold it): 0 on and below the diagonal,
+  // -1e9 above (the band part of ones, minus 1, times 1e9).
+  const masks = new Map();
+  const causalMask = (N) => {
+    if (!masks.has(N)) masks.set(N, tf.tidy(() => tf.mul(tf.sub(tf.linalg.bandPart(tf.ones([N, N]), -1, 0), 1), 1e9)));
+    return masks.get(N);
+  };
   // Inputs become tensors inside the timed call (the copy in), and
   // dataSync copies the result out; tidy frees every intermediate.
   const read = (fn) => {
@@ -43,9 +51,11 @@ export async function load() {
     prepare(cfg, x, { weights }) {
       if (cfg.kind === 'mha') return mha(tf, x, read);
       const scale = 1 / Math.sqrt(x.d);
+      const mask = cfg.causal ? causalMask(x.N) : null;
       return () => read(() => {
         const [q, k, v] = [x.Q, x.K, x.V].map((a) => tf.tensor2d(a, [x.N, x.d]));
-        const p = tf.softmax(tf.mul(tf.matMul(q, k, false, true), scale));
+        const scores = tf.mul(tf.matMul(q, k, false, true), scale);
+        const p = tf.softmax(mask ? tf.add(scores, mask) : scores);
         const o = tf.matMul(p, v);
         return weights ? [o, p] : [o];
       });

@@ -72,9 +72,10 @@ export async function load({ build, quick, parts = 'all', waitForTiles = true } 
         };
       }
       const [Q, K, V] = [x.Q, x.K, x.V].map((a) => attn.matrix(x.N, x.d, a));
+      const causal = !!cfg.causal;
       let r = null;
       return () => {
-        r = attn.attention(Q, K, V, into ? { weights, into: r } : { weights });
+        r = attn.attention(Q, K, V, into ? { weights, causal, into: r } : { weights, causal });
         return { output: r.output.data, weights: r.weights?.data };
       };
     },

@@ -1,6 +1,7 @@
 // onnx-model.mjs: ONNX ModelProto bytes for the two graphs the bench runs on
 // onnxruntime-web, written with the plain ops a converter would emit
-// (MatMul, Mul by the scale, Softmax, MatMul), so ORT gets no hand-fused op.
+// (MatMul, Mul by the scale, Add of a causal mask for the causal rows,
+// Softmax, MatMul), so ORT gets no hand-fused op.
 // Field numbers follow onnx.proto (ir_version 8, opset 17).
 import { Message } from './protobuf.mjs';
 
@@ -69,23 +70,32 @@ function model({ nodes, inputs, outputs, initializers }) {
 }
 
 /** Scaled dot-product attention. Inputs Q (N x d), K (M x d), V (M x dv);
- *  outputs O (N x dv) and, with `weights`, P (N x M). N, M symbolic. */
-export function sdpaModel({ d, dv = d, scale = 1 / Math.sqrt(d), weights }) {
+ *  outputs O (N x dv) and, with `weights`, P (N x M). N, M symbolic; with
+ *  `causalN`, N = M = causalN and the scaled scores get an additive causal
+ *  mask (an initializer, as an exported decoder carries it: 0 on and below
+ *  the diagonal, -inf above) before the softmax. */
+export function sdpaModel({ d, dv = d, scale = 1 / Math.sqrt(d), weights, causalN = 0 }) {
+  const [N, M] = causalN ? [causalN, causalN] : ['N', 'M'];
   const nodes = [
     node('Transpose', ['K'], ['Kt'], { perm: [1, 0] }),
     node('MatMul', ['Q', 'Kt'], ['S']),
     node('Mul', ['S', 'scale'], ['Ss']),
-    node('Softmax', ['Ss'], ['P'], { axis: -1 }),
+    ...(causalN ? [node('Add', ['Ss', 'mask'], ['Sm'])] : []),
+    node('Softmax', [causalN ? 'Sm' : 'Ss'], ['P'], { axis: -1 }),
     node('MatMul', ['P', 'V'], ['O']),
   ];
-  const outputs = [['O', ['N', dv]]];
-  if (weights) outputs.push(['P', ['N', 'M']]);
-  return model({
-    nodes,
-    inputs: [['Q', ['N', d]], ['K', ['M', d]], ['V', ['M', dv]]],
-    outputs,
-    initializers: [tensor('scale', [], Float32Array.of(scale))],
-  });
+  const outputs = [['O', [N, dv]]];
+  if (weights) outputs.push(['P', [N, M]]);
+  const initializers = [tensor('scale', [], Float32Array.of(scale))];
+  if (causalN) initializers.push(tensor('mask', [N, M], causalMask(causalN)));
+  return model({ nodes, inputs: [['Q', [N, d]], ['K', [M, d]], ['V', [M, dv]]], outputs, initializers });
+}
+
+/** (n x n) 0 where key j <= query i, -Infinity where j > i. */
+function causalMask(n) {
+  const m = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) m.fill(-Infinity, i * n + i + 1, (i + 1) * n);
+  return m;
 }
 
 /** Multi-head attention with projections, the article's convention:

@@ -19,18 +19,21 @@ export function linear(X, W, b, n, din, dout) {
 
 /** softmax(scale Q K^T) V for the query rows listed in `rows` (all by
  *  default). Returns { output (rows x dv), weights (rows x nk) or null }.
- *  Without weights only one row of scores exists at a time. */
-export function sdpa(Q, K, V, nk, dk, dv, scale, { weights = false, rows } = {}) {
+ *  Without weights only one row of scores exists at a time. `causal`: query
+ *  i sees keys j <= i only; the loops stop there (its weights past i stay 0). */
+export function sdpa(Q, K, V, nk, dk, dv, scale, { weights = false, rows, causal = false } = {}) {
   const nq = rows ? rows.length : Q.length / dk;
   const output = new Float32Array(nq * dv);
   const P = weights ? new Float32Array(nq * nk) : null;
   const scratch = new Float32Array(nk);
   const acc = new Float64Array(dv);
   for (let r = 0; r < nq; r++) {
-    const q = (rows ? rows[r] : r) * dk;
+    const i = rows ? rows[r] : r;
+    const q = i * dk;
+    const n = causal ? Math.min(i + 1, nk) : nk; // keys this query sees
     const s = P ? P.subarray(r * nk, (r + 1) * nk) : scratch;
     let max = -Infinity;
-    for (let j = 0; j < nk; j++) {
+    for (let j = 0; j < n; j++) {
       let dot = 0;
       for (let c = 0; c < dk; c++) dot += Q[q + c] * K[j * dk + c];
       s[j] = dot * scale;
@@ -38,12 +41,12 @@ export function sdpa(Q, K, V, nk, dk, dv, scale, { weights = false, rows } = {})
     }
     // Subtracting the row max keeps exp from overflowing.
     let sum = 0;
-    for (let j = 0; j < nk; j++) {
+    for (let j = 0; j < n; j++) {
       s[j] = Math.exp(s[j] - max);
       sum += s[j];
     }
     acc.fill(0);
-    for (let j = 0; j < nk; j++) {
+    for (let j = 0; j < n; j++) {
       s[j] /= sum;
       for (let c = 0; c < dv; c++) acc[c] += s[j] * V[j * dv + c];
     }

@@ -3,11 +3,12 @@
 import { sdpa, mha } from '../engines/plain-js.mjs';
 import { sampleRows } from './inputs.mjs';
 
-/** Reference output (and weights, for SDPA) rows for one config. */
+/** Reference output (and weights, for SDPA) rows for one config (with
+ *  cfg.causal, under the causal mask: query i sees keys j <= i). */
 export function reference(cfg, x) {
   const rows = sampleRows(cfg.N);
   if (cfg.kind === 'mha') return { rows, cols: x.D, output: mha(x, { rows }), weights: null };
-  const r = sdpa(x.Q, x.K, x.V, x.N, x.d, x.d, 1 / Math.sqrt(x.d), { weights: true, rows });
+  const r = sdpa(x.Q, x.K, x.V, x.N, x.d, x.d, 1 / Math.sqrt(x.d), { weights: true, rows, causal: !!cfg.causal });
   return { rows, cols: x.d, output: r.output, weights: r.weights };
 }
 

@@ -53,7 +53,10 @@ function forward(out, where) {
     'relaxed / SIMD vs onnxruntime-web', 'relaxed / SIMD, of its ceiling', ...(into.length ? ['relaxed / SIMD into, of its ceiling'] : [])];
   const text = [
     `Median milliseconds of interleaved rounds, every engine on the same seeded Float32Arrays, copies in and out timed; flops `
-    + `counted as ${out.flopFormulas.sdpa} for SDPA and ${out.flopFormulas.mha} for multi-head attention (multiply and add apart). `
+    + `counted as ${out.flopFormulas.sdpa} for SDPA, ${out.flopFormulas.causal} for causal SDPA (whatever an engine computes: `
+    + `onnxruntime-web, tfjs-wasm and this project's weights path mask the full product, plain JS stops each row's loops at the diagonal, `
+    + `this project's fused path skips the key tiles a block of queries cannot see) and ${out.flopFormulas.mha} for multi-head attention `
+    + `(multiply and add apart). `
     + `*into*: the call fills the previous call's result arrays (\`attention(Q, K, V, { into: r })\`) instead of fresh ones. `
     + `Ceilings measured in this run: ${ceilings(out)}. ${CEILING_NOTE} n/a: the engine skips that size (\`bench/README.md\`).`,
     table(head, body, head.map((_, i) => (i < 2 ? 'l' : 'r'))),

@@ -27,10 +27,10 @@ export function printCeiling(c, relaxed = null) {
 }
 
 export function printResults(results) {
-  console.log(`\nflops: SDPA ${FLOP_FORMULAS.sdpa}, MHA ${FLOP_FORMULAS.mha} (multiply and add counted apart; softmax not counted)`);
+  console.log(`\nflops: SDPA ${FLOP_FORMULAS.sdpa}, SDPA causal ${FLOP_FORMULAS.causal}, MHA ${FLOP_FORMULAS.mha} (multiply and add counted apart; softmax not counted)`);
   console.log('median of interleaved rounds; Float32Arrays in and out, copies inside the timed region;');
   console.log('vs ORT = onnxruntime-web time / this time (same weights setting); err = max |x - plain JS| on sampled rows\n');
-  const head = [pad('config', 22), pad('engine', 30), pad('weights', 8), lpad('median ms', 10), lpad('GFLOP/s', 8),
+  const head = [pad('config', 23), pad('engine', 30), pad('weights', 8), lpad('median ms', 10), lpad('GFLOP/s', 8),
     lpad('vs ORT', 7), lpad('ceiling', 8), lpad('err', 9), lpad('runs', 7)].join(' ');
   console.log(head);
   console.log('-'.repeat(head.length));
@@ -38,7 +38,7 @@ export function printResults(results) {
   for (const r of results) {
     const cfg = r.config === last ? '' : r.config;
     last = r.config;
-    const left = [pad(cfg, 22), pad(r.label, 30), pad(r.weights ? 'on' : 'off', 8)].join(' ');
+    const left = [pad(cfg, 23), pad(r.label, 30), pad(r.weights ? 'on' : 'off', 8)].join(' ');
     if (r.na) {
       console.log(`${left} n/a: ${r.na}`);
       continue;
@@ -53,9 +53,9 @@ export function printResults(results) {
 /** The forward kernel alone (forward.mjs runKernelAlone). */
 export function printKernelAlone(rows) {
   if (!rows.length) return;
-  console.log(`\nthe forward kernel alone (each SIMD build, interleaved; Q, K, V, the output and the weights already in wasm, no copies); flops: SDPA ${FLOP_FORMULAS.sdpa}`);
+  console.log(`\nthe forward kernel alone (each SIMD build, interleaved; Q, K, V, the output and the weights already in wasm, no copies); flops: SDPA ${FLOP_FORMULAS.sdpa}, causal ${FLOP_FORMULAS.causal}`);
   for (const k of rows) {
-    const what = `  ${pad(k.config, 22)} ${pad(k.label, 36)} weights ${pad(k.weights ? 'on' : 'off', 4)}`;
+    const what = `  ${pad(k.config, 23)} ${pad(k.label, 36)} weights ${pad(k.weights ? 'on' : 'off', 4)}`;
     if (k.na) console.log(`${what} n/a: ${k.na}`);
     else console.log(`${what} ${lpad(fmtMs(k.medianMs), 10)} ms ${lpad(k.gflops.toFixed(1), 6)} GFLOP/s` +
       (k.ofCeiling ? ` (${(100 * k.ofCeiling).toFixed(0)}% of the ${k.ceiling.toFixed(1)} GFLOP/s ceiling)` : ''));

@@ -203,11 +203,9 @@ function relativeError(got, ref) {
 function kernelAlone(engine, cfg, x, weights) {
   const ex = engine.exports;
   const { N, d } = cfg;
-  const { alloc, put, done } = wasmArena(ex);
+  const { alloc, put, struct, done } = wasmArena(ex);
   const [q, k, v, dout] = [x.Q, x.K, x.V, x.dO].map(put);
-  // attn_masks {add, key_padding, causal, has_window, window, global, n_global}: int32 words
-  const masks = cfg.causal ? alloc(28) : 0;
-  if (masks) new Int32Array(ex.memory.buffer, masks, 7).set([0, 0, 1, 0, 0, 0, 0]);
+  const masks = cfg.causal ? struct('attn_masks', { causal: 1 }) : 0;
   const out = alloc(4 * N * d);
   const lse = weights ? 0 : alloc(4 * N);
   const w = weights ? alloc(4 * N * N) : 0;

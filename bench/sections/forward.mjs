@@ -105,13 +105,14 @@ export function addRatios(rows, ceiling, relaxedCeiling = null) {
 function kernelAlone(engine, cfg, x, weights, tile = null) {
   const ex = engine.exports;
   const { N, d } = cfg;
-  const { alloc, put, done } = wasmArena(ex);
+  const { alloc, put, struct, done } = wasmArena(ex);
   const [q, k, v] = [x.Q, x.K, x.V].map(put);
   const out = alloc(4 * N * d);
   const w = weights ? alloc(4 * N * N) : 0;
   const ws = weights ? 0 : alloc(ex.attn_attention_workspace_size(N, N, d, d, 0) >>> 0);
+  const masks = cfg.causal ? struct('attn_masks', { causal: 1 }) : 0;
   const scale = Math.fround(1 / Math.sqrt(d));
-  const run = () => checkStatus(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, 0, ws), 'attn_attention');
+  const run = () => checkStatus(ex.attn_attention(out, w, q, k, v, N, N, d, d, scale, masks, ws), 'attn_attention');
   if (!tile) return { run, done };
   return {
     run: () => (ex.attn_set_gemm_tiles(TILES[tile]), run()),
@@ -126,7 +127,7 @@ const KERNEL_VARIANTS = [
 ];
 
 /**
- * The forward kernel alone, SDPA at N >= 1024, each SIMD build interleaved:
+ * The forward kernel alone, SDPA (causal too) at N >= 1024, each SIMD build interleaved:
  * what is left of a call without its copies in and out into fresh arrays
  * (the rows of runConfig time those too). Rows with GFLOP/s and the fraction
  * of the build's own ceiling.
