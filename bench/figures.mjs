@@ -325,11 +325,13 @@ const hot = [];
 const f1 = (x) => (Number.isFinite(x) ? Number(x.toFixed(1)) : null);
 
 /** A fresh page on root `name` at `path` (the one-figure page of `tag` when given), emulated; -> {page, cdp, chain, context}. */
-async function open(name, path, { tag, net = null } = {}) {
+async function open(name, path, { tag, net = null, first = false } = {}) {
   const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`page: ${e.message}`));
   await page.addInitScript(noteReady);
+  // the article's first figure on screen from the start (at 360 px it is below the fold, and a figure starts near the viewport)
+  if (first) await page.addInitScript(() => addEventListener('DOMContentLoaded', () => [...document.body.querySelectorAll('*')].find((e) => e.localName.startsWith('attention-'))?.scrollIntoView()));
   const origin = originOf(name);
   if (tag) await page.route(`${origin}${path}`, (r) => r.fulfill({ contentType: 'text/html', body: figurePage(tag) }));
   const cdp = await emulate(page, { cpu: CPU, network: net });
@@ -420,7 +422,7 @@ try {
       for (const [name] of roots) results.loading.push({ page: 'article, first figure', root: name, ready: [], depth: [], requests: [], bytes: [], figure: null });
       for (let k = 0; k < loads; k++) {
         for (const [name] of roots) {
-          const { page, chain, context } = await open(name, '/web/index.html', { net: network });
+          const { page, chain, context } = await open(name, '/web/index.html', { net: network, first: true });
           await page.waitForFunction(() => Object.keys(window.__ready).length > 0, null, { timeout: 120_000, polling: 100 });
           const [[tag, ready], origin] = await page.evaluate(() => [Object.entries(window.__ready).sort((a, b) => a[1] - b[1])[0], performance.timeOrigin]);
           const row = results.loading.find((r) => r.page === 'article, first figure' && r.root === name);
