@@ -231,12 +231,8 @@ export interface Generated {
   logProb: number;
 }
 
-/**
- * A causal decoder whose parameters, gradients and AdamW moments stay in
- * wasm memory until dispose() (or until it is garbage collected). Inputs
- * are tokens[0 .. L-2], targets tokens[1 .. L-1].
- */
-export interface Transformer {
+/** A transformer's shape and seed, as it was created. */
+export interface TransformerShape {
   readonly vocab: number;
   readonly context: number;
   readonly dModel: number;
@@ -245,6 +241,14 @@ export interface Transformer {
   readonly mlp: boolean;
   readonly layerNorm: boolean;
   readonly seed: number;
+}
+
+/**
+ * A causal decoder whose parameters, gradients and AdamW moments stay in
+ * wasm memory until dispose() (or until it is garbage collected). Inputs
+ * are tokens[0 .. L-2], targets tokens[1 .. L-1].
+ */
+export interface Transformer extends TransformerShape {
   /** AdamW steps taken so far. */
   readonly steps: number;
   /** Forward, backward and one AdamW update; returns the batch's mean loss before the update. */
@@ -352,15 +356,7 @@ export interface PoolOptions extends LoadOptions {
  * No SharedArrayBuffer, so no cross-origin isolation needed.
  */
 /** A transformer whose copies live in an AttentionPool's workers (createTransformer). */
-export interface PoolTransformer {
-  readonly vocab: number;
-  readonly context: number;
-  readonly dModel: number;
-  readonly heads: number;
-  readonly layers: number;
-  readonly mlp: boolean;
-  readonly layerNorm: boolean;
-  readonly seed: number;
+export interface PoolTransformer extends TransformerShape {
   /** One data-parallel step; the batch's mean loss before the update. */
   trainStep(sequences: TokenSequences, options?: AdamWOptions): Promise<number>;
   loss(sequences: TokenSequences): Promise<{ mean: number; perToken: Float32Array }>;

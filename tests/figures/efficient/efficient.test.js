@@ -175,16 +175,21 @@ test('slope reads the exponent of a power law', () => {
   assert.ok(Number.isNaN(slope(pts(1).slice(0, 1))), 'one point has no slope');
 });
 
-test('the sweep reports the slopes of the times it measures, and stops within its cap and budget', () => {
-  let t = 0;
-  const clock = () => t;
-  // a fake engine whose calls "take" ms in proportion to each mechanism's work
+// A fake engine whose calls "take" ms in proportion to each mechanism's work, on a fake clock.
+function fakeEngine() {
+  const c = { t: 0 };
   const work = (n, opts) => (opts?.window !== undefined || opts?.features ? n / 256 : (n / 256) ** 2);
-  const fake = {
+  c.clock = () => c.t;
+  c.engine = {
     memoryPeak: () => 1,
-    attention: (X, _K, _V, opts) => { t += work(X.rows, opts); },
-    linearAttention: (X, _K, _V, opts) => { t += work(X.rows, opts); },
+    attention: (X, _K, _V, opts) => { c.t += work(X.rows, opts); },
+    linearAttention: (X, _K, _V, opts) => { c.t += work(X.rows, opts); },
   };
+  return c;
+}
+
+test('the sweep reports the slopes of the times it measures, and stops within its cap and budget', () => {
+  const { clock, engine: fake } = fakeEngine();
   const results = [...sweep(fake, { maxN: 16384, budgetMs: 1e9, runCapMs: 100, now: clock })];
   const by = (m) => results.filter((r) => r.mechanism === m && !r.skipped);
   // full at 4096 would take 64 x 4 = 256 ms > the 100 ms cap
@@ -216,15 +221,9 @@ test('the global attribute is read leniently: positions in range, once each, sor
 });
 
 test('full attention on every core: after each N\'s full run, the same call through a pool, stopped by the sweep\'s rules', async () => {
-  let t = 0;
-  const clock = () => t;
-  const work = (n, opts) => (opts?.window !== undefined || opts?.features ? n / 256 : (n / 256) ** 2);
-  const fake = {
-    memoryPeak: () => 1,
-    attention: (X, _K, _V, opts) => { t += work(X.rows, opts); },
-    linearAttention: (X, _K, _V, opts) => { t += work(X.rows, opts); },
-  };
-  const pool = { workers: 2, attention: async (X) => { t += (X.rows / 256) ** 2 / 2; } };
+  const c = fakeEngine();
+  const { clock, engine: fake } = c;
+  const pool = { workers: 2, attention: async (X) => { c.t += (X.rows / 256) ** 2 / 2; } };
   const results = [];
   for await (const r of sweepWithCores(fake, pool, { maxN: 16384, budgetMs: 1e9, runCapMs: 100, now: clock })) results.push(r);
   const cores = results.filter((r) => r.mechanism === CORES);
