@@ -1,5 +1,6 @@
 // slowest.mjs: a reporter for node --test (scripts/test.mjs adds it beside the usual
-// one): at the end of a run, the ten slowest tests, each with its file; and every
+// one): at the end of a run, every failed test with its error (the end of a long log is
+// what a CI page shows), the ten slowest tests, each with its file; and every
 // file's time (the sum of its tests') in tests/artifacts/durations.json, from which
 // the next run starts the slowest files first (a fresh clone has none: it reads
 // tests/durations.json, a copy of one full run's, refreshed by hand when files change much).
@@ -21,11 +22,19 @@ export function lastDurations() {
 
 export default async function* slowest(source) {
   const tests = [];
+  const failed = [];
   for await (const { type, data } of source) {
+    // the innermost failures: a suite fails when a test in it does, and says only that
+    if (type === 'test:fail' && data.details?.error?.failureType !== 'subtestsFailed') {
+      const e = data.details?.error;
+      const why = String(e?.cause?.stack ?? e?.cause ?? e?.message ?? e).split('\n').slice(0, 8).join('\n    ');
+      failed.push(`  ${data.name}  (${data.file ? relative(ROOT, data.file) : '?'}${data.line ? `:${data.line}` : ''})\n    ${why}`);
+    }
     if ((type === 'test:pass' || type === 'test:fail') && data.nesting === 0 && data.file) {
       tests.push({ name: data.name, file: relative(ROOT, data.file), s: (data.details?.duration_ms ?? 0) / 1000 });
     }
   }
+  if (failed.length) yield `\nFailed (${failed.length}):\n${failed.join('\n')}\n`;
   if (!tests.length) return;
   const files = lastDurations();
   const ran = {};
