@@ -141,6 +141,10 @@ describe('print', { concurrency: 2 }, () => {
                 return step();
               });
             }
+            // a print preview draws each picture as it arrives, a PDF is made at once: the
+            // pictures of the figures not started (loading="lazy") arrive first
+            await page.evaluate(() => Promise.all([...document.querySelectorAll('img[loading=lazy]')]
+              .map((i) => { i.loading = 'eager'; return i.decode().catch(() => {}); })));
             const name = `${engine}-${scrolled ? `scrolled-${colorScheme}` : 'unscrolled'}`;
             const pdf = join(OUT, `article-${name}.pdf`);
             writeFileSync(pdf, await page.raw.pdf({ format: 'A4', printBackground: false }));

@@ -357,6 +357,10 @@ export function engines() {
   async function layout(tag) {
     await ready(tag);
     const e = figure(tag);
+    // a figure that measures: its sweep over first (its table and notes grow as it runs,
+    // and two engines are never at the same point of it)
+    for (const until = Date.now() + 120_000; /waiting|running/.test(e.sweep?.phase) && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
+    await frames();
     e.scrollIntoView({ block: 'start', behavior: 'instant' });
     await frames();
     const o = e.getBoundingClientRect();
