@@ -50,11 +50,16 @@ const threads = () => (globalThis.process?.versions?.node ? import('#pool-thread
 
 // Below these many flops (multiply and add apart, as the bench counts them)
 // a call runs here, with no messages: where splitting over 2 workers starts
-// to pay. attention's also holds for linear attention and the backward;
-// multi-head attention posts the layer's weights too. Measured by
-// bench/sections/pool.mjs's sweep (npm run bench -- --only pool and
-// bench:browser): see below.
-export const SPLIT_FLOPS = Object.freeze({ attention: 24e6, multiHeadAttention: 24e6 });
+// to pay, measured by bench/sections/pool.mjs's sweep (npm run bench --
+// --only pool, and bench:browser) on a 2-core AMD EPYC (family 25, model 17).
+// attention's also holds for linear attention and the backward. Node: split
+// attention paid from 67 MFLOP, multi-head from 537. Chromium's messages cost
+// more (a multi-head call, two round trips, ~4 ms at the least): attention
+// paid from 268 MFLOP, multi-head not up to the sweep's 1.6 GFLOP (0.91x)
+// and 1.1x at 4.3 GFLOP.
+export const SPLIT_FLOPS = Object.freeze(globalThis.process?.versions?.node
+  ? { attention: 64e6, multiHeadAttention: 512e6 }
+  : { attention: 256e6, multiHeadAttention: 4e9 });
 
 // Fewest rows of the output projection per worker: attn_project (as
 // attn_mha) computes 4 rows or fewer a row at a time, which rounds
