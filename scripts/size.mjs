@@ -44,6 +44,9 @@ export async function measure({ root, tags = FIGURES.map((f) => f.tag), article 
   const results = [];
   results.browser = browser.version();
   const quiet = async (page) => {
+    // a figure that measures asks for its builds as its sweep starts (measuring.js, after
+    // START_MS): on a busy machine later than a quiet spell after its first drawing
+    await page.waitForFunction(() => [...document.querySelectorAll('*')].every((e) => !/waiting|running/.test(e.sweep?.phase)), null, { timeout: 120_000 });
     while (performance.now() - last < QUIET_MS) await page.waitForTimeout(100);
   };
   const record = (name, readyMs) => {
