@@ -133,9 +133,10 @@ export function sweepWithCores(engines, pool, { d = 32, budgetMs = BUDGET_MS, ru
     after: (r) => r.build === best && r.kernel === 'fused',
     make: (r, x) => ({ build: CORES, kernel: 'fused', d, ...x }),
     measure: (n, repeats) => timeAsync(call(n), { repeats, now }),
-    // at an N the pool splits (N = 1024), for WARM_MS
+    // at an N the pool splits, for WARM_MS: N = 2048 is 268 MFLOP or more at every d,
+    // past where api/pool.js's SPLIT_FLOPS splits attention in a browser (256) and in Node
     warm: async () => {
-      const run = call(1024);
+      const run = call(2048);
       const t0 = now();
       for (let k = 0; k < 50 && (k < 2 || now() - t0 < WARM_MS); k++) await run();
     },
