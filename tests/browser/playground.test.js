@@ -67,6 +67,8 @@ test('every figure can be picked, its controls change it, and its HTML snippet i
     const name = await changeOne(page, props);
     if (i % 3 === 1) await page.selectOption('#lang', 'zh-CN');
     if (i % 3 === 2) await page.selectOption('#theme', 'dark');
+    // (a figure settles its state as it draws: cross's word past a shorter sentence's end is its last word)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const after = await stateOf(page);
     if (name) assert.notDeepEqual(after[name], before[name], `${f.name}: ${name} changed the figure`);
     assert.equal(await page.evaluate(() => location.hash), `#figure=${f.name}`, 'the address names the figure');
