@@ -51,7 +51,10 @@ async function xvfb() {
 // A WebKitWebDriver on a free port and its one session.
 async function session(display, args) {
   const port = await freePort();
-  const driverProcess = started(spawn('WebKitWebDriver', [`--port=${port}`], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' }));
+  // no GPU here: composited layers would be drawn by Mesa's software GL (llvmpipe), a third
+  // of the engine's CPU time, and its element screenshots came out black
+  const env = { ...process.env, DISPLAY: display, WEBKIT_DISABLE_COMPOSITING_MODE: '1' };
+  const driverProcess = started(spawn('WebKitWebDriver', [`--port=${port}`], { env, stdio: 'ignore' }));
   const exited = new Promise((_, reject) => driverProcess.on('exit', (code) => reject(new Error(`WebKitWebDriver exited (${code})`))));
   exited.catch(() => {});
   for (let up = false; !up;) {
