@@ -9,6 +9,7 @@
 //   node scripts/size.mjs --json FILE also write the numbers
 //   npm run size -- --write           also write the table to bench/RESULTS.md (its "size" section)
 // tests/browser/size.test.js keeps the budgets, and that table within 3%.
+import { chromium } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
 import { sectionOf, writeResults } from '../bench/lib/results.mjs';
 import { resolve } from 'node:path';
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 import { figurePage } from './figure-page.mjs';
 import { FIGURES } from '../web/figures/registry.js';
-import { launchChromium } from './chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.mjs';
 
 /** Budgets in gzip bytes (issue 26): what each page may transfer. */
 export const BUDGETS = {
@@ -30,7 +31,7 @@ export const BUDGETS = {
 const QUIET_MS = 700; // no request for this long: the page has loaded what it will
 
 /**
- * Measure in Chromium, a fresh profile per page: one-figure pages for `tags`, and the article
+ * Measure in a fresh Chromium: one-figure pages for `tags`, and the article
  * (first view, scrolled to the end) with `article`. -> [{page, bytes,
  * requests, files, readyMs}], with the Chromium version as its `browser`.
  */
@@ -39,7 +40,7 @@ export async function measure({ root, tags = FIGURES.map((f) => f.tag), article 
   let last = 0;
   const server = await serve({ port: 0, root, gzip: true, onSent: (path, bytes) => { sent.push({ path, bytes }); last = performance.now(); } });
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await launchChromium();
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   const results = [];
   results.browser = browser.version();
   const quiet = async (page) => {

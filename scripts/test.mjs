@@ -16,8 +16,7 @@
 // Extra arguments after `--` go to node --test (e.g. -- --test-name-pattern=heatmap).
 // TEST_CONCURRENCY=n runs n files at a time (by default one more than the cores).
 // The slowest files start first (their times in the last run: scripts/slowest.mjs, which
-// also prints the ten slowest tests at the end). The files that open pages share one
-// Chromium (a context each; scripts/chromium.mjs), launched here.
+// also prints the ten slowest tests at the end).
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +24,6 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { FIGURES } from '../web/figures/registry.js';
 import { lastDurations } from './slowest.mjs';
-import { SHARED_CHROMIUM, launchSharedChromium } from './chromium.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const tests = (dir) => readdirSync(join(ROOT, dir), { recursive: true })
@@ -72,14 +70,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // a file more than the machine has cores at a time: a browser test waits on its browser
   // and its workers much of the time (with one per core, npm test kept 2 cores 47% busy)
   const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
-  const pages = new Set([...AREAS.browser(), ...AREAS.consumers()]);
-  const shared = files.some((f) => pages.has(f)) && !process.env[SHARED_CHROMIUM] ? await launchSharedChromium() : null;
-  const env = shared ? { ...process.env, [SHARED_CHROMIUM]: shared.wsEndpoint } : process.env;
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=900000',
     `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', '--test-reporter=./scripts/slowest.mjs', '--test-reporter-destination=stdout',
-    ...extra, ...files], { cwd: ROOT, stdio: 'inherit', env });
-  child.on('exit', async (code, signal) => {
-    await shared?.close();
-    process.exit(code ?? (signal ? 1 : 0));
-  });
+    ...extra, ...files], { cwd: ROOT, stdio: 'inherit' });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

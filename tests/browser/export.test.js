@@ -5,7 +5,8 @@
 // under the strict CSP.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, downloaded } from './harness.js';
+import { readFile } from 'node:fs/promises';
+import { start, openAll } from './harness.js';
 
 let server;
 before(async () => { server = await start({ csp: true }); });
@@ -47,7 +48,7 @@ test('SVG and PNG downloads show the HTML parts of a figure too', async () => {
     await el.scrollIntoViewIfNeeded();
     const download = async (kind) => {
       const [d] = await Promise.all([page.waitForEvent('download'), el.getByRole('button', { name: kind, exact: true }).click()]);
-      return downloaded(d);
+      return readFile(await d.path());
     };
     const svg = (await download('SVG')).toString('utf8');
     for (const t of texts) assert.ok(svg.includes(t), `${tag}: the SVG lacks "${t}"`);

@@ -2,12 +2,13 @@
 // free port, Debian's Chromium through playwright-core, and a page that
 // records console errors, failed requests and requests leaving the origin.
 import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, STRICT_CSP, TYPES } from '../../scripts/serve.mjs';
 import { figurePage } from '../../scripts/figure-page.mjs';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, launchChromium } from '../../scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../scripts/chromium.mjs';
 import { TAGS } from '../../web/figures/registry.js';
 import { probes } from './probes.js';
 
@@ -29,8 +30,8 @@ export { CHROMIUM_EXECUTABLE, CHROMIUM_ARGS };
 export async function start({ csp = false, root, browser: shared } = {}) {
   const server = await serve({ port: 0, csp, root });
   const origin = `http://127.0.0.1:${server.address().port}`;
-  // (each page opens in a context of its own: a fresh profile, whether the browser is this file's or the run's)
-  const browser = shared ?? await launchChromium();
+  // launch() gives every run a fresh temporary profile of its own.
+  const browser = shared ?? await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
   // prepare(page): runs before the page loads (routes, init scripts).
@@ -81,13 +82,6 @@ export async function start({ csp = false, root, browser: shared } = {}) {
       await new Promise((r) => server.close(r));
     },
   };
-}
-
-/** A download's bytes (a Buffer), read as it streams: a browser the run shares has no local path for it. */
-export async function downloaded(download) {
-  const chunks = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }
 
 /**

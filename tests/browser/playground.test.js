@@ -10,9 +10,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { start, downloaded } from './harness.js';
+import { start } from './harness.js';
 import { FIGURES } from '../../web/figures/registry.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -121,7 +121,7 @@ test('the picture downloads as the figure\'s own SVG, and the snapshot command r
   await page.fill('#prop-temperature', '0.05');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-svg')]);
   assert.equal(download.suggestedFilename(), 'soft-dictionary.svg');
-  const svg = (await downloaded(download)).toString('utf8');
+  const svg = readFileSync(await download.path(), 'utf8');
   assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.ok(svg.includes('plum') && svg.includes('0.05'), 'what the figure shows, as text');
   const line = await page.textContent('#snapshot-command');

@@ -4,7 +4,8 @@
 // and a PNG image of the figure.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, downloaded } from '../../browser/harness.js';
+import { readFile } from 'node:fs/promises';
+import { start, ready, summary, frames } from '../../browser/harness.js';
 
 const TAG = 'attention-susan-mary';
 
@@ -30,7 +31,7 @@ test('copy link puts the state in the hash and restores it; SVG and PNG download
   ]) {
     const [download] = await Promise.all([page.waitForEvent('download'), el.getByRole('button', { name: kind, exact: true }).click()]);
     assert.equal(download.suggestedFilename(), `attention-susan-mary.${kind.toLowerCase()}`);
-    const bytes = await downloaded(download);
+    const bytes = await readFile(await download.path());
     assert.ok(bytes.length > 2000, `${kind}: ${bytes.length} bytes`);
     check(bytes);
   }
