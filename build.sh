@@ -35,6 +35,7 @@ need clang-19 clang-19
 need wasm-ld-19 lld-19
 if [ "${1:-}" = --test ]; then
   need chromium chromium
+  need chromium-headless-shell chromium-headless-shell # the tests' Chromium (scripts/chromium.mjs)
   need firefox-esr firefox-esr
   need WebKitWebDriver webkit2gtk-driver
   need Xvfb xvfb

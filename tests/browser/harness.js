@@ -8,7 +8,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, STRICT_CSP, TYPES } from '../../scripts/serve.mjs';
 import { figurePage } from '../../scripts/figure-page.mjs';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, CHROMIUM_TEST_EXECUTABLE } from '../../scripts/chromium.mjs';
 import { TAGS } from '../../web/figures/registry.js';
 import { probes } from './probes.js';
 
@@ -31,7 +31,7 @@ export async function start({ csp = false, root, browser: shared } = {}) {
   const server = await serve({ port: 0, csp, root });
   const origin = `http://127.0.0.1:${server.address().port}`;
   // launch() gives every run a fresh temporary profile of its own.
-  const browser = shared ?? await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const browser = shared ?? await chromium.launch({ executablePath: CHROMIUM_TEST_EXECUTABLE, args: CHROMIUM_ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 
   // prepare(page): runs before the page loads (routes, init scripts).

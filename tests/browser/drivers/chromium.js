@@ -1,12 +1,12 @@
 // chromium.js: Debian's Chromium through playwright-core, headless.
 import { chromium as playwright } from 'playwright-core';
 import { writeFile } from 'node:fs/promises';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../../scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_TEST_EXECUTABLE } from '../../../scripts/chromium.mjs';
 import { pointOf, focusOn, boxOf, path, elementOf } from './page.js';
 import { PROBE_SCRIPT } from '../probes.js';
 
 export async function chromium() {
-  const browser = await playwright.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const browser = await playwright.launch({ executablePath: CHROMIUM_TEST_EXECUTABLE, args: CHROMIUM_ARGS });
   return {
     name: 'chromium',
     version: `Chromium ${browser.version()}`,
