@@ -127,8 +127,11 @@ engine() {
     emcc "${CFLAGS[@]}" "${defs[@]}" "${em[@]}" "${sources[@]}" -o "build/$name.wasm"
   fi
 }
-engine attention attention training
-engine attention-only attention
+# the two engines side by side (a core each); a failed build fails the wait
+engine attention attention training & full=$!
+engine attention-only attention & only=$!
+wait $full
+wait $only
 # The text <attention-tiny-gpt> learns from, made from the article every
 # build (cheap; file times after a git checkout or merge say nothing).
 node scripts/article-text.mjs
