@@ -118,14 +118,18 @@ export async function webkit() {
   };
 }
 
-// size the window so that its viewport is width x height (the window adds its chrome)
+// size the window so that its viewport is width x height: the window adds its chrome, measured
+// as the window's size less its viewport's, read again until they agree (a resize lands later)
 async function fit(driver, width, height) {
-  await driver.manage().window().setRect({ width, height });
-  for (let k = 0; k < 50; k++) {
+  const win = driver.manage().window();
+  for (let k = 0; k < 100; k++) {
     const [w, h] = await driver.executeScript('return [innerWidth, innerHeight]') ?? [];
     if (w === width && h === height) return;
-    if (w > 0 && h > 0) return driver.manage().window().setRect({ width: width + (width - w), height: height + (height - h) });
-    await new Promise((r) => setTimeout(r, 20)); // (a new window not shown yet)
+    const rect = await win.getRect();
+    if (w > 0 && h > 0) {
+      await win.setRect({ width: Math.max(width, width + rect.width - w), height: Math.max(height, height + rect.height - h) });
+    }
+    await new Promise((r) => setTimeout(r, 20)); // (a new window not shown yet, or a resize not landed)
   }
   throw new Error(`webkit: a window of ${width} x ${height} px could not be made`);
 }
