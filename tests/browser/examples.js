@@ -38,7 +38,7 @@ export const exampleView = (page, weights) => page.evaluate(async (k) => {
   const el = document.querySelector('#mine');
   const root = el.shadowRoot;
   const texts = (sel, within = root) => [...within.querySelectorAll(sel)].map((e) => e.textContent);
-  const readout = root.querySelector('svg.lines + p');
+  const readout = root.querySelector('svg.lines')?.closest('.layered')?.nextElementSibling;
   const view = {
     title: root.querySelector('.title')?.textContent,
     errors: texts('.example-error'),

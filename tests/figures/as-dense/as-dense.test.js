@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
 import * as ref from '../../unit/reference.js';
-import { denseModel, denseLayer, N, M } from '../../../web/figures/as-dense/as-dense.model.js';
+import { colourMax, denseModel, denseLayer, N, M } from '../../../web/figures/as-dense/as-dense.model.js';
 import { uniform } from '../../../web/kit/random.js';
 
 const attn = await engine();
@@ -41,4 +41,22 @@ test('Z is the inputs interleaved with the tags: W^V = I passes x through unchan
       assert.equal(m.Z.data[q * 2 * N + 2 * i + 1], 1);
     });
   }
+});
+
+test('one colour scale: a multiple of 0.5 covering every number drawn, kept by most slider steps', () => {
+  const layer = denseLayer(1);
+  const u = uniform(9);
+  let kept = 0;
+  for (let k = 0; k < 200; k++) {
+    const x = Array.from({ length: N }, () => Math.round(40 * u() - 20) / 10);
+    const m = denseModel(attn, x, layer);
+    const top = Math.max(...[x, layer.W.data, layer.b, m.direct, m.X.data, m.Z.data, m.Y.data].flatMap((a) => Array.from(a, Math.abs)));
+    const max = colourMax(x, layer, m);
+    assert.equal(max * 2, Math.round(max * 2), `${max} is not a multiple of 0.5`);
+    assert.ok(max >= top && max < top + 0.5, `x ${x}: scale ${max} for numbers up to ${top}`);
+    // the next step moves one slider by 0.1, as the sliders do
+    const next = x.with(k % N, Math.max(-2, Math.min(2, x[k % N] + 0.1)));
+    kept += colourMax(next, layer, denseModel(attn, next, layer)) === max;
+  }
+  assert.ok(kept > 120, `the scale stayed for ${kept} of 200 slider steps`);
 });

@@ -8,8 +8,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { cssColor } from '../../kit/draw/scale.js';
-import { cssRgb, labelColor, rgbText } from '../../kit/draw/colors.js';
+import { cssRgb, labelColor, rgbText, scaleRgb } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { rich } from '../../kit/rich.js';
 import { num, gap } from '../../kit/format.js';
@@ -165,7 +164,7 @@ class AsConv extends FigureElement {
       });
     }), W, H);
     const paint = ({ rect, text }, v, pad) => {
-      set(rect, 'style', `fill:${cssColor(v, max)}${pad ? ';stroke-dasharray:3 2' : ''}`);
+      set(rect, 'style', `fill:${rgbText(scaleRgb(root, v, max))}${pad ? ';stroke-dasharray:3 2' : ''}`); // resolved: a color-mix() of var()s restyles slowly
       set(text, 'style', `fill:${labelColor(root, v, max)}`);
       set(text, 'text', num(v, 1));
     };

@@ -10,8 +10,7 @@ import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, gap, sameness } from '../../kit/format.js';
-import { maxAbs } from '../../kit/draw/scale.js';
-import { denseModel, denseLayer, N, M } from './as-dense.model.js';
+import { colourMax, denseModel, denseLayer, N, M } from './as-dense.model.js';
 
 const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
 const outputs = Array.from({ length: M }, (_, c) => `y${c + 1}`);
@@ -74,7 +73,7 @@ class AsDense extends FigureElement {
     const m = denseModel(this.attn, x, layer);
     const vs = this.views;
     // every number here except the attention weights on one colour scale
-    const max = maxAbs([x, layer.W.data, layer.b, m.direct, m.X.data, m.Z.data, m.params.Wo.data, m.Y.data].flatMap((a) => Array.from(a)));
+    const max = colourMax(x, layer, m);
     vs.x.update([x], { max });
     vs.W.update(layer.W, { max });
     vs.b.update([layer.b], { max });

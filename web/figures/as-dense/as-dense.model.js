@@ -64,3 +64,17 @@ export function denseModel(attn, x, layer = denseLayer()) {
   const Z = fromRows(toRows(r.heads[0]).map((_, i) => r.heads.flatMap((Zh) => row(Zh, i))));
   return { X, params, weights: r.weights, Z, Y: r.output, direct, maxDiff };
 }
+
+/**
+ * The colour scale's full value for every matrix but the heads' weights: the
+ * largest magnitude among x, the layer, and the model's matrices, rounded up
+ * to a multiple of 0.5. A slider step then mostly keeps the scale, and the
+ * matrices it does not change (W, b, W^O) keep their colours and are not
+ * painted again.
+ */
+export function colourMax(x, layer, m) {
+  const all = [x, layer.W.data, layer.b, m.direct, m.X.data, m.Z.data, m.params.Wo.data, m.Y.data];
+  let top = 0;
+  for (const a of all) for (const v of a) top = Math.max(top, Math.abs(v));
+  return Math.max(0.5, Math.ceil(top * 2) / 2);
+}

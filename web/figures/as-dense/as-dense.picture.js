@@ -4,8 +4,7 @@
 import { column, flow, op, paragraph } from '../../kit/picture/layout.js';
 import { matrix } from '../../kit/picture/matrix.js';
 import { gap, num, sameness } from '../../kit/format.js';
-import { maxAbs } from '../../kit/draw/scale.js';
-import { denseModel, denseLayer, N, M } from './as-dense.model.js';
+import { colourMax, denseModel, denseLayer, N, M } from './as-dense.model.js';
 import { parseX } from './as-dense.props.js';
 
 const inputs = Array.from({ length: N }, (_, i) => `x${i + 1}`);
@@ -16,7 +15,7 @@ export default function picture(pen) {
   const x = parseX(pen.state.x);
   const layer = denseLayer(Math.round(pen.state.seed));
   const m = denseModel(pen.attn, x, layer);
-  const max = maxAbs([x, layer.W.data, layer.b, m.direct, m.X.data, m.Z.data, m.params.Wo.data, m.Y.data].flatMap((a) => Array.from(a)));
+  const max = colourMax(x, layer, m);
   const cols = inputs.flatMap((name, i) => [name, t('tag', { n: i + 1 })]);
   const v = (Mx, name, opts) => matrix(pen, Mx, { name, cell: 34, values: true, max, ...opts });
   const key = sameness(m.maxDiff);

@@ -7,6 +7,8 @@
 import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, replaceFor, setAttr } from '../../kit/dom.js';
+import { cssRgb, rgbText } from '../../kit/draw/colors.js';
+import { paintLines } from '../../kit/draw/drawing.js';
 import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
@@ -14,7 +16,7 @@ import { leaders, pcts } from '../../kit/format.js';
 import { crossModel, crossSetup, parseExample, PAIRS } from './cross.model.js';
 
 const W = 640;
-const [Y_TOP, Y_BOTTOM] = [20, 130];
+const [H, Y_TOP, Y_BOTTOM] = [150, 20, 130];
 const xOf = (n, i) => 60 + ((W - 80) * (i + 0.5)) / n;
 
 class Cross extends FigureElement {
@@ -25,9 +27,6 @@ class Cross extends FigureElement {
   static css = `
   .lines text { font-size: 12px; cursor: pointer; }
   .lines text.sel { font-weight: 700; fill: var(--attention-accent); }
-  .lines line { stroke: var(--attention-positive); stroke-linecap: round; }
-  .lines line.sel { stroke: var(--attention-accent); }
-  .lines line.faint { visibility: hidden; } /* not display: a slider step would rebuild the layout tree */
   .lines .side { font-size: 11px; fill: var(--attention-muted); cursor: default; }`;
 
   #example = null;
@@ -58,14 +57,16 @@ class Cross extends FigureElement {
       label: this.t('temperature'), min: 0.02, max: 3, log: true, value: this.state.temperature, prop: 'temperature', format: (v) => v.toFixed(2),
       oninput: (temperature) => this.set({ temperature }),
     });
-    this.lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} 150`, width: W, role: 'img' });
+    this.lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} ${H}`, width: W, role: 'img' });
+    this.lineCanvas = h('canvas', { 'aria-hidden': 'true' }); // the lines, under the words
+    this.lineItems = null; // where each line goes, for the pair drawn
     this.#drawn = null;
     this.view = matrixView({ t: this.t, name: this.t('weights'), cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
     this.readout = h('p', {});
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.#example ? null : this.pairChoice.el, this.tSlider.el]),
-      this.lines,
+      h('div', { class: 'layered' }, [this.lineCanvas, this.lines]),
       this.readout,
       this.view.el,
       h('p', { class: 'note' }, rich(this.t('note') + (this.#example ? '' : this.t('notePairs')) + this.t('noteToy'))),
@@ -99,14 +100,15 @@ class Cross extends FigureElement {
     this.announce(this.t('summary', { pair: this.pairName(), word: m.target[sel], looks }));
   }
 
-  // The lines and words of one pair, made once: a change of temperature or
-  // of the chosen word only restyles them (drawLines).
+  // The words of one pair, made once: a change of temperature or of the
+  // chosen word restyles them and paints the lines again (drawLines). The
+  // lines (one per pair of words: a hundred) are painted on a canvas under
+  // the words: as SVG elements, every step restyled and laid out each.
   buildLines(m, setup) {
     this.#drawn = setup;
     const kids = [s('text', { class: 'side', x: 0, y: Y_TOP + 4 }, this.t('source')), s('text', { class: 'side', x: 0, y: Y_BOTTOM + 4 }, this.t('output'))];
     const [nt, ns] = [m.target.length, m.source.length];
-    this.lineEls = m.target.map((_, i) => m.source.map((__, j) => s('line', { x1: xOf(nt, i), y1: Y_BOTTOM - 14, x2: xOf(ns, j), y2: Y_TOP + 8 })));
-    kids.push(...this.lineEls.flat());
+    this.lineItems = m.target.map((_, i) => m.source.map((__, j) => ({ kind: 'line', x1: xOf(nt, i), y1: Y_BOTTOM - 14, x2: xOf(ns, j), y2: Y_TOP + 8, cap: 'round' })));
     const label = (text, x, y) => s('text', { x, y, 'text-anchor': 'middle', transform: `rotate(-25 ${x} ${y})` }, text);
     kids.push(...m.source.map((w, j) => label(w, xOf(ns, j), Y_TOP)));
     this.targetEls = m.target.map((w, i) => {
@@ -120,14 +122,12 @@ class Cross extends FigureElement {
 
   drawLines(m, sel) {
     const ns = m.source.length;
-    this.lineEls.forEach((row, i) => row.forEach((line, j) => {
+    const [plain, chosen] = ['positive', 'accent'].map((c) => rgbText(cssRgb(this.shadowRoot, `var(--attention-${c})`)));
+    paintLines(this.lineCanvas, this.lineItems.flatMap((row, i) => row.flatMap((at, j) => {
       const wt = m.weights.data[i * ns + j];
       const on = i === sel;
-      // whole attributes, so that a restyled figure's markup is a fresh one's
-      setAttr(line, 'class', `${on ? 'sel' : ''}${wt < 0.02 ? ' faint' : ''}`.trim());
-      setAttr(line, 'stroke-width', ((on ? 1 : 0.5) + 4 * wt).toFixed(2));
-      setAttr(line, 'stroke-opacity', (on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt).toFixed(3));
-    }));
+      return wt < 0.02 ? [] : [{ ...at, stroke: on ? chosen : plain, lineWidth: (on ? 1 : 0.5) + 4 * wt, opacity: on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt }];
+    })), W, H);
     this.targetEls.forEach((t, i) => setAttr(t, 'class', i === sel ? 'sel' : ''));
     this.lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
   }

@@ -12,6 +12,7 @@ import { h, s, replace, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
 import { TrainingFigure } from '../../kit/workers/training.js';
 import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
+import { theme } from '../../kit/draw/colors.js';
 import { rich } from '../../kit/rich.js';
 import { ALPHABET, DEFAULTS } from './induction.model.js';
 
@@ -77,7 +78,14 @@ class Induction extends TrainingFigure {
     this.statusEl = h('p', { class: 'status' }); // not a live region: announce() speaks at a human pace
     this.milestoneEl = h('p', { class: 'milestone' });
     this.plotEl = h('div');
-    new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
+    // its width as laid out, noted when it changes: read in render, it would lay the page out mid-render
+    this.plotWidth = 0;
+    new ResizeObserver(([e]) => {
+      const w = Math.round(e.contentRect.width);
+      if (w === this.plotWidth) return;
+      this.plotWidth = w;
+      this.invalidate();
+    }).observe(this.plotEl);
     this.sampleEl = h('p', { class: 'sample' });
     this.readoutEl = h('p', { class: 'readout' });
     this.layersEl = h('div', { class: 'layers' });
@@ -162,7 +170,7 @@ class Induction extends TrainingFigure {
   // The loss on the held-out set against the step, for the first pass and the repeats.
   plot() {
     // drawn at the width it is shown at, so its text stays readable on a phone
-    const PW = Math.max(280, Math.min(PW_MAX, Math.round(this.plotEl.clientWidth) || PW_MAX));
+    const PW = Math.max(280, Math.min(PW_MAX, this.plotWidth || PW_MAX));
     const steps = this.msg.steps;
     const top = Math.max(4.5, ...this.curve.map((p) => Math.max(p.first, p.repeats)));
     const yMax = Math.ceil(top);
@@ -192,7 +200,7 @@ class Induction extends TrainingFigure {
 
   renderHeads(running) {
     const { tokens, period, attention, scores, losses } = this.view;
-    const key = getComputedStyle(this).getPropertyValue('--attention-positive');
+    const key = theme(this.shadowRoot); // the same object while the theme stays (read before render wrote anything)
     if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
     const passes = [];
     for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));

@@ -16,8 +16,8 @@ import { choice } from '../../kit/controls.js';
 import { simdSupported } from '../../api/load.js';
 import { TrainingFigure } from '../../kit/workers/training.js';
 import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
-import { cssColor, maxAbs } from '../../kit/draw/scale.js';
-import { labelColor } from '../../kit/draw/colors.js';
+import { maxAbs } from '../../kit/draw/scale.js';
+import { labelColor, rgbText, scaleRgb, theme } from '../../kit/draw/colors.js';
 import { ALPHABET, DEFAULTS, unknownChars } from './tiny-gpt.model.js';
 
 const [PH, PL, PB, PT] = [210, 40, 30, 24]; // loss plot: height, left, bottom and top margins
@@ -84,7 +84,14 @@ class TinyGpt extends TrainingFigure {
     this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
     this.statusEl = h('p', { class: 'status' }); // not a live region: announce() speaks at a human pace
     this.plotEl = h('div');
-    new ResizeObserver(() => this.invalidate()).observe(this.plotEl);
+    // its width as laid out, noted when it changes: read in render, it would lay the page out mid-render
+    this.plotWidth = 0;
+    new ResizeObserver(([e]) => {
+      const w = Math.round(e.contentRect.width);
+      if (w === this.plotWidth) return;
+      this.plotWidth = w;
+      this.invalidate();
+    }).observe(this.plotEl);
     this.samplesEl = h('ul', { class: 'samples mono' });
     // a text box shows the state when it changes elsewhere (syncControls), never under the reader's typing
     this.promptInput = h('input', { type: 'text', value: this.state.prompt, 'aria-label': this.t('promptLabel'), maxlength: 60, 'data-prop': 'prompt' });
@@ -242,7 +249,7 @@ class TinyGpt extends TrainingFigure {
       step, steps, time: seconds(trainingMs), rate, state: this.t(state),
       losses: last && this.bigram ? this.t('statusLosses', { heldOut: fmt(last.heldOut), bigram: fmt(this.bigram.heldOut) }) : '',
     }));
-    const width = Math.max(280, Math.min(PW_MAX, Math.round(this.plotEl.clientWidth) || PW_MAX));
+    const width = Math.max(280, Math.min(PW_MAX, this.plotWidth || PW_MAX));
     if (this.changed('plot', this.curve, this.curve.length, steps, this.bigram, width)) replace(this.plotEl, this.plot(width));
     if (this.changed('samples', this.samples, this.samples.length)) {
       replace(this.samplesEl, this.samples.slice(-6).map((x) => h('li', {}, [h('span', { class: 'at' }, this.t('sampleStep', { step: x.step })), h('span', {}, DEFAULTS.prompt + x.text)])));
@@ -353,11 +360,12 @@ class TinyGpt extends TrainingFigure {
       }));
       this.drawn.row = null; // new buttons: colour them
     }
-    const key = getComputedStyle(this).getPropertyValue('--attention-positive');
+    const key = theme(this.shadowRoot); // the same object while the theme stays (read before render wrote anything)
     if (this.changed('row', a, layer, head, q, key)) {
       const top1 = maxAbs(row); // the project's scale, relative to the largest weight in view
       [...this.charsEl.children].forEach((b, i) => {
-        b.style.background = cssColor(row[i], top1);
+        // resolved colours (the theme is part of `key`): a color-mix() of var()s costs a restyle of its own per button
+        b.style.background = rgbText(scaleRgb(this.shadowRoot, row[i], top1));
         b.style.color = labelColor(this.shadowRoot, row[i], top1);
         b.setAttribute('aria-checked', String(i === q));
         b.tabIndex = i === q ? 0 : -1;

@@ -77,6 +77,22 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
 }
 
 /**
+ * Copy the top left w x h pixels of canvas `from` into `to`. `to` is made
+ * that size when `fit`, else only ever grows: a kept picture's canvas is
+ * not reallocated for each shape of a stepper's matrices.
+ */
+function copy(from, to, w, hgt, fit) {
+  if (fit ? to.width !== w || to.height !== hgt : to.width < w || to.height < hgt) {
+    [to.width, to.height] = fit ? [w, hgt] : [Math.max(w, to.width), Math.max(hgt, to.height)];
+  }
+  let ctx = contexts.get(to);
+  if (!ctx) contexts.set(to, ctx = to.getContext('2d'));
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, w, hgt);
+  ctx.drawImage(from, 0, 0, w, hgt, 0, 0, w, hgt);
+}
+
+/**
  * matrixView({t, name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
  * returns {el, update(M, {max, marks, groups})}. `marks` is a Set of "i,j" cells to
  * outline; with `groups: true`, update's `groups: h` draws a bar in each
@@ -88,11 +104,14 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
 export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
-  // The canvas shown, and up to POOL canvases in all, each keeping what it
-  // last painted: a switch, a choice or a stepper that goes back to a state
-  // shows its canvas again instead of painting every cell and value anew.
-  let canvas = h('canvas', { 'aria-hidden': 'true' });
-  const pool = [{ canvas, key: '', used: 0, css: '' }];
+  // The canvas shown (the one in the page: swapping canvases made every
+  // change restyle and lay out the new one), and up to POOL - 1 canvases
+  // off the page that keep what it showed before: a switch, a choice or a
+  // stepper that goes back to a state copies its picture back instead of
+  // painting every cell and value anew.
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  let shownKey = ''; // what the canvas shows ('' nothing yet)
+  const kept = []; // {canvas, key, used, drawing, width, height (of the picture in it)}
   let uses = 0;
   let canvasCss = '';
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
@@ -162,7 +181,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     // the canvas covers the cells, in shares of the SVG: both scale together in a narrow figure
     const pct = (v, of) => `${(100 * v) / of}%`;
     canvasCss = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
-    place(pool.find((p) => p.canvas === canvas));
+    if (canvas.style.cssText !== canvasCss) canvas.style.cssText = canvasCss;
     const kids = [];
     if (rowLabels) rowLabels.forEach((t, i) => kids.push(axisLabel(rowTexts, i, { x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
     for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) hit.setAttribute(k, v);
@@ -235,15 +254,16 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     // the same numbers at the same scale in the same theme paint the same pixels
     const dpr = globalThis.devicePixelRatio || 1;
     const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${rows.map((r) => r.join(',')).join(';')}`;
-    const shown = pool.find((p) => p.canvas === canvas);
-    shown.used = ++uses;
-    if (shown.key === key) return;
-    const kept = pool.find((p) => p.key === key);
-    if (kept) return void show(kept);
-    // paint into a canvas not shown (a new one while the pool has room; else the one unused longest)
-    // (or the one shown, while it has never been painted)
-    let into = !shown.key ? shown : pool.length < POOL ? null : pool.filter((p) => p !== shown).sort((a, b) => a.used - b.used)[0];
-    if (!into) pool.push(into = { canvas: h('canvas', { 'aria-hidden': 'true' }), key: '', used: 0, css: '' });
+    if (shownKey === key) return;
+    const hit = kept.find((p) => p.key === key);
+    keep(hit);
+    if (hit) {
+      hit.used = ++uses;
+      copy(hit.canvas, canvas, hit.width, hit.height, true);
+      canvas.drawing = hit.drawing;
+      shownKey = key;
+      return;
+    }
     const cells = rows.flatMap((row, i) => {
       const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
       return row.map((v, j) => {
@@ -251,27 +271,19 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
-    into.key = '';
-    paintCells(into.canvas, cells, { n, m, cell, font });
-    into.key = key;
-    show(into);
+    shownKey = '';
+    paintCells(canvas, cells, { n, m, cell, font });
+    shownKey = key;
   }
 
-  // give the pool's entry `p` the place of the cells (build's canvasCss)
-  function place(p) {
-    if (p.css === canvasCss) return;
-    p.canvas.style.cssText = canvasCss;
-    p.css = canvasCss;
-  }
-
-  // put the pool's entry `p` in the page in place of the canvas shown
-  function show(p) {
-    p.used = ++uses;
-    place(p);
-    if (p.canvas !== canvas) {
-      canvas.replaceWith(p.canvas);
-      canvas = p.canvas;
-    }
+  // copy what the canvas shows into a kept one (unless it is kept already):
+  // a new one while there is room, else the one unused longest but `not`
+  function keep(not) {
+    if (!shownKey || kept.some((p) => p.key === shownKey)) return;
+    let into = kept.length < POOL - 1 ? null : kept.filter((p) => p !== not).sort((a, b) => a.used - b.used)[0];
+    if (!into) kept.push(into = { canvas: document.createElement('canvas'), key: '', used: 0, drawing: null, width: 0, height: 0 });
+    copy(canvas, into.canvas, canvas.width, canvas.height, false);
+    Object.assign(into, { key: shownKey, used: ++uses, drawing: canvas.drawing, width: canvas.width, height: canvas.height });
   }
 
   function update(M, opts = {}) {

@@ -18,7 +18,12 @@ export function colorOf(v, max = 1) {
 /** The share (percent, 0.1 steps) of the sign's hue in the colour of v at full scale max. */
 const share = (vibrancy) => Math.round(vibrancy * 1000) / 10;
 
-/** The CSS colour for value v: the neutral colour mixed with the sign's hue. */
+/**
+ * The CSS colour for value v: the neutral colour mixed with the sign's hue.
+ * The scale's definition in CSS, which rgbColor follows (tests compare
+ * them); figures paint rgbColor's resolved colours: many color-mix()es of
+ * var()s restyle slowly.
+ */
 export function cssColor(v, max = 1) {
   const { hue, vibrancy } = colorOf(v, max);
   if (hue === 'zero') return 'var(--attention-zero)';
