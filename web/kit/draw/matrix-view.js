@@ -76,21 +76,17 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
   };
 }
 
-/**
- * Copy the top left w x h pixels of canvas `from` into `to`. `to` is made
- * that size when `fit`, else only ever grows: a kept picture's canvas is
- * not reallocated for each shape of a stepper's matrices.
- */
-function copy(from, to, w, hgt, fit) {
-  if (fit ? to.width !== w || to.height !== hgt : to.width < w || to.height < hgt) {
-    [to.width, to.height] = fit ? [w, hgt] : [Math.max(w, to.width), Math.max(hgt, to.height)];
-  }
+/** Copy canvas `from`'s pixels into `to` (the same size). */
+function copy(from, to) {
   let ctx = contexts.get(to);
   if (!ctx) contexts.set(to, ctx = to.getContext('2d'));
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, w, hgt);
-  ctx.drawImage(from, 0, 0, w, hgt, 0, 0, w, hgt);
+  ctx.clearRect(0, 0, to.width, to.height);
+  ctx.drawImage(from, 0, 0);
 }
+
+/** Whether canvases `a` and `b` have the same size in pixels. */
+const sameSize = (a, b) => a.width === b.width && a.height === b.height;
 
 /**
  * matrixView({t, name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
@@ -104,16 +100,20 @@ function copy(from, to, w, hgt, fit) {
 export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
-  // The canvas shown (the one in the page: swapping canvases made every
-  // change restyle and lay out the new one), and up to POOL - 1 canvases
-  // off the page that keep what it showed before: a switch, a choice or a
-  // stepper that goes back to a state copies its picture back instead of
-  // painting every cell and value anew.
-  const canvas = h('canvas', { 'aria-hidden': 'true' });
+  // The canvas shown, and up to POOL - 1 canvases off the page that keep
+  // what it showed before: a switch, a choice or a stepper that goes back to
+  // a state shows it again instead of painting every cell and value anew.
+  // A picture of the size shown is copied (into the canvas shown, or out of
+  // it): putting another canvas in the page restyles and lays it out, and a
+  // slider step would do that for every matrix. A picture of another size
+  // (a stepper's next shape) comes in on its own canvas: resizing the canvas
+  // shown costs more than that.
+  let canvas = h('canvas', { 'aria-hidden': 'true' });
   let shownKey = ''; // what the canvas shows ('' nothing yet)
-  const kept = []; // {canvas, key, used, drawing, width, height (of the picture in it)}
+  const kept = []; // {canvas, key, used, drawing}
   let uses = 0;
   let canvasCss = '';
+  let placed = ''; // the canvasCss the canvas shown has
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
   const el = h('figure', { class: 'mat' }, [h('div', { class: 'layered' }, [canvas, svg]), cap]);
   let rows = [];
@@ -181,7 +181,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     // the canvas covers the cells, in shares of the SVG: both scale together in a narrow figure
     const pct = (v, of) => `${(100 * v) / of}%`;
     canvasCss = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
-    if (canvas.style.cssText !== canvasCss) canvas.style.cssText = canvasCss;
+    place();
     const kids = [];
     if (rowLabels) rowLabels.forEach((t, i) => kids.push(axisLabel(rowTexts, i, { x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
     for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) hit.setAttribute(k, v);
@@ -256,12 +256,16 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${rows.map((r) => r.join(',')).join(';')}`;
     if (shownKey === key) return;
     const hit = kept.find((p) => p.key === key);
-    keep(hit);
     if (hit) {
       hit.used = ++uses;
-      copy(hit.canvas, canvas, hit.width, hit.height, true);
-      canvas.drawing = hit.drawing;
-      shownKey = key;
+      if (sameSize(hit.canvas, canvas)) {
+        keep(hit);
+        copy(hit.canvas, canvas);
+        canvas.drawing = hit.drawing;
+        shownKey = key;
+      } else {
+        show(hit);
+      }
       return;
     }
     const cells = rows.flatMap((row, i) => {
@@ -271,19 +275,52 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
-    shownKey = '';
-    paintCells(canvas, cells, { n, m, cell, font });
-    shownKey = key;
+    const size = [m * cell, n * cell].map((v) => Math.round(v * dpr)); // (as paintCells sizes it)
+    if (!shownKey || (canvas.width === size[0] && canvas.height === size[1])) {
+      keep(null);
+      shownKey = '';
+      paintCells(canvas, cells, { n, m, cell, font });
+      shownKey = key;
+    } else {
+      const into = slot(null);
+      into.key = '';
+      paintCells(into.canvas, cells, { n, m, cell, font });
+      Object.assign(into, { key, drawing: into.canvas.drawing });
+      show(into);
+    }
   }
 
-  // copy what the canvas shows into a kept one (unless it is kept already):
-  // a new one while there is room, else the one unused longest but `not`
+  // a kept entry to put a picture in: a new one while there is room, else the one unused longest but `not`
+  function slot(not) {
+    let into = kept.length < POOL - 1 ? null : kept.filter((p) => p !== not).sort((a, b) => a.used - b.used)[0];
+    if (!into) kept.push(into = { canvas: h('canvas', { 'aria-hidden': 'true' }), key: '', used: 0, drawing: null });
+    into.used = ++uses;
+    return into;
+  }
+
+  // copy what the canvas shows into a kept entry (unless one has it already)
   function keep(not) {
     if (!shownKey || kept.some((p) => p.key === shownKey)) return;
-    let into = kept.length < POOL - 1 ? null : kept.filter((p) => p !== not).sort((a, b) => a.used - b.used)[0];
-    if (!into) kept.push(into = { canvas: document.createElement('canvas'), key: '', used: 0, drawing: null, width: 0, height: 0 });
-    copy(canvas, into.canvas, canvas.width, canvas.height, false);
-    Object.assign(into, { key: shownKey, used: ++uses, drawing: canvas.drawing, width: canvas.width, height: canvas.height });
+    const into = slot(not);
+    if (!sameSize(into.canvas, canvas)) [into.canvas.width, into.canvas.height] = [canvas.width, canvas.height];
+    copy(canvas, into.canvas);
+    Object.assign(into, { key: shownKey, drawing: canvas.drawing });
+  }
+
+  // put kept entry `p`'s canvas in the page; the canvas shown takes its place in the entry, with its picture
+  function show(p) {
+    const out = { canvas, key: shownKey, drawing: canvas.drawing };
+    canvas.replaceWith(p.canvas);
+    [canvas, shownKey, placed] = [p.canvas, p.key, ''];
+    place();
+    Object.assign(p, out);
+  }
+
+  // give the canvas shown the place of the cells (build's canvasCss)
+  function place() {
+    if (placed === canvasCss) return;
+    canvas.style.cssText = canvasCss;
+    placed = canvasCss;
   }
 
   function update(M, opts = {}) {
