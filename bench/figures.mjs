@@ -25,6 +25,9 @@
 //   --phone             Lighthouse's mobile profile: 360 x 740 CSS px, DPR 2,
 //                       touch, CPU slowed 4x (scripts/phone.mjs)
 //   --network slow4g    loading over its slow 4G (150 ms per request, 1.6 Mbit/s)
+//   --http2             serve over HTTPS with HTTP/2, as most blog hosts do (GitHub
+//                       Pages, Netlify, Cloudflare): a page's requests go at once on
+//                       one connection (over HTTP/1.1, the default, six at a time)
 //   --pages LIST        article,figure (both, by default)
 //   --changes N         changes per figure and kind (30)
 //   --loads N           fresh loads per page (3); 0: no loading table
@@ -56,6 +59,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../scripts/chromium.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 import { machineInfo } from './lib/machine.mjs';
 import { cpuText, table, writeResults } from './lib/results.mjs';
+import { selfSigned } from './lib/tls.mjs';
 
 const args = process.argv.slice(2);
 const value = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };
@@ -70,6 +74,7 @@ const pages = (value('--pages') ?? 'article,figure').split(',');
 const against = value('--against');
 const write = args.includes('--write');
 const training = args.includes('--training');
+const http2 = args.includes('--http2');
 const TAGS = FIGURES.map((f) => f.tag).filter((t) => !filter || filter.test(t));
 const CPU = phone ? 4 : 1;
 export const BUDGET_MS = phone ? 16 : 8;
@@ -313,11 +318,12 @@ const median = (xs) => quantile(xs, 0.5);
 const here = fileURLToPath(new URL('..', import.meta.url));
 const roots = [['this', here], ...(against ? [['against', resolve(against)]] : [])];
 const servers = new Map();
-for (const [name, root] of roots) servers.set(name, await serve({ port: 0, root, gzip: true }));
-const originOf = (name) => `http://127.0.0.1:${servers.get(name).address().port}`;
+const tls = http2 ? selfSigned() : undefined;
+for (const [name, root] of roots) servers.set(name, await serve({ port: 0, root, gzip: true, tls }));
+const originOf = (name) => `${http2 ? 'https' : 'http'}://127.0.0.1:${servers.get(name).address().port}`;
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 const version = browser.version();
-const contextOptions = phone ? PHONE : { viewport: { width: 1100, height: 900 } };
+const contextOptions = { ...(phone ? PHONE : { viewport: { width: 1100, height: 900 } }), ignoreHTTPSErrors: http2 };
 const load0 = os.loadavg()[0];
 const m = machineInfo();
 const results = { latency: [], loading: [], training: [] };
@@ -391,7 +397,7 @@ const sweepsDone = async (page) => {
 };
 
 try {
-  console.log(`figures: ${phone ? 'phone (360 x 740, DPR 2, touch, CPU 4x)' : 'desktop (1100 x 900)'}${network ? `, loading over ${network}` : ''}; `
+  console.log(`figures: ${phone ? 'phone (360 x 740, DPR 2, touch, CPU 4x)' : 'desktop (1100 x 900)'}${network ? `, loading over ${network}` : ''}${http2 ? ' and HTTP/2' : ''}; `
     + `Chromium ${version}, ${cpuText(m)}, ${m.cores} cores, load average ${load0.toFixed(2)}`);
   if (loads > 0) {
     console.log(`\nloading: ${loads} fresh loads per page`);
@@ -556,7 +562,7 @@ if (write) {
   const profileText = phone ? 'Lighthouse\'s mobile profile in Chromium: 360 x 740 CSS px at DPR 2, touch, the CPU slowed 4x (`Emulation.setCPUThrottlingRate`)'
     : 'Chromium at 1100 x 900 CSS px, the CPU as it is';
   const body = [
-    `${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}. `
+    `${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
     + `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
     + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). '
     + `Per change: ${changes} changes per figure and kind of control, each its script plus the next frame's render, style and layout (paint not included).`
@@ -564,8 +570,9 @@ if (write) {
     ...tables,
   ].join('\n\n');
   const command = `npm run bench:figures -- ${args.filter((a, i) => a !== '--write' && args[i - 1] !== '--json' && a !== jsonFile).join(' ')}`.trim();
-  writeResults(phone ? 'figures-phone' : 'figures', {
-    title: phone ? 'The figures on a phone' : 'The figures on the desktop', command: `${command} --write`, browser: version, load: load0, body,
+  // (over HTTP/2 a section of its own, beside the HTTP/1.1 one)
+  writeResults(`${phone ? 'figures-phone' : 'figures'}${http2 ? '-http2' : ''}`, {
+    title: `${phone ? 'The figures on a phone' : 'The figures on the desktop'}${http2 ? ', served over HTTP/2' : ''}`, command: `${command} --write`, browser: version, load: load0, body,
   });
   console.log(`\nwritten to bench/RESULTS.md (${phone ? 'figures-phone' : 'figures'})`);
 }

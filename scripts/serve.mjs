@@ -6,6 +6,7 @@
 // sources whenever one changes, so a reload shows the edit.
 import { watch } from 'node:fs';
 import { createServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -35,9 +36,11 @@ const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
  * For the browser tests: `routes` (a Map of path -> { body, type }) answers
  * those paths first; `html(text)` rewrites every HTML page served;
  * `onError(path, status)` is told each answer of 400 or more.
+ * `tls` ({key, cert}): HTTPS with HTTP/2, as most blog hosts serve (one
+ * connection, every request at once; HTTP/1.1 for clients without it).
  */
-export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent, cors = false, routes, html, onError } = {}) {
-  const server = createServer(async (req, res) => {
+export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1', gzip = false, onSent, cors = false, routes, html, onError, tls } = {}) {
+  const handle = async (req, res) => {
     const headers = csp ? { 'content-security-policy': STRICT_CSP } : {};
     try {
       let path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -65,7 +68,8 @@ export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1
       onError?.(req.url, code);
       res.writeHead(code, { ...headers, 'content-type': 'text/plain' }).end(code === 404 ? 'not found' : 'error');
     }
-  });
+  };
+  const server = tls ? createSecureServer({ ...tls, allowHTTP1: true }, handle) : createServer(handle);
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 

@@ -62,6 +62,10 @@ button { font: inherit; color: inherit; background: var(--attention-panel); bord
   border-radius: 8px; padding: 4px 12px; min-height: 32px; min-width: 36px; cursor: pointer; }
 button:hover { border-color: var(--attention-accent); }
 button:disabled { opacity: 0.45; cursor: default; }
+/* a measuring figure's Measure button: its words over Measure's, hidden, while it says Stop (measuring.js) */
+button.measure { display: inline-grid; justify-items: center; align-items: center; }
+button.measure > span { grid-area: 1 / 1; }
+button.measure > .room { visibility: hidden; }
 .stepper { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .stepper .step-label { font-weight: 600; }
 .tools { display: flex; flex-wrap: wrap; gap: 6px; justify-content: flex-end; align-items: center; margin-top: 8px; }

@@ -159,7 +159,7 @@ test('efficient: a double click on Measure is one press, and the earlier results
   const starts = (await workers(page)).starts;
   await page.locator('#mine').getByRole('button', { name: 'Measure up to N = 2048' }).dblclick();
   await frames(page);
-  assert.equal(await page.locator('#mine').locator('.controls button').nth(0).textContent(), 'Stop', 'measuring, not stopped again');
+  assert.equal(await page.locator('#mine').locator('.controls button').nth(0).innerText(), 'Stop', 'measuring, not stopped again');
   assert.equal(await phase(page), 'running');
   await measured(page, '#mine', /Done|failed|Stopped/);
   assert.match(await status(page), /^Done in/);

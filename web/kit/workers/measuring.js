@@ -167,6 +167,8 @@ export class MeasuringFigure extends FigureElement {
 
   /** The Measure / Stop button. The second click of a double click is not a second press. */
   measureButton() {
+    // its words, and under them (hidden) Measure's while it says Stop: as wide as those, so the slider beside it does not move
+    this.buttonParts = [h('span'), h('span', { class: 'room' })];
     return h('button', {
       type: 'button', class: 'measure',
       onclick: (e) => {
@@ -174,7 +176,7 @@ export class MeasuringFigure extends FigureElement {
         if (this.worker) this.stopSweep();
         else this.measure(this.state.n, { asked: true });
       },
-    });
+    }, this.buttonParts);
   }
 
   /** The button's words: Stop while a sweep waits or measures, else Measure up to the largest N. */
@@ -182,15 +184,11 @@ export class MeasuringFigure extends FigureElement {
     return this.worker ? this.t('stop') : this.t('measure', { n: this.state.n });
   }
 
-  /** Word the button; while it reads Stop it keeps Measure's width, so the slider beside it does not move. */
+  /** Word the button; while it reads Stop it keeps Measure's width (no layout read: its hidden words hold it). */
   showButton() {
-    const b = this.button;
-    if (!this.worker) b.style.minWidth = '';
-    else if (!b.style.minWidth) { // (once per sweep: Measure's words laid out, then Stop's)
-      setText(b, this.t('measure', { n: this.state.n }));
-      if (b.offsetWidth) b.style.minWidth = `${b.offsetWidth}px`;
-    }
-    setText(b, this.buttonWords());
+    const [words, room] = this.buttonParts;
+    setText(words, this.buttonWords());
+    setText(room, this.worker ? this.t('measure', { n: this.state.n }) : '');
   }
 
   /** The status line, worded now (so it follows a change of language mid-sweep). */
