@@ -562,17 +562,18 @@ if (write) {
   const profileText = phone ? 'Lighthouse\'s mobile profile in Chromium: 360 x 740 CSS px at DPR 2, touch, the CPU slowed 4x (`Emulation.setCPUThrottlingRate`)'
     : 'Chromium at 1100 x 900 CSS px, the CPU as it is';
   const body = [
-    `${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
-    + `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
-    + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). '
-    + `Per change: ${changes} changes per figure and kind of control, each its script plus the next frame's render, style and layout (paint not included).`
-    + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`,
+    (`${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
+    + (results.loading.length ? `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
+      + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). ' : '')
+    + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each its script plus the next frame's render, style and layout (paint not included).` : '')
+    + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`).trimEnd(),
     ...tables,
   ].join('\n\n');
-  const command = `npm run bench:figures -- ${args.filter((a, i) => a !== '--write' && args[i - 1] !== '--json' && a !== jsonFile).join(' ')}`.trim();
+  const command = `npm run bench:figures -- ${args.filter((a, i) => a !== '--write' && a !== '--json' && args[i - 1] !== '--json').join(' ')}`.trim();
   // (over HTTP/2 a section of its own, beside the HTTP/1.1 one)
-  writeResults(`${phone ? 'figures-phone' : 'figures'}${http2 ? '-http2' : ''}`, {
+  const section = `${phone ? 'figures-phone' : 'figures'}${http2 ? '-http2' : ''}`;
+  writeResults(section, {
     title: `${phone ? 'The figures on a phone' : 'The figures on the desktop'}${http2 ? ', served over HTTP/2' : ''}`, command: `${command} --write`, browser: version, load: load0, body,
   });
-  console.log(`\nwritten to bench/RESULTS.md (${phone ? 'figures-phone' : 'figures'})`);
+  console.log(`\nwritten to bench/RESULTS.md (${section})`);
 }

@@ -21,7 +21,7 @@ import { centredText, lineBox } from './drawing.js';
 const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
 const VALUE_PX = 10; // the values' font size
 
-const POOL = 3; // canvases per matrix view at most
+const POOL = 4; // canvases per matrix view at most (a four-way choice goes round without painting)
 
 const themeIds = new WeakMap(); // a theme's colours (colors.theme's object) -> a number, for the canvases' keys
 let themes = 0;
