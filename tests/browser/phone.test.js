@@ -91,6 +91,7 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
         handles++;
         // a handle is a handle, not a region that keeps the page from scrolling
         assert.ok(h.size[0] <= 48 && h.size[1] <= 48, `${tag}: an element of ${h.size.map(Math.round).join(' x ')} px takes touches for itself`);
+        await frames(page); // (the compositor has the page as it is now: where touches scroll and where they do not)
         const [y0, s0] = [await page.evaluate(() => scrollY), await summary(el)];
         const [x, y] = h.at;
         await touchDrag(cdp, [[x, y], [x + 15, y + 10], [x + 30, y + 25], [x + 45, y + 40]]);

@@ -164,7 +164,7 @@ class AsConv extends FigureElement {
       });
     }), W, H);
     const paint = ({ rect, text }, v, pad) => {
-      set(rect, 'style', `fill:${rgbText(scaleRgb(root, v, max))}${pad ? ';stroke-dasharray:3 2' : ''}`); // resolved: a color-mix() of var()s restyles slowly
+      set(rect, 'style', `fill:${rgbText(scaleRgb(root, v, max))}${pad ? ';stroke-dasharray:3 2' : ''}`); // resolved: a mix of var()s in CSS restyles slowly
       set(text, 'style', `fill:${labelColor(root, v, max)}`);
       set(text, 'text', num(v, 1));
     };

@@ -68,7 +68,8 @@ class Tempering extends FigureElement {
     const key = (cls) => h('span', { class: 'key' }, [h('i', { class: cls }), this.keyTexts[cls]]);
     this.softmaxes = { raw: this.softmaxPanel('raw'), scaled: this.softmaxPanel('scaled') };
     this.gradient = gradientPanel(this.t);
-    this.precompute();
+    // the other d_k once the figure has drawn (started now, those tasks would come before its first frame)
+    requestAnimationFrame(() => setTimeout(() => this.precompute(), 0));
     this.width = 0;
     this.fit(W);
     const root = h('div', {}, [

@@ -364,7 +364,7 @@ class TinyGpt extends TrainingFigure {
     if (this.changed('row', a, layer, head, q, key)) {
       const top1 = maxAbs(row); // the project's scale, relative to the largest weight in view
       [...this.charsEl.children].forEach((b, i) => {
-        // resolved colours (the theme is part of `key`): a color-mix() of var()s costs a restyle of its own per button
+        // resolved colours (the theme is part of `key`): a CSS mix of var()s costs a restyle of its own per button
         b.style.background = rgbText(scaleRgb(this.shadowRoot, row[i], top1));
         b.style.color = labelColor(this.shadowRoot, row[i], top1);
         b.setAttribute('aria-checked', String(i === q));
