@@ -77,15 +77,7 @@ class Induction extends TrainingFigure {
     });
     this.statusEl = h('p', { class: 'status' }); // not a live region: announce() speaks at a human pace
     this.milestoneEl = h('p', { class: 'milestone' });
-    this.plotEl = h('div');
-    // its width as laid out, noted when it changes: read in render, it would lay the page out mid-render
-    this.plotWidth = 0;
-    new ResizeObserver(([e]) => {
-      const w = Math.round(e.contentRect.width);
-      if (w === this.plotWidth) return;
-      this.plotWidth = w;
-      this.invalidate();
-    }).observe(this.plotEl);
+    this.plotEl = this.plotArea();
     this.sampleEl = h('p', { class: 'sample' });
     this.readoutEl = h('p', { class: 'readout' });
     this.layersEl = h('div', { class: 'layers' });

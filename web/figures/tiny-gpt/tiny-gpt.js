@@ -83,15 +83,7 @@ class TinyGpt extends TrainingFigure {
     this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
     this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
     this.statusEl = h('p', { class: 'status' }); // not a live region: announce() speaks at a human pace
-    this.plotEl = h('div');
-    // its width as laid out, noted when it changes: read in render, it would lay the page out mid-render
-    this.plotWidth = 0;
-    new ResizeObserver(([e]) => {
-      const w = Math.round(e.contentRect.width);
-      if (w === this.plotWidth) return;
-      this.plotWidth = w;
-      this.invalidate();
-    }).observe(this.plotEl);
+    this.plotEl = this.plotArea();
     this.samplesEl = h('ul', { class: 'samples mono' });
     // a text box shows the state when it changes elsewhere (syncControls), never under the reader's typing
     this.promptInput = h('input', { type: 'text', value: this.state.prompt, 'aria-label': this.t('promptLabel'), maxlength: 60, 'data-prop': 'prompt' });

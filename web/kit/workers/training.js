@@ -13,7 +13,7 @@
 // the worker's reset gets: the attributes that make a new run), clear()
 // (forget the drawn run) and receive(msg) (the worker's messages), and draws
 // this.msg, the worker's latest progress, through progress().
-import { setText } from '../dom.js';
+import { h, setText } from '../dom.js';
 import { FigureElement } from '../figure-element.js';
 import { workerModule } from '../engine.js';
 import { spawn } from './spawn.js';
@@ -28,6 +28,23 @@ export class TrainingFigure extends FigureElement {
   constructor() {
     super();
     this.msg = this.idleMessage();
+  }
+
+  /**
+   * A box for the loss plot, whose width as laid out is this.plotWidth (0
+   * until it is), noted as it changes: read in render, the page would be
+   * laid out mid-render.
+   */
+  plotArea() {
+    const el = h('div');
+    this.plotWidth = 0;
+    new ResizeObserver(([e]) => {
+      const w = Math.round(e.contentRect.width);
+      if (w === this.plotWidth) return;
+      this.plotWidth = w;
+      this.invalidate();
+    }).observe(el);
+    return el;
   }
 
   // before the worker runs: a run at step 0, not loaded (the worker starts with the first Start)
