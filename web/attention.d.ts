@@ -365,6 +365,16 @@ export interface PoolTransformer extends TransformerShape {
   dispose(): Promise<void>;
 }
 
+/** A multi-head layer whose parameters live in an AttentionPool's workers (multiHeadAttentionLayer). */
+export interface PoolLayer {
+  readonly heads: number;
+  readonly dModel: number;
+  /** The engine layer's run(), over the workers: the same bits. */
+  run(Xq: MatrixLike, Xkv?: MatrixLike | null, options?: MultiHeadRunOptions): Promise<MultiHeadResult>;
+  /** Frees every worker's copy; run() rejects afterwards. */
+  dispose(): Promise<void>;
+}
+
 export interface AttentionPool {
   /** How many workers run. */
   readonly workers: number;
@@ -374,6 +384,11 @@ export interface AttentionPool {
   readonly parts: Parts;
   attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): Promise<AttentionResult>;
   multiHeadAttention(Xq: MatrixLike, Xkv: MatrixLike | null | undefined, options: MultiHeadOptions): Promise<MultiHeadResult>;
+  /**
+   * The layer's parameters posted to every worker once and kept in its wasm memory (memoryInUse
+   * counts them) until dispose(), so that each run() posts only its sequences.
+   */
+  multiHeadAttentionLayer(options: MultiHeadLayerOptions): Promise<PoolLayer>;
   /** Split by query rows without causal; causal (prefix sums) runs whole, on one worker. */
   linearAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: LinearAttentionOptions): Promise<{ output: Matrix }>;
   /**
@@ -387,7 +402,7 @@ export interface AttentionPool {
    * on every copy: within float32 rounding of the engine's model (one worker: to the bit).
    */
   createTransformer(options: TransformerOptions): Promise<PoolTransformer>;
-  /** Bytes each worker's engine holds, one number per worker (0 between calls, but for live pool transformers). */
+  /** Bytes each worker's engine holds, one number per worker (0 between calls, but for live pool transformers and layers). */
   memoryInUse(): Promise<number[]>;
   /**
    * Ends the workers (as collecting the pool does, and in a browser the page going away); calls

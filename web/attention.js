@@ -20,8 +20,10 @@ import {
   attention, matmul, matrix, positionalEncoding, putAttention, runAttention, softmax, softmaxBackward, toAttention,
 } from './api/ops.js';
 import {
-  mhaResult, multiHeadAttention, multiHeadAttentionLayer, putMultiHeadAttention, runMultiHeadAttention, toMultiHeadAttention,
+  DISPOSED, mhaResult, multiHeadAttention, multiHeadAttentionLayer, putMhaInputs, putMultiHeadAttention, runMultiHeadAttention,
+  toLayerOptions, toLayerRun, toMultiHeadAttention,
 } from './api/mha.js';
+import { putLayer } from './api/layer.js';
 import { linearAttention, putLinearAttention, randomFeatures, runLinearAttention, toLinearAttention } from './api/linear.js';
 import { checkSize } from './api/check.js';
 import { rowMasks } from './api/masks.js';
@@ -79,6 +81,7 @@ export async function attentionPool(options = {}) {
 const POOL_CALLS = {
   toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
   mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks,
+  toLayerOptions, toLayerRun, putLayer, putMhaInputs, DISPOSED,
 };
 
 // What loadAttention and attentionPool load: {kernels, build, parts, module,

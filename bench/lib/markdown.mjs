@@ -204,7 +204,7 @@ function pool(out, where) {
   return { name: `${where}-pool`, title: `Every core: attentionPool, ${WHERE[where]}`, body: [
     `\`attentionPool({ workers })\` against the single-thread engine, the ${p.build} build (register tile ${p.tiles}), the same seeded inputs, `
     + 'median ms of interleaved rounds; the pool\'s time includes the copy into its engine for the NaN scan, the messages and putting the pieces '
-    + 'together. SDPA splits by query rows, MHA by heads then by rows of the output projection (self-attention, weights off), the backward '
+    + 'together. SDPA splits by query rows, MHA by heads then by rows of the output projection (self-attention, weights off; *MHA layer*: the same call on a layer whose weights stay in memory, `multiHeadAttentionLayer` on the engine and on the pool, so that a call posts only X), the backward '
     + '(`attentionBackward`, its forward included) by rows for the forward and dQ and by key tiles for dK and dV, which takes 7 products per '
     + 'tile where the engine takes 5 (no target: 2 workers can gain ~1.5×), and a training step of `attention-induction`\'s model '
     + '(`pool.createTransformer`: a share of the batch per worker, the gradients summed, the same AdamW update on every copy; '

@@ -28,6 +28,8 @@ export const POOL_TARGETS = { sdpa: 1.7, mha: 1.6 };
 const TARGET_CONFIGS = [
   { kind: 'sdpa', N: 8192, d: 64, target: POOL_TARGETS.sdpa },
   { kind: 'mha', N: 1024, D: 512, heads: 8, target: POOL_TARGETS.mha },
+  // the same layer kept in memory (engine and pool: multiHeadAttentionLayer), so a call posts only X
+  { kind: 'layer', N: 1024, D: 512, heads: 8, target: POOL_TARGETS.mha },
   // no target: the pieces take 7 products per tile where the engine takes 5
   { kind: 'backward', N: 4096, d: 64, target: null },
   // no target: attention-induction's model, a step split by sequences
@@ -42,10 +44,11 @@ const SWEEP = {
 };
 
 export const poolLabel = (c) => (c.kind === 'mha' ? `MHA N=${c.N} D=${c.D} h=${c.heads}`
+  : c.kind === 'layer' ? `MHA layer N=${c.N} D=${c.D} h=${c.heads}`
   : c.kind === 'backward' ? `SDPA backward fused N=${c.N} d=${c.d}`
     : c.kind === 'train' ? `training step, induction model, batch ${DEFAULTS.batch}` : `SDPA fused N=${c.N} d=${c.d}`);
 /** Flops as the forward and backward sections count them (multiply and add apart; the backward: forward 4, backward 10 N^2 d). */
-export const poolFlops = (c) => (c.kind === 'mha' ? 4 * c.N * c.N * c.D + 8 * c.N * c.D * c.D
+export const poolFlops = (c) => (c.kind === 'mha' || c.kind === 'layer' ? 4 * c.N * c.N * c.D + 8 * c.N * c.D * c.D
   : c.kind === 'backward' ? 14 * c.N * c.N * c.d : c.kind === 'train' ? null : 4 * c.N * c.N * c.d);
 
 // A call of config c on `on` (the engine or a pool): () => result or a promise of one.
@@ -61,13 +64,15 @@ async function call(on, c) {
   return callOf(on, c);
 }
 
-function callOf(on, c) {
-  if (c.kind === 'mha') {
+async function callOf(on, c) {
+  if (c.kind === 'mha' || c.kind === 'layer') {
     const x = mhaInputs(c);
     const X = { rows: c.N, cols: c.D, data: x.Xq };
     const W = (data) => ({ rows: c.D, cols: c.D, data });
-    const opts = { heads: c.heads, Wq: W(x.Wq), Wk: W(x.Wk), Wv: W(x.Wv), Wo: W(x.Wo), bq: x.bq, bk: x.bk, bv: x.bv, bo: x.bo, weights: false };
-    return () => on.multiHeadAttention(X, null, opts);
+    const layer = { heads: c.heads, Wq: W(x.Wq), Wk: W(x.Wk), Wv: W(x.Wv), Wo: W(x.Wo), bq: x.bq, bk: x.bk, bv: x.bv, bo: x.bo };
+    if (c.kind === 'mha') return () => on.multiHeadAttention(X, null, { ...layer, weights: false });
+    const kept = await on.multiHeadAttentionLayer(layer);
+    return () => kept.run(X, null, { weights: false });
   }
   const x = sdpaInputs(c);
   const [Q, K, V] = [x.Q, x.K, x.V].map((data) => ({ rows: c.N, cols: c.d, data }));

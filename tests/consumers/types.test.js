@@ -45,7 +45,7 @@ const GOOD = `import { engine, typeset } from 'attention-wasm/figures';
 import type { ${figures.map((f) => interfaceName(f.name)).join(', ')}, AttentionFigureElement } from 'attention-wasm/figures';
 import 'attention-wasm/figures/multi-head-it';
 import type { AttentionCostElement as Cost } from 'attention-wasm/figures/cost';
-import type { AttentionResult, MultiHeadResult, PoolTransformer } from 'attention-wasm';
+import type { AttentionResult, MultiHeadResult, PoolLayer, PoolTransformer } from 'attention-wasm';
 import { attentionPool } from 'attention-wasm';
 
 const dict = document.createElement('attention-soft-dictionary');
@@ -78,10 +78,13 @@ const split: AttentionResult = await pool.attention([[1, 0]], [[1, 0]], [[2, 3]]
 const grads: Float32Array = (await pool.attentionBackward([[1]], [[1]], [[1]], [[1]])).dK.data;
 const dp: PoolTransformer = await pool.createTransformer({ vocab: 4, context: 2, dModel: 2, heads: 1, layers: 1 });
 const lossBefore: number = await dp.trainStep([[0, 1, 2]], { lr: 0.01 });
+const kept: PoolLayer = await pool.multiHeadAttentionLayer({ heads: 1, Wq: [[1]], Wk: [[1]], Wv: [[1]], Wo: [[1]] });
+const run: MultiHeadResult = await kept.run([[1]], null, { weights: false });
+await kept.dispose();
 const held: number[] = await pool.memoryInUse();
 await pool.close();
 await typeset(document.body);
-void [t, q, summary, out, reused, mh, split, grads, lossBefore, held];
+void [t, q, summary, out, reused, mh, split, grads, lossBefore, run, held];
 ${EVERY_PROP}
 export {};
 `;

@@ -40,6 +40,29 @@ describe('attentionPool: workers over its life', () => {
     await pool.close();
   });
 
+  it('a layer one of whose workers died rejects its runs with a clear Error; a new layer works', async () => {
+    const attn = await loadAttention({ build: 'simd' });
+    const pool = await attentionPool({ build: 'simd', workers: 2 });
+    const state = poolState.get(pool);
+    state.split = { attention: 0, multiHeadAttention: 0 };
+    const W = () => randMatrix(rs, 16, 16);
+    const opts = { heads: 4, Wq: W(), Wk: W(), Wv: W(), Wo: W() };
+    const X = randMatrix(rs, 40, 16);
+    const layer = await pool.multiHeadAttentionLayer(opts);
+    const stopped = new Promise((resolve) => state.slots[1].thread.worker.once('exit', resolve));
+    state.slots[1].thread.worker.terminate();
+    await stopped;
+    await assert.rejects(layer.run(X), {
+      name: 'Error',
+      message: 'run: a worker that held a copy of this layer stopped; make another with pool.multiHeadAttentionLayer()',
+    });
+    const again = await pool.multiHeadAttentionLayer(opts);
+    assert.ok(sameBits((await again.run(X)).output.data, attn.multiHeadAttention(X, null, opts).output.data));
+    await Promise.all([layer.dispose(), again.dispose()]);
+    assert.deepEqual(await pool.memoryInUse(), [0, 0]);
+    await pool.close();
+  });
+
   it('close() rejects the calls in flight and every later call, and ends the workers', async () => {
     const pool = await attentionPool({ workers: 2 });
     const state = poolState.get(pool);

@@ -134,6 +134,56 @@ forEachBuild('attentionPool', (attn, { name }) => {
     want.heads.forEach((z, h) => sameBits(z, again.heads[h], `into: head ${h}`));
   });
 
+  it('multiHeadAttentionLayer: the engine layer\'s bits, its parameters posted once and kept in the workers', async () => {
+    const rs = rng(21);
+    for (const [d, heads] of [[8, 2], [40, 5], [64, 8]]) {
+      const opts = { heads, ...Object.fromEntries(['Wq', 'Wk', 'Wv', 'Wo'].map((w) => [w, randMatrix(rs, d, d, -0.5, 0.5)])), bq: randVector(rs, d), bo: randVector(rs, d) };
+      const want = attn.multiHeadAttentionLayer(opts);
+      const layer = await pool.multiHeadAttentionLayer(opts);
+      assert.deepEqual([layer.heads, layer.dModel], [heads, d]);
+      // the parameters as they were when the layer was made, as the engine's layer keeps them
+      opts.Wq.data.fill(0);
+      assert.ok((await pool.memoryInUse()).every((bytes) => bytes >= 4 * 4 * d * d), 'each worker holds the layer');
+      for (const [n_q, n_k] of [[5, 5], [6, 1], [130, 33]]) {
+        const Xq = randMatrix(rs, n_q, d), Xkv = n_q === n_k ? null : randMatrix(rs, n_k, d);
+        for (const kind of ['none', 'causal', 'padding', 'all of them']) {
+          const o = { ...masksOf(kind, rs, n_q, Xkv ? n_k : n_q), weights: kind !== 'causal' };
+          const posted = state.posted;
+          const [a, b] = [want.run(Xq, Xkv, o), await layer.run(Xq, Xkv, o)];
+          const what = `layer d ${d}, ${heads} heads, n_q ${n_q}, n_k ${n_k}, ${kind}`;
+          sameBits(a.output, b.output, `${what}: output`);
+          a.heads.forEach((z, h) => sameBits(z, b.heads[h], `${what}: head ${h}`));
+          if (o.weights) a.weights.forEach((w, h) => sameBits(w, b.weights[h], `${what}: weights of head ${h}`));
+          // the heads' pieces and the projection's: nothing of the layer posted again
+          assert.equal(state.posted - posted, Math.min(WORKERS, heads) + Math.min(WORKERS, Math.floor(n_q / 5)), `${what}: pieces posted`);
+        }
+      }
+      want.dispose();
+      await layer.dispose();
+      await layer.dispose(); // a second dispose is nothing
+      await assert.rejects(layer.run(randMatrix(rs, 5, d)), { name: 'Error', message: 'this multiHeadAttentionLayer was disposed' });
+    }
+    assert.deepEqual(await pool.memoryInUse(), new Array(WORKERS).fill(0));
+  });
+
+  it('calls split after calls of other sizes: the buffers the workers give back are reused, and bounded', async () => {
+    const rs = rng(23);
+    const layer = { heads: 4, ...Object.fromEntries(['Wq', 'Wk', 'Wv', 'Wo'].map((w) => [w, randMatrix(rs, 64, 64, -0.3, 0.3)])) };
+    const calls = [[300, 64], [200, 64], [300, 64], [1000, 64], [300, 64], [300, 32]].map(([n, d]) => {
+      const [Q, K, V] = [randMatrix(rs, n, d), randMatrix(rs, n, d), randMatrix(rs, n, d)];
+      const X = randMatrix(rs, n, 64);
+      return { Q, K, V, X, want: attn.attention(Q, K, V).output, wantMha: attn.multiHeadAttention(X, null, layer).output };
+    });
+    for (let round = 0; round < 2; round++) {
+      for (const [i, c] of calls.entries()) {
+        sameBits(c.want, (await pool.attention(c.Q, c.K, c.V)).output, `attention call ${i}, round ${round}`);
+        sameBits(c.wantMha, (await pool.multiHeadAttention(c.X, null, layer)).output, `multi-head call ${i}, round ${round}`);
+      }
+    }
+    assert.ok(state.spare.length > 0, 'the workers gave their pieces\' buffers back');
+    assert.ok(state.spare.length <= 8 * WORKERS, `${state.spare.length} spare buffers`);
+  });
+
   it('linearAttention: the engine\'s bits, split by rows (causal: one piece)', async () => {
     const rs = rng(11);
     for (const [n_q, n_k, d] of [[1, 1, 4], [3, 70, 8], [65, 64, 16], [200, 130, 32]]) {
@@ -240,6 +290,10 @@ const BAD = [
   ['multiHeadAttention', [X4, null], { ...MHA, Wk: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, Infinity, 0], [0, 0, 0, 1]] }],
   ['multiHeadAttention', [X4, null], { ...MHA, causal: 1 }],
   ['multiHeadAttention', [X4, null], { ...MHA, into: { output: null } }],
+  ['multiHeadAttentionLayer', [], { ...MHA, Wq: undefined }],
+  ['multiHeadAttentionLayer', [], { ...MHA, heads: 3 }],
+  ['multiHeadAttentionLayer', [], { ...MHA, bo: [1, NaN, 0, 0] }],
+  ['multiHeadAttentionLayer', [], 'layer'],
   ['linearAttention', [I2, I2, I2], { mask: [[0, 0], [0, 0]] }],
   ['linearAttention', [I2, I2, I2], { features: 0 }],
   ['linearAttention', [I2, I2, I2], { seed: -1 }],
@@ -279,6 +333,24 @@ describe('attentionPool: bad input', () => {
       assert.equal(state.posted, posted, `${fn} posted a piece for: ${want.message}`);
     }
     assert.equal(attn.memoryInUse(), 0);
+  });
+
+  it('a layer\'s run rejects with the engine layer\'s error, before anything is posted', async () => {
+    const [want, layer] = [attn.multiHeadAttentionLayer(MHA), await pool.multiHeadAttentionLayer(MHA)];
+    for (const [Xq, Xkv, options] of [[I2, null], [X4, [[1, 2]]], [[[1, 2, 3, NaN]], null], [X4, null, { causal: 1 }], [X4, null, 'x'], [X4, null, { window: -1 }]]) {
+      let err = null;
+      try {
+        want.run(Xq, Xkv, options);
+      } catch (e) {
+        err = e;
+      }
+      assert.ok(err, `the engine's layer took ${JSON.stringify([Xq, Xkv, options])}`);
+      const posted = state.posted;
+      await assert.rejects(layer.run(Xq, Xkv, options), { name: err.name, message: err.message });
+      assert.equal(state.posted, posted);
+    }
+    want.dispose();
+    await layer.dispose();
   });
 
   it('a pool of the attention part alone rejects the training part\'s calls with the engine\'s Error', async () => {

@@ -33,10 +33,14 @@ export function toLayer(opts, d) {
   return layer;
 }
 
-/** Copies a layer's parameters into `arena`; returns the attn_mha_params struct (Wq..Wo, bq..bo pointers). */
-export function putLayer(arena, layer) {
-  const names = [...WEIGHT_NAMES, ...BIAS_NAMES];
-  return arena.struct('attn_mha_params', Object.fromEntries(names.map((key) => [key, arena.input(layer[key])])));
+/**
+ * Copies a layer's parameters into `arena`; returns the attn_mha_params
+ * struct (Wq..Wo, bq..bo pointers), and with `pointers` {params, Wq..bo}.
+ */
+export function putLayer(arena, layer, pointers = false) {
+  const at = Object.fromEntries([...WEIGHT_NAMES, ...BIAS_NAMES].map((key) => [key, arena.input(layer[key])]));
+  const params = arena.struct('attn_mha_params', at);
+  return pointers ? { params, ...at } : params;
 }
 
 /**

@@ -55,16 +55,18 @@ function splitHeads(Z, rows, heads, dh) {
  * A multi-head result: output (n_q x d), weights (per head, or null) and Z
  * (n_q x d, the heads' outputs side by side) as `heads`, split into per-head
  * matrices when first read. Z is copied (it may be a view of wasm memory)
- * unless `owned`. An earlier result `into` of this shape has its Z filled
- * again (and split again when read).
+ * unless `owned`, or is a function that makes it (owned) when first needed.
+ * An earlier result `into` of this shape has its Z filled again (and split
+ * again when read).
  */
 export function mhaResult({ output, weights, Z, owned = false, n_q, heads, d, into }) {
   let zs = into && zOf.get(into);
   if (zs?.heads === heads && zs.Z.length === n_q * d) {
-    zs.Z.set(Z);
+    zs.Z.set(typeof Z === 'function' ? Z() : Z);
     zs.perHead = null;
   } else {
-    zs = { Z: owned ? Z : Z.slice(), heads, perHead: null };
+    const make = typeof Z === 'function' ? Z : null;
+    zs = { z: make ? null : owned ? Z : Z.slice(), get Z() { return (this.z ??= make()); }, heads, perHead: null };
   }
   const result = {
     output,
@@ -109,11 +111,15 @@ export function toMultiHeadAttention(Xq, Xkv, options) {
   return toMhaCall(toLayer(opts, Xq.cols), Xq, Xkv, opts);
 }
 
+/** The sequences and masks of a checked multi-head call copied into `arena` (each scanned): {xq, xkv, masks}. */
+export function putMhaInputs(arena, call) {
+  const xq = arena.input(call.Xq);
+  return { xq, xkv: call.Xkv === call.Xq ? xq : arena.input(call.Xkv), masks: putMasks(arena, call.masks) };
+}
+
 /** The inputs of a checked multi-head call copied into `arena` (each scanned): {params, xq, xkv, masks}. */
 export function putMultiHeadAttention(arena, call) {
-  const params = putLayer(arena, call.layer);
-  const xq = arena.input(call.Xq);
-  return { params, xq, xkv: call.Xkv === call.Xq ? xq : arena.input(call.Xkv), masks: putMasks(arena, call.masks) };
+  return { params: putLayer(arena, call.layer), ...putMhaInputs(arena, call) };
 }
 
 /** Runs a checked multi-head call (toMultiHeadAttention). */
@@ -125,15 +131,16 @@ export function runMultiHeadAttention(k, call) {
  * Heads h0 .. h1-1 of a checked multi-head call (attn_mha_heads): {Z: (n_q
  * x (h1 - h0) d/heads) Float32Array, those heads' outputs side by side,
  * weights: one n_q x n_k matrix per head, or null}: the bits of the whole
- * call's.
+ * call's. `params`: the layer's attn_mha_params already in wasm memory (a
+ * layer kept there), or null to copy call.layer in.
  */
-export function runMhaHeads(k, call, h0, h1) {
+export function runMhaHeads(k, call, h0, h1, params = null) {
   const { layer: { heads, d }, Xq, Xkv, wantWeights } = call;
   const [n_q, n_k, cols] = [Xq.rows, Xkv.rows, (h1 - h0) * (d / heads)];
   return k.run((arena, ex) => {
     const z = arena.floats(n_q * cols);
     const w = wantWeights ? arena.floats((h1 - h0) * n_q * n_k) : 0;
-    const p = putMultiHeadAttention(arena, call);
+    const p = params ? { params, ...putMhaInputs(arena, call) } : putMultiHeadAttention(arena, call);
     const ws = ex.attn_mha_heads_workspace_size(n_q, n_k, d, heads, h0, h1, wantWeights ? 1 : 0) >>> 0;
     k.check(ex.attn_mha_heads(z, w, p.xq, p.xkv, n_q, n_k, d, heads, h0, h1, p.params, p.masks, arena.alloc(ws)),
       'multiHeadAttention');
@@ -147,14 +154,35 @@ export function runMhaHeads(k, call, h0, h1) {
 /**
  * Y = X W + b (attn_project: multi-head attention's output projection, as
  * attn_mha computes it); X, W checked matrices, b a checked vector or null.
+ * `at`: [W, b] already in wasm memory (pointers; W then gives only its
+ * shape), or null to copy them in.
  */
-export function runProject(k, X, W, b) {
+export function runProject(k, X, W, b, at = null) {
   return k.run((arena, ex) => {
     const y = arena.floats(X.rows * W.cols);
-    k.check(ex.attn_project(y, arena.input(X), arena.input(W), arena.input(b), X.rows, X.cols, W.cols), 'multiHeadAttention');
+    const [w, bias] = at ?? [arena.input(W), arena.input(b)];
+    k.check(ex.attn_project(y, arena.input(X), w, bias, X.rows, X.cols, W.cols), 'multiHeadAttention');
     return k.read(y, X.rows, W.cols);
   });
 }
+
+/** multiHeadAttentionLayer()'s options checked: the layer (toLayer). */
+export function toLayerOptions(options) {
+  const opts = toOptions(options, 'multiHeadAttentionLayer');
+  if (opts.Wq === undefined) throw new TypeError('Wq is required (d_model x d_model)');
+  return toLayer(opts, toMatrix(opts.Wq, 'Wq').rows);
+}
+
+/** The arguments of a layer's `what` (run, backward) checked against it: [Xq, Xkv, options]. */
+export function toLayerArgs(layer, what, Xq, Xkv, options) {
+  const o = toOptions(options, what);
+  [Xq, Xkv] = toSequences(Xq, Xkv);
+  expectShape(Xq, 'Xq', undefined, layer.d, 'rows as wide as the layer (d_model)');
+  return [Xq, Xkv, o];
+}
+
+/** A layer's run(Xq, Xkv, options) checked: the call runMultiHeadAttention runs (with the layer's parameters). */
+export const toLayerRun = (layer, Xq, Xkv, options) => toMhaCall(layer, ...toLayerArgs(layer, 'run', Xq, Xkv, options));
 
 /**
  * Multi-head attention, Y = Concat(Z_1..Z_h) Wo + bo with Q = Xq Wq + bq,
@@ -167,6 +195,9 @@ export function multiHeadAttention(k, Xq, Xkv, options) {
   return runMultiHeadAttention(k, toMultiHeadAttention(Xq, Xkv, options));
 }
 
+/** What a disposed layer's calls throw. */
+export const DISPOSED = 'this multiHeadAttentionLayer was disposed';
+
 /**
  * The same layer with its parameters kept in wasm memory, for running it
  * many times without copying Wq..Wo each call (memoryInUse() counts them
@@ -175,9 +206,7 @@ export function multiHeadAttention(k, Xq, Xkv, options) {
  * dY, same options) what multiHeadAttentionBackward returns.
  */
 export function multiHeadAttentionLayer(k, options) {
-  const opts = toOptions(options, 'multiHeadAttentionLayer');
-  if (opts.Wq === undefined) throw new TypeError('Wq is required (d_model x d_model)');
-  const layer = toLayer(opts, toMatrix(opts.Wq, 'Wq').rows);
+  const layer = toLayerOptions(options);
   const self = { heads: layer.heads, dModel: layer.d };
   const resident = residentArena(k, self);
   let params;
@@ -189,11 +218,8 @@ export function multiHeadAttentionLayer(k, options) {
   }
   // Xq and Xkv checked against the layer, then fn(Xq, Xkv, options).
   const checked = (what, Xq, Xkv, options, fn) => {
-    if (!params) throw new Error('this multiHeadAttentionLayer was disposed');
-    const o = toOptions(options, what);
-    [Xq, Xkv] = toSequences(Xq, Xkv);
-    expectShape(Xq, 'Xq', undefined, layer.d, 'rows as wide as the layer (d_model)');
-    return fn(Xq, Xkv, o);
+    if (!params) throw new Error(DISPOSED);
+    return fn(...toLayerArgs(layer, what, Xq, Xkv, options));
   };
   self.run = (Xq, Xkv, options) => checked('run', Xq, Xkv, options, (xq, xkv, o) => {
     const call = toMhaCall(layer, xq, xkv, o);

@@ -11,7 +11,8 @@
 // op, args}. Out: {type: 'done', id, result, memoryInUse} or {type: 'error',
 // id, name, message}.
 import { instantiate } from './load.js';
-import { Kernels } from './kernels.js';
+import { Arena, Kernels } from './kernels.js';
+import { putLayer } from './layer.js';
 import { runAttention } from './ops.js';
 import { runMhaHeads, runProject } from './mha.js';
 import { runLinearAttention } from './linear.js';
@@ -22,13 +23,31 @@ const OPS = {
     const r = runAttention(k, c);
     return { result: r, transfer: [r.output.data.buffer, r.weights?.data.buffer].filter(Boolean) };
   },
-  mhaHeads(k, call, h0, h1) {
-    const r = runMhaHeads(k, call, h0, h1);
-    return { result: r, transfer: [r.Z.buffer, ...(r.weights ?? []).map((w) => w.data.buffer)] };
+  mhaHeads: (k, call, h0, h1) => heads(runMhaHeads(k, call, h0, h1)),
+  project: (k, X, W, b) => projected(runProject(k, X, W, b)),
+  // a multi-head layer kept here, by the pool's id: its parameters in wasm memory until layerDispose
+  layerCreate(k, id, layer) {
+    const arena = new Arena(k.ex);
+    try {
+      layers.set(id, { heads: layer.heads, d: layer.d, arena, at: putLayer(arena, layer, true) });
+    } catch (err) {
+      arena.free();
+      throw err;
+    }
+    return { result: null, transfer: [] };
   },
-  project(k, X, W, b) {
-    const Y = runProject(k, X, W, b);
-    return { result: Y, transfer: [Y.data.buffer] };
+  layerHeads(k, id, call, h0, h1) {
+    const l = held(layers, id, 'multiHeadAttentionLayer');
+    return heads(runMhaHeads(k, { ...call, layer: l }, h0, h1, l.at.params));
+  },
+  layerProject(k, id, X) {
+    const l = held(layers, id, 'multiHeadAttentionLayer');
+    return projected(runProject(k, X, { rows: l.d, cols: l.d }, null, [l.at.Wo, l.at.bo]));
+  },
+  layerDispose(k, id) {
+    layers.get(id)?.arena.free();
+    layers.delete(id);
+    return { result: null, transfer: [] };
   },
   linearAttention(k, c) {
     const r = runLinearAttention(k, c);
@@ -77,12 +96,30 @@ const OPS = {
   memoryInUse: () => ({ result: null, transfer: [] }),
 };
 
-const models = new Map(); // the pool's transformers, by id
-function model(id) {
-  const m = models.get(id);
-  if (!m) throw new Error('attention-wasm: this pool transformer was disposed');
+// The pieces whose inputs are done with when they return: their buffers go
+// back to the pool (transferred), which copies the next calls' inputs into them.
+const GIVES_BACK = new Set(['attention', 'mhaHeads', 'project', 'layerHeads', 'layerProject']);
+
+// The ArrayBuffers of the typed arrays in a piece's arguments (matrices, and
+// the objects that hold them), each once.
+function buffersIn(value, found = new Set(), depth = 0) {
+  if (ArrayBuffer.isView(value)) found.add(value.buffer);
+  else if (value && typeof value === 'object' && depth < 4) Object.values(value).forEach((v) => buffersIn(v, found, depth + 1));
+  return [...found];
+}
+
+const heads = (r) => ({ result: r, transfer: [r.Z.buffer, ...(r.weights ?? []).map((w) => w.data.buffer)] });
+const projected = (Y) => ({ result: Y, transfer: [Y.data.buffer] });
+
+// What the pool keeps here between calls, by id: its transformers and layers.
+const models = new Map();
+const layers = new Map();
+function held(map, id, what) {
+  const m = map.get(id);
+  if (!m) throw new Error(`attention-wasm: this pool ${what} was disposed`);
   return m;
 }
+const model = (id) => held(models, id, 'transformer');
 
 async function load({ module, parts, tiles }) {
   const [training, { ex }] = await Promise.all([
@@ -107,7 +144,8 @@ export function serve(port) {
       if (!engine) throw new Error('attention-wasm: a pool worker was sent a call before its engine');
       const k = await engine;
       const { result, transfer } = OPS[op](k, ...args);
-      port.post({ type: 'done', id, result, memoryInUse: k.memoryInUse() }, transfer);
+      const spare = GIVES_BACK.has(op) ? buffersIn(args).filter((b) => !transfer.includes(b)) : [];
+      port.post({ type: 'done', id, result, spare, memoryInUse: k.memoryInUse() }, [...transfer, ...spare]);
     } catch (err) {
       port.post({ type: 'error', id, name: err?.name, message: err?.message ?? String(err) });
     }

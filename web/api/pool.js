@@ -18,7 +18,9 @@
 //   multiHeadAttention  blocks of heads (attn_mha_heads: their columns of
 //                     Z and their weights), then blocks of the output
 //                     projection's rows (attn_project, more than 4 rows each,
-//                     as attn_mha computes it)
+//                     as attn_mha computes it); a multiHeadAttentionLayer's
+//                     parameters stay in every worker, so its runs post
+//                     only the sequences
 //   linearAttention   without causal: blocks of query rows (every worker
 //                     sums all the keys' features, then its rows); causal
 //                     (prefix sums) runs whole, on one worker
@@ -29,7 +31,8 @@
 //                     worker a block of both; 7 products per tile instead of
 //                     5, so 2 workers gain ~1.5x, not 2x
 // A worker runs the pieces it is sent in order; the results come back with
-// their buffers transferred.
+// their buffers transferred, and so do the pieces' inputs, whose buffers
+// the next calls copy their inputs into (PoolState.spare).
 //
 // Workers start with the pool, and end with pool.close(), when the pool is
 // collected, or in a browser when the page goes away (pagehide; calls after
@@ -53,24 +56,29 @@ const threads = () => (globalThis.process?.versions?.node ? import('#pool-thread
 // to pay, measured by bench/sections/pool.mjs's sweep (npm run bench --
 // --only pool, and bench:browser) on a 2-core AMD EPYC (family 25, model 17).
 // attention's also holds for linear attention and the backward. Node: split
-// attention paid from 67 MFLOP, multi-head from 537. Chromium's messages cost
-// more (a multi-head call, two round trips, ~4 ms at the least): attention
-// paid from 268 MFLOP, multi-head not up to the sweep's 1.6 GFLOP (0.91x)
-// and 1.1x at 4.3 GFLOP.
+// attention paid from 67-151 MFLOP; Chromium's messages cost more: from
+// 268. Multi-head attention (two round trips, its copies in buffers the
+// workers gave back) paid from 201 MFLOP in both, and lost at 84.
 export const SPLIT_FLOPS = Object.freeze(globalThis.process?.versions?.node
-  ? { attention: 64e6, multiHeadAttention: 512e6 }
-  : { attention: 256e6, multiHeadAttention: 4e9 });
+  ? { attention: 64e6, multiHeadAttention: 200e6 }
+  : { attention: 256e6, multiHeadAttention: 200e6 });
 
 // Fewest rows of the output projection per worker: attn_project (as
 // attn_mha) computes 4 rows or fewer a row at a time, which rounds
 // differently from the GEMM that more rows get.
 const PROJECT_ROWS = 5;
 
+// Spare buffers kept per worker (PoolState.keep): a split call's copies (a
+// multi-head call: its sequences, the layer's weights and the rows of Z, per
+// worker); none under SPARE_BYTES (a fresh small buffer costs little).
+const [SPARE, SPARE_BYTES] = [8, 65536];
+
 const OPTIONS = ['workers', 'parts', 'build', 'simd', 'module', 'wasmBinary', 'wasmUrl', 'tiles'];
 
 // The engine's functions (createPool's `engine.calls`), set by the first pool.
 let toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
-  mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks;
+  mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks,
+  toLayerOptions, toLayerRun, putLayer, putMhaInputs, DISPOSED;
 
 /**
  * attentionPool(options) with attention.js's engine: {load (its loader),
@@ -78,7 +86,8 @@ let toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadA
  */
 export async function createPool(options, { load: loadEngine, calls }) {
   ({ toAttention, putAttention, runAttention, toMultiHeadAttention, putMultiHeadAttention, runMultiHeadAttention,
-    mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks } = calls);
+    mhaResult, toLinearAttention, putLinearAttention, runLinearAttention, checkSize, rowMasks,
+    toLayerOptions, toLayerRun, putLayer, putMhaInputs, DISPOSED } = calls);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('attentionPool options must be an object');
   }
@@ -128,7 +137,7 @@ class AttentionPool {
     const blocks = split(rows, s.size);
     const shared = { K: compact(c.K), V: compact(c.V) };
     const parts = await Promise.all(blocks.map(([a, b], i) => {
-      const piece = { ...c, ...shared, Q: rowsOf(c.Q, a, b), n_q: b - a, masks: rowMasks(c.masks, a, b, c.n_k), into: null };
+      const piece = { ...c, ...shared, Q: rowsOf(c.Q, a, b, s), n_q: b - a, masks: rowMasks(c.masks, a, b, c.n_k), into: null };
       return s.run(i, 'attention', [piece], [piece.Q.data.buffer, piece.masks.mask?.data.buffer].filter(Boolean));
     }));
     const into = c.into ?? {};
@@ -143,40 +152,39 @@ class AttentionPool {
     const s = this.#s.open();
     const call = toMultiHeadAttention(Xq, Xkv, options);
     const k = s.engine.kernels;
-    const { layer, wantWeights, into } = call;
-    const { heads, d } = layer;
-    const [n_q, n_k, dh] = [call.Xq.rows, call.Xkv.rows, d / heads];
-    const keys = sum(rowCosts({ ...call, n_q, n_k }));
-    const flops = 2 * d * d * (2 * n_q + 2 * n_k) + 4 * keys * d;
-    // 4 query rows or fewer: attn_mha projects them a row at a time, which
-    // attn_project cannot split (it rounds as the GEMM only above 4 rows).
-    if (flops < s.split.multiHeadAttention || n_q < PROJECT_ROWS) return runMultiHeadAttention(k, call);
+    if (!splitsMha(s, call)) return runMultiHeadAttention(k, call);
     k.run((arena) => putMultiHeadAttention(arena, call));
-    // heads h0 .. h1-1 per worker: their columns of Z and their weights
-    const L = compactLayer(layer);
-    // (the heads read no Wo, bo: those go with the rows of the projection)
-    const piece = { layer: { ...L, Wo: null, bo: null }, Xq: compact(call.Xq), wantWeights, masks: call.masks, into: null };
-    piece.Xkv = call.Xkv === call.Xq ? piece.Xq : compact(call.Xkv);
-    const headBlocks = split(new Array(heads).fill(1), s.size);
-    const parts = await Promise.all(headBlocks.map(([h0, h1], i) => s.run(i, 'mhaHeads', [piece, h0, h1])));
-    const Z = new Float32Array(n_q * d);
-    headBlocks.forEach(([h0, h1], p) => {
-      const cols = (h1 - h0) * dh, z = parts[p].Z;
-      for (let i = 0; i < n_q; i++) Z.set(z.subarray(i * cols, (i + 1) * cols), i * d + h0 * dh);
+    // every piece its own copy of the parameters it needs, transferred
+    const L = call.layer;
+    return splitMha(s, call, {
+      heads(i, piece, h0, h1, transfer) {
+        const layer = { ...L, Wq: own(L.Wq, s), Wk: own(L.Wk, s), Wv: own(L.Wv, s), bq: own(L.bq, s), bk: own(L.bk, s), bv: own(L.bv, s), Wo: null, bo: null };
+        return s.run(i, 'mhaHeads', [{ ...piece, layer }, h0, h1], [...transfer, ...buffers(Object.values(layer))]);
+      },
+      project(i, Z) {
+        const [Wo, bo] = [own(L.Wo, s), own(L.bo, s)];
+        return s.run(i, 'project', [Z, Wo, bo], buffers([Z, Wo, bo]));
+      },
     });
-    let weights = null;
-    if (wantWeights) {
-      weights = parts.flatMap((r) => r.weights);
-      if (into) weights = weights.map((w, h) => (into.weights[h].data.set(w.data), into.weights[h]));
-    }
-    // then the output projection, Y = Z Wo + bo, by blocks of rows
-    const rowBlocks = split(new Array(n_q).fill(1), Math.min(s.size, Math.floor(n_q / PROJECT_ROWS)));
-    const ys = await Promise.all(rowBlocks.map(([a, b], i) => {
-      const X = { rows: b - a, cols: d, data: Z.slice(a * d, b * d), name: 'Z' };
-      return s.run(i, 'project', [X, L.Wo, L.bo], [X.data.buffer]);
-    }));
-    const output = stack(ys, rowBlocks, into?.output);
-    return mhaResult({ output, weights, Z, owned: true, n_q, heads, d, into });
+  }
+
+  /**
+   * multiHeadAttentionLayer(options) of the engine, over the workers: the
+   * layer's parameters are posted to every worker once and kept in its wasm
+   * memory (memoryInUse counts them) until dispose(), so that each run()
+   * posts only its sequences. `await layer.run(Xq, Xkv, options)` resolves
+   * to what the engine layer's run returns, the same bits.
+   */
+  async multiHeadAttentionLayer(options) {
+    const s = this.#s.open();
+    const layer = toLayerOptions(options);
+    s.engine.kernels.run((arena) => putLayer(arena, layer));
+    // the parameters as they are now, as the engine's layer copies them
+    const L = Object.fromEntries(Object.entries(layer).map(([key, v]) => [key, typeof v === 'object' ? own(v) : v]));
+    const id = s.nextId++;
+    const slots = s.slots.map((_, i) => s.slot(i));
+    await Promise.all(slots.map((_, i) => s.run(i, 'layerCreate', [id, L])));
+    return new PoolLayer(s, id, slots, L);
   }
 
   /** linearAttention(Q, K, V, options) of the engine, over the workers. */
@@ -280,35 +288,70 @@ class AttentionPool {
   }
 }
 
-// A transformer whose copies live in the pool's workers (createTransformer).
-class PoolTransformer {
-  #s; #t; #id; #slots; #cfg;
+// Something each worker holds a copy of, by id (a transformer, a layer):
+// its calls need the pool open, the copy not disposed, and the workers that
+// hold it still running. Dropped without dispose(), its copies are freed
+// when it is collected.
+const dropped = new FinalizationRegistry(({ s, id, slots, free }) => freeCopies(s, id, slots, free));
+function freeCopies(s, id, slots, free) {
+  if (s.closed) return null;
+  return Promise.all(slots.map((slot, i) => (s.slots[i] === slot ? s.run(i, free, [id]).catch(() => null) : null)));
+}
+
+class Held {
+  #s; #id; #slots; #free; #noun;
   #disposed = false;
+  // free: the workers' op that frees a copy; noun: {name, maker, disposed(what)} for the errors
+  constructor(s, id, slots, free, noun) {
+    [this.#s, this.#id, this.#slots, this.#free, this.#noun] = [s, id, slots, free, noun];
+    dropped.register(this, { s, id, slots, free }, this);
+  }
+
+  // The pool, checked to be open, this copy not disposed and its workers running.
+  live(what) {
+    const s = this.#s.open();
+    if (this.#disposed) throw new Error(this.#noun.disposed(what));
+    if (this.#slots.some((slot, i) => s.slots[i] !== slot)) {
+      throw new Error(`${what}: a worker that held a copy of this ${this.#noun.name} stopped; make another with ${this.#noun.maker}`);
+    }
+    return s;
+  }
+
+  /** op(id, ...args) on worker i. */
+  post(i, op, args, transfer) {
+    return this.#s.run(i, op, [this.#id, ...args], transfer);
+  }
+
+  /** Frees every copy's wasm memory; any later call rejects. */
+  async dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    dropped.unregister(this);
+    await freeCopies(this.#s, this.#id, this.#slots, this.#free);
+  }
+}
+
+// A transformer whose copies live in the pool's workers (createTransformer).
+class PoolTransformer extends Held {
+  #t; #cfg;
   constructor(state, training, id, cfg, slots) {
-    [this.#s, this.#t, this.#id, this.#cfg, this.#slots] = [state, training, id, cfg, slots];
+    super(state, id, slots, 'tfDispose', {
+      name: 'transformer', maker: 'pool.createTransformer()', disposed: (what) => `${what}: this transformer was disposed`,
+    });
+    [this.#t, this.#cfg] = [training, cfg];
     for (const key of ['vocab', 'context', 'dModel', 'heads', 'layers', 'mlp', 'layerNorm', 'seed']) {
       Object.defineProperty(this, key, { value: cfg[key], enumerable: true });
     }
   }
 
-  // The pool, checked to be open, this model not disposed and its copies alive.
-  #live(what) {
-    const s = this.#s.open();
-    if (this.#disposed) throw new Error(`${what}: this transformer was disposed`);
-    if (this.#slots.some((slot, i) => s.slots[i] !== slot)) {
-      throw new Error(`${what}: a worker that held a copy of this transformer stopped; make another with pool.createTransformer()`);
-    }
-    return s;
-  }
-
   /** One data-parallel training step (see AttentionPool.createTransformer): the batch's mean loss before the update. */
   async trainStep(sequences, options) {
-    const s = this.#live('trainStep');
+    const s = this.live('trainStep');
     const { tokens, batch, length } = this.#t.toTokens(sequences, this.#cfg, 'sequences');
     const adamw = options === undefined ? undefined : (this.#t.toAdamW(options), options);
     const shares = split(new Array(batch).fill(1), s.size);
     const rows = (a, b) => Array.from({ length: b - a }, (_, i) => tokens.subarray((a + i) * length, (a + i + 1) * length));
-    const parts = await Promise.all(shares.map(([a, b], i) => s.run(i, 'tfGradients', [this.#id, rows(a, b)])));
+    const parts = await Promise.all(shares.map(([a, b], i) => this.post(i, 'tfGradients', [rows(a, b)])));
     // the gradients, summed in worker order, each share weighted by its size
     let loss = 0;
     const grads = {};
@@ -321,29 +364,47 @@ class PoolTransformer {
       grads[name] = Float32Array.from(sum);
     }
     shares.forEach(([a, b], w) => { loss += ((b - a) / batch) * parts[w].loss; });
-    await Promise.all(this.#slots.map((_, i) => s.run(i, 'tfUpdate', [this.#id, grads, adamw])));
+    await Promise.all(new Array(s.size).fill(0).map((_, i) => this.post(i, 'tfUpdate', [grads, adamw])));
     return Math.fround(loss);
   }
 
   /** loss(sequences) of the model (its copies are the same): {mean, perToken}. */
   async loss(sequences) {
-    const s = this.#live('loss');
+    this.live('loss');
     this.#t.toTokens(sequences, this.#cfg, 'sequences');
-    return s.run(0, 'tfLoss', [this.#id, sequences]);
+    return this.post(0, 'tfLoss', [sequences]);
   }
 
   /** Every parameter, {name: Float32Array} (the copies are the same). */
   async parameters() {
-    return this.#live('parameters').run(0, 'tfParameters', [this.#id]);
+    this.live('parameters');
+    return this.post(0, 'tfParameters', []);
+  }
+}
+
+// A multi-head layer whose parameters live in the pool's workers (multiHeadAttentionLayer).
+class PoolLayer extends Held {
+  #layer;
+  constructor(state, id, slots, layer) {
+    super(state, id, slots, 'layerDispose', {
+      name: 'layer', maker: 'pool.multiHeadAttentionLayer()', disposed: () => DISPOSED,
+    });
+    this.#layer = layer;
+    this.heads = layer.heads;
+    this.dModel = layer.d;
   }
 
-  /** Frees every copy's wasm memory; any later call rejects. */
-  async dispose() {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    const s = this.#s;
-    if (s.closed) return;
-    await Promise.all(this.#slots.map((slot, i) => (s.slots[i] === slot ? s.run(i, 'tfDispose', [this.#id]) : null)));
+  /** run(Xq, Xkv, options) of the engine's layer, over the workers. */
+  async run(Xq, Xkv, options) {
+    const s = this.live('run');
+    const call = toLayerRun(this.#layer, Xq, Xkv, options);
+    const k = s.engine.kernels;
+    if (!splitsMha(s, call)) return runMultiHeadAttention(k, call);
+    k.run((arena) => putMhaInputs(arena, call));
+    return splitMha(s, call, {
+      heads: (i, piece, h0, h1, transfer) => this.post(i, 'layerHeads', [piece, h0, h1], transfer),
+      project: (i, Z) => this.post(i, 'layerProject', [Z], [Z.data.buffer]),
+    });
   }
 }
 
@@ -360,6 +421,25 @@ class PoolState {
     this.posted = 0; // calls posted to workers, for tests
     this.split = SPLIT_FLOPS; // (tests set { attention: 0, multiHeadAttention: 0 } to split every call)
     this.onHide = null;
+    // Buffers the workers gave back (the inputs of the pieces they ran), for
+    // the copies of the next calls: a fresh buffer costs its page faults
+    // as it is first written (Chromium: ~0.6 ms per MB), a spare one none.
+    this.spare = [];
+  }
+
+  /** n floats in a spare buffer of that size, or a new one; with `from`, a copy of it. */
+  floats(n, from = null) {
+    const i = this.spare.findIndex((b) => b.byteLength === 4 * n);
+    if (i < 0) return from ? from.slice() : new Float32Array(n);
+    const data = new Float32Array(this.spare.splice(i, 1)[0]);
+    if (from) data.set(from);
+    return data;
+  }
+
+  // The newest SPARE buffers per worker given back are kept.
+  keep(buffers) {
+    this.spare.push(...buffers.filter((b) => b.byteLength >= SPARE_BYTES));
+    this.spare.splice(0, Math.max(0, this.spare.length - SPARE * this.size));
   }
 
   start() {
@@ -412,6 +492,7 @@ class PoolState {
     if (slot.pending.size === 0) slot.thread.unref();
     if (msg.type === 'done') {
       slot.memoryInUse = msg.memoryInUse;
+      if (msg.spare) this.keep(msg.spare);
       call.resolve(msg);
     } else {
       const Kind = { TypeError, RangeError }[msg.name] ?? Error;
@@ -506,14 +587,68 @@ function keyTileCosts({ n_q, n_k, masks: { causal, window } }) {
   return tiles;
 }
 
-// Rows a .. b-1 of a checked matrix, in a buffer of their own (to transfer).
-const rowsOf = (m, a, b) => ({ ...m, rows: b - a, data: m.data.slice(a * m.cols, b * m.cols) });
+// 4 query rows or fewer: attn_mha projects them a row at a time, which
+// attn_project cannot split (it rounds as the GEMM only above 4 rows).
+function splitsMha(s, call) {
+  const { layer: { d }, Xq, Xkv } = call;
+  const keys = sum(rowCosts({ ...call, n_q: Xq.rows, n_k: Xkv.rows }));
+  const flops = 2 * d * d * (2 * Xq.rows + 2 * Xkv.rows) + 4 * keys * d;
+  return flops >= s.split.multiHeadAttention && Xq.rows >= PROJECT_ROWS;
+}
+
+/**
+ * A checked multi-head call over the workers: blocks of heads (`post.heads(i,
+ * piece, h0, h1, transfer)` posts one: the sequences, their own copies, with
+ * the buffers to transfer; it resolves to those heads' columns of Z and their
+ * weights), then blocks of the output projection's rows (`post.project(i,
+ * Z)`: Y = Z Wo + bo); the result put together as the engine's.
+ */
+async function splitMha(s, call, post) {
+  const { layer: { heads, d }, wantWeights, into } = call;
+  const [n_q, dh] = [call.Xq.rows, d / heads];
+  const headBlocks = split(new Array(heads).fill(1), s.size);
+  const parts = await Promise.all(headBlocks.map(([h0, h1], i) => {
+    const piece = { layer: { heads, d }, Xq: own(call.Xq, s), wantWeights, masks: call.masks, into: null };
+    piece.Xkv = call.Xkv === call.Xq ? piece.Xq : own(call.Xkv, s);
+    return post.heads(i, piece, h0, h1, buffers([piece.Xq, piece.Xkv]));
+  }));
+  // rows a .. b-1 of Z (n_q x d), from the heads' columns
+  const rowsOfZ = (a, b, spare = null) => {
+    const Z = spare ? spare.floats((b - a) * d) : new Float32Array((b - a) * d);
+    headBlocks.forEach(([h0, h1], p) => {
+      const cols = (h1 - h0) * dh, z = parts[p].Z;
+      for (let i = a; i < b; i++) Z.set(z.subarray(i * cols, (i + 1) * cols), (i - a) * d + h0 * dh);
+    });
+    return Z;
+  };
+  const rowBlocks = split(new Array(n_q).fill(1), Math.min(s.size, Math.floor(n_q / PROJECT_ROWS)));
+  const ys = Promise.all(rowBlocks.map(([a, b], i) => post.project(i, { rows: b - a, cols: d, data: rowsOfZ(a, b, s), name: 'Z' })));
+  let weights = null;
+  if (wantWeights) {
+    weights = parts.flatMap((r) => r.weights);
+    if (into) weights = weights.map((w, h) => (into.weights[h].data.set(w.data), into.weights[h]));
+  }
+  const output = stack(await ys, rowBlocks, into?.output);
+  // the whole Z when it is first read (result.heads)
+  return mhaResult({ output, weights, Z: () => rowsOfZ(0, n_q), n_q, heads, d, into });
+}
+
+// A copy of a checked matrix or vector (or null), in a buffer of its own:
+// posted with its buffer transferred, the one copy a message then costs
+// (a structured clone copies twice). With `spare` (a PoolState), in one of
+// the buffers the workers gave back when there is one of that size.
+const own = (m, spare = null) => m && { ...m, data: spare ? spare.floats(m.data.length, m.data) : m.data.slice() };
+
+// The buffers of these matrices (anything else and repeats skipped), to transfer.
+const buffers = (ms) => [...new Set(ms.filter((m) => m?.data).map((m) => m.data.buffer))];
+
+// Rows a .. b-1 of a checked matrix, in a buffer of their own (to transfer;
+// with `spare`, as own()).
+const rowsOf = (m, a, b, spare = null) => own({ ...m, rows: b - a, data: m.data.subarray(a * m.cols, b * m.cols) }, spare);
 
 // A checked matrix whose data is all of its buffer: posting a view of a
 // larger buffer would copy the whole buffer.
 const compact = (m) => (m && m.data.byteLength !== m.data.buffer.byteLength ? { ...m, data: m.data.slice() } : m);
-
-const compactLayer = (layer) => Object.fromEntries(Object.entries(layer).map(([key, v]) => [key, typeof v === 'object' ? compact(v) : v]));
 
 // Blocks of rows (matrices, in order) as one matrix, in `into` when given.
 function stack(parts, blocks, into) {
