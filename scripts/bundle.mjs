@@ -42,6 +42,22 @@ const wasmNextToDistPlugin = {
   },
 };
 
+// A measuring figure's worker loads the attention part alone, which never
+// imports the training part or the register tiles (the full relaxed
+// engine's): its file leaves them out (a third of it), in their place a
+// module that says so if it is ever imported.
+const attentionPartPlugin = {
+  name: 'attention-part-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/api\/(training|tiles)\.js$/ }, ({ path, importer }) =>
+      (/[\\/]web[\\/]attention\.js$/.test(importer) ? { path, namespace: 'left-out' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ path }) => ({
+      loader: 'js',
+      contents: `throw new Error(${JSON.stringify(`attention-wasm: ${path} is left out of this worker, which loads the attention part alone`)});`,
+    }));
+  },
+};
+
 // Each figure's module registers its formulas, typeset to MathML at build
 // time (scripts/math.mjs), when it loads: the page needs no typesetter.
 const figureMathPlugin = {
@@ -163,11 +179,11 @@ export async function bundle({ watch = false } = {}) {
     // The figures' Web Workers: each its own file next to the figure's
     // module, which names it (a same-origin script, as worker-src under a
     // strict CSP requires).
-    ...FIGURES.filter((f) => f.worker).map(({ name }) => ({
+    ...FIGURES.filter((f) => f.worker).map(({ name, worker }) => ({
       ...esm,
       entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)],
       outfile: join(dist, 'figures', `${name}.worker.js`),
-      plugins: [wasmNextToDistPlugin],
+      plugins: [wasmNextToDistPlugin, ...(worker === 'measures' ? [attentionPartPlugin] : [])],
     })),
     // The workers of an attentionPool that a figure's worker starts (the
     // measuring figures' "on every core"): its new URL('./pool-worker.js',

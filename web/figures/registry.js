@@ -6,7 +6,8 @@
 //   name     its folder is web/figures/<name>/, its element <name>.js there; its tag is attention-<name>
 //   load     imports the element's module (which defines the tag); written out, so bundlers see it
 //   math     it typesets TeX
-//   worker   it runs <name>.worker.js from its folder (trains or measures off the main thread)
+//   worker   it runs <name>.worker.js from its folder, off the main thread: 'trains' (the full
+//            engine) or 'measures' (the attention part alone)
 //   example  it takes the page's own example from a <script type="application/json" data-example> child
 const figure = (name, load, { math = true, worker = false, example = false } = {}) =>
   Object.freeze({ name, tag: `attention-${name}`, load, math, worker, example });
@@ -22,14 +23,14 @@ export const FIGURES = Object.freeze([
   figure('susan-mary', () => import('./susan-mary/susan-mary.js')),
   figure('multi-head-it', () => import('./multi-head-it/multi-head-it.js')),
   figure('multi-head-matmul', () => import('./multi-head-matmul/multi-head-matmul.js')),
-  figure('induction', () => import('./induction/induction.js'), { math: false, worker: true }),
-  figure('tiny-gpt', () => import('./tiny-gpt/tiny-gpt.js'), { math: false, worker: true }),
+  figure('induction', () => import('./induction/induction.js'), { math: false, worker: 'trains' }),
+  figure('tiny-gpt', () => import('./tiny-gpt/tiny-gpt.js'), { math: false, worker: 'trains' }),
   figure('as-dense', () => import('./as-dense/as-dense.js')),
   figure('as-conv', () => import('./as-conv/as-conv.js')),
   figure('causal-mask', () => import('./causal-mask/causal-mask.js'), { example: true }),
   figure('cross', () => import('./cross/cross.js'), { example: true }),
-  figure('cost', () => import('./cost/cost.js'), { worker: true }),
-  figure('efficient', () => import('./efficient/efficient.js'), { worker: true }),
+  figure('cost', () => import('./cost/cost.js'), { worker: 'measures' }),
+  figure('efficient', () => import('./efficient/efficient.js'), { worker: 'measures' }),
   figure('heatmap', () => import('./heatmap/heatmap.js'), { math: false }),
 ]);
 
