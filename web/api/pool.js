@@ -518,6 +518,7 @@ class PoolState {
   close() {
     if (this.closed) return Promise.resolve();
     this.closed = true;
+    this.spare = [];
     if (this.onHide) globalThis.removeEventListener('pagehide', this.onHide);
     return this.stopAll('the pool was closed (pool.close()) before this call finished').then(() => {});
   }

@@ -8,7 +8,7 @@
 // Attributes: layers="1|2", steps="100..5000" (the budget), seed="0.." (whole numbers).
 import { props } from './induction.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText } from '../../kit/dom.js';
+import { h, s, replace, replaceFor, setStyle, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
 import { TrainingFigure } from '../../kit/workers/training.js';
 import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
@@ -71,7 +71,7 @@ class Induction extends TrainingFigure {
     this.run = h('button', { type: 'button', onclick: () => this.toggle() }, this.t('start'));
     this.resetButton = h('button', { type: 'button', onclick: () => this.reset() }, this.t('reset'));
     this.layerChoice = choice({
-      label: this.t('layers'), value: this.state.layers,
+      label: this.t('layers'), value: this.state.layers, prop: 'layers',
       options: ['1', '2'].map((n) => ({ value: n, label: this.t('layerCount', { n: Number(n) }) })),
       onchange: (layers) => this.set({ layers }),
     });
@@ -81,6 +81,7 @@ class Induction extends TrainingFigure {
     this.sampleEl = h('p', { class: 'sample' });
     this.readoutEl = h('p', { class: 'readout' });
     this.layersEl = h('div', { class: 'layers' });
+    this.cards = null; // (made for this.layersEl: renderHeads)
     this.ablationEl = h('div', { class: 'ablation' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -119,6 +120,7 @@ class Induction extends TrainingFigure {
     this.view = null;
     this.off = new Set();
     for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) if (el) replace(el);
+    this.cards = null;
   }
 
   receive(msg) {
@@ -140,7 +142,7 @@ class Induction extends TrainingFigure {
     const m = this.msg.milestone;
     const milestone = m ? this.t('milestone', { step: m.step, every: DEFAULTS.evalEvery, time: seconds(m.trainingMs) }) : '';
     setText(this.milestoneEl, milestone);
-    replace(this.plotEl, this.plot());
+    this.plot();
     if (this.view) this.renderHeads(running);
     const last = this.curve.at(-1);
     // while it trains, the summary is short (it is spoken every few seconds); the scores come when it stops
@@ -159,7 +161,9 @@ class Induction extends TrainingFigure {
       this.t('score', { head: headName(l, hd), previous: fmt(x.previousToken), prefix: fmt(x.prefixMatching) }))) });
   }
 
-  // The loss on the held-out set against the step, for the first pass and the repeats.
+  // The loss on the held-out set against the step, for the first pass and
+  // the repeats: its axes made again only when its width, scale or budget
+  // change, its curves moved in place (a message a few steps apart).
   plot() {
     // drawn at the width it is shown at, so its text stays readable on a phone
     const PW = Math.max(280, Math.min(PW_MAX, this.plotWidth || PW_MAX));
@@ -168,72 +172,102 @@ class Induction extends TrainingFigure {
     const yMax = Math.ceil(top);
     const X = (st) => PL + (st / steps) * (PW - PL - 10);
     const Y = (v) => PT + (1 - v / yMax) * (PH - PB - PT);
-    const kids = [];
-    for (let v = 0; v <= yMax; v++) {
-      kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 10, y1: Y(v), y2: Y(v) }), s('text', { x: PL - 6, y: Y(v) + 4, 'text-anchor': 'end' }, String(v)));
-    }
-    for (let k = 0; k <= 4; k++) {
-      const st = Math.round((k * steps) / 4);
-      kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
-    }
-    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')));
-    kids.push(s('text', { x: 4, y: 10 }, this.t('lossAxis')));
-    kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
-      s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, this.t('uniform', { vocab: DEFAULTS.vocab, value: CHANCE.toFixed(2) })));
     const last = this.curve.at(-1);
-    for (const part of ['first', 'repeats']) {
+    replaceFor(this.plotEl, `${PW} ${yMax} ${steps}`, () => {
+      const kids = [];
+      for (let v = 0; v <= yMax; v++) {
+        kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 10, y1: Y(v), y2: Y(v) }), s('text', { x: PL - 6, y: Y(v) + 4, 'text-anchor': 'end' }, String(v)));
+      }
+      for (let k = 0; k <= 4; k++) {
+        const st = Math.round((k * steps) / 4);
+        kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
+      }
+      kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')));
+      kids.push(s('text', { x: 4, y: 10 }, this.t('lossAxis')));
+      kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
+        s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, this.t('uniform', { vocab: DEFAULTS.vocab, value: CHANCE.toFixed(2) })));
+      // a curve and its latest value (all there is at step 0) per part, drawn once there is a point
+      this.curves = ['first', 'repeats'].map((part) => [part, s('polyline', { class: part }), s('circle', { class: part, r: 3 })]);
+      return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img', 'aria-label': this.t('plotLabel') }, [...kids, ...this.curves.flatMap(([, ...els]) => els)]);
+    });
+    for (const [part, line, dot] of this.curves) {
+      for (const el of [line, dot]) el.style.display = last ? '' : 'none';
       if (!last) continue;
-      kids.push(s('polyline', { class: part, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
-      kids.push(s('circle', { class: part, cx: X(last.step), cy: Y(last[part]), r: 3 })); // the latest value (all there is at step 0)
+      line.setAttribute('points', this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' '));
+      dot.setAttribute('cx', X(last.step));
+      dot.setAttribute('cy', Y(last[part]));
     }
-    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img',
-      'aria-label': this.t('plotLabel') }, kids);
   }
 
   renderHeads(running) {
     const { tokens, period, attention, scores, losses } = this.view;
     const key = theme(this.shadowRoot); // the same object while the theme stays (read before render wrote anything)
     if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
-    const passes = [];
-    for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
-    replace(this.sampleEl, [this.t('sample', { period }), h('span', { class: 'tokens' }, passes)]);
+    replaceFor(this.sampleEl, `${period} ${tokens.join(',')}`, () => {
+      const passes = [];
+      for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
+      return [this.t('sample', { period }), h('span', { class: 'tokens' }, passes)];
+    });
     const canAblate = !running && this.msg.step > 0;
     if (!canAblate && this.off.size) this.off.clear();
-    const focused = this.shadowRoot.activeElement?.dataset?.head; // a switch keeps its focus across the redraw
-    replace(this.layersEl, attention.map((heads, l) => h('div', { class: 'layer', role: 'group', 'aria-label': this.t('layerGroup', { l: l + 1 }) }, [
-      h('span', { class: 'lab' }, this.t('layer', { l: l + 1 })),
-      ...heads.map((W, hd) => this.headCard(W, l, hd, scores[l][hd], tokens, canAblate)),
-    ])));
+    // the head cards, made once for the model's shape (and for each build: a language), then filled in place
+    const shape = attention.map((heads) => heads.length).join(',');
+    if (this.cards?.shape !== shape) {
+      this.cards = attention.map((heads, l) => heads.map((_, hd) => this.headCard(l, hd)));
+      this.cards.shape = shape;
+      replace(this.layersEl, this.cards.map((cards, l) => h('div', { class: 'layer', role: 'group', 'aria-label': this.t('layerGroup', { l: l + 1 }) }, [
+        h('span', { class: 'lab' }, this.t('layer', { l: l + 1 })),
+        ...cards.map((c) => c.el),
+      ])));
+    }
+    attention.forEach((heads, l) => heads.forEach((W, hd) => this.fillCard(this.cards[l][hd], W, scores[l][hd], tokens, canAblate)));
     const repeatsTrained = this.curve.at(-1)?.repeats;
-    if (focused) this.layersEl.querySelector(`input[data-head="${focused}"]`)?.focus();
-    replace(this.ablationEl, canAblate ? this.ablationText(losses, repeatsTrained)
-      : this.t('ablationLater'));
+    setText(this.ablationEl, canAblate ? this.ablationText(losses, repeatsTrained) : this.t('ablationLater'));
   }
 
-  headCard(W, l, hd, score, tokens, canAblate) {
+  // A head's card: its attention map, its two scores and its switch, to be filled by fillCard.
+  headCard(l, hd) {
     const name = `${l}.${hd}`;
-    const canvas = h('canvas', { role: 'img', 'aria-label': this.t('headMap', { l: l + 1, h: hd + 1 }) });
-    paintMatrix(canvas, W, this.colors, 1);
-    canvas.addEventListener('mousemove', (e) => {
-      const r = canvas.getBoundingClientRect();
+    const card = { name, W: null, tokens: null };
+    card.canvas = h('canvas', { role: 'img', 'aria-label': this.t('headMap', { l: l + 1, h: hd + 1 }) });
+    card.canvas.addEventListener('mousemove', (e) => {
+      const { W, tokens } = card;
+      const r = card.canvas.getBoundingClientRect();
       const [i, j] = [Math.floor(((e.clientY - r.top) / r.height) * W.rows), Math.floor(((e.clientX - r.left) / r.width) * W.cols)];
       if (i < 0 || j < 0 || i >= W.rows || j >= W.cols) return;
       setText(this.readoutEl, this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) }));
     });
-    const bar = (label, v) => h('div', { class: 'score' }, [h('span', { class: 'name' }, label), h('span', { class: 'bar' }, h('span', { style: `width:${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%` })), fmt(v)]);
-    const input = h('input', { type: 'checkbox', role: 'switch', 'data-head': name, checked: this.off.has(name), disabled: !canAblate });
-    input.addEventListener('change', () => {
-      if (input.checked) this.off.add(name); else this.off.delete(name);
+    const bar = (label) => {
+      const [fill, value] = [h('span'), h('span', { class: 'value' })];
+      return { fill, value, el: h('div', { class: 'score' }, [h('span', { class: 'name' }, label), h('span', { class: 'bar' }, fill), value]) };
+    };
+    card.bars = [bar(this.t('previousToken')), bar(this.t('prefixMatching'))];
+    card.input = h('input', { type: 'checkbox', role: 'switch', 'data-head': name });
+    card.input.addEventListener('change', () => {
+      if (card.input.checked) this.off.add(name); else this.off.delete(name);
       this.ablate([...this.off].map((k) => k.split('.').map(Number)));
     });
-    return h('div', { class: `head${this.off.has(name) ? ' off' : ''}` }, [
+    card.el = h('div', { class: 'head' }, [
       h('div', { class: 'cap' }, this.t('head', { l: l + 1, h: hd + 1 })),
-      canvas,
-      bar(this.t('previousToken'), score.previousToken),
-      bar(this.t('prefixMatching'), score.prefixMatching),
+      card.canvas,
+      ...card.bars.map((b) => b.el),
       // each switch names its head (four "switch this head off" would be one name for four controls)
-      h('label', { class: 'switch' }, [input, this.t('switchOff', { head: headName(l, hd) })]),
+      h('label', { class: 'switch' }, [card.input, this.t('switchOff', { head: headName(l, hd) })]),
     ]);
+    return card;
+  }
+
+  fillCard(card, W, score, tokens, canAblate) {
+    Object.assign(card, { W, tokens });
+    paintMatrix(card.canvas, W, this.colors, 1);
+    [score.previousToken, score.prefixMatching].forEach((v, k) => {
+      setStyle(card.bars[k].fill, 'width', `${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%`);
+      setText(card.bars[k].value, fmt(v));
+    });
+    const off = this.off.has(card.name);
+    card.el.classList.toggle('off', off);
+    if (card.input.checked !== off) card.input.checked = off;
+    if (card.input.disabled !== !canAblate) card.input.disabled = !canAblate;
   }
 
   ablationText(losses, repeatsTrained) {

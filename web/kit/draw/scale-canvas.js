@@ -12,15 +12,17 @@ export function palette(root) {
 
 /** Paint M ({rows, cols, data}) onto `canvas`, one pixel per value, full scale at `max`. */
 export function paintMatrix(canvas, M, colors, max = 1) {
-  canvas.width = M.cols;
-  canvas.height = M.rows;
+  // (a canvas given its own size again is cleared and allocated again)
+  if (canvas.width !== M.cols) canvas.width = M.cols;
+  if (canvas.height !== M.rows) canvas.height = M.rows;
   const ctx = canvas.getContext('2d');
   const img = ctx.createImageData(M.cols, M.rows);
+  const px = img.data;
   for (let k = 0; k < M.data.length; k++) {
     const v = M.data[k];
     const level = Math.round(Math.min(1, Math.abs(v) / max) * LEVELS);
     const [r, g, b] = (v < 0 ? colors.negative : colors.positive)[level];
-    img.data.set([r, g, b, 255], 4 * k);
+    [px[4 * k], px[4 * k + 1], px[4 * k + 2], px[4 * k + 3]] = [r, g, b, 255];
   }
   ctx.putImageData(img, 0, 0);
 }
