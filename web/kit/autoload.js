@@ -4,9 +4,13 @@
 //
 // A figure that trains or measures in a worker (the heavy ones) is imported
 // only once one of its elements nears the viewport; the others as soon as
-// their tag is in the page. Elements added later (by a script, or HTML put
-// in by a framework) are found by a MutationObserver. If a module cannot
-// be loaded, each of its elements says so in its own text (light DOM).
+// their tag is in the page, those near the viewport first: the rest once
+// those have drawn (on a page of many figures, an article, their files would
+// otherwise share the network with the first figure's: HTTP/2 sends them all
+// at once), or once the reader scrolls to them or prints. Elements added
+// later (by a script, or HTML put in by a framework) are found by a
+// MutationObserver. If a module cannot be loaded, each of its elements says
+// so in its own text (light DOM).
 //
 // On a slow network the round trips, not the bytes, cost the time: a module
 // asks for its imports only once it has arrived, and a figure for its words
@@ -24,7 +28,8 @@ import manifest from './preload-manifest.js';
 import { bestBuild, fetchModule } from '../api/load.js';
 import { languageOf, translator } from './i18n.js';
 
-const NEAR = '600px 0px'; // a heavy figure starts loading this far below the fold
+const NEAR = 600; // px: a heavy figure starts loading this far below the fold
+const FIRST_WAVE_MS = 4000; // the rest load after this long even if a first figure has not drawn
 
 /** The engine's .wasm compiling ahead: {build, url, module: a promise}, for engine.js. */
 export const PREFETCH = Symbol.for('attention-wasm.prefetch');
@@ -84,7 +89,8 @@ export function autoload(figures, root = document) {
   }
 
   function load(figure) {
-    if (!waiting.delete(figure.tag)) return;
+    if (!waiting.delete(figure.tag)) return null;
+    later.delete(figure);
     if (base) {
       for (const lang of new Set([...root.querySelectorAll(figure.tag)].map(languageOf))) ahead(figure, lang);
     } else {
@@ -93,7 +99,7 @@ export function autoload(figures, root = document) {
       // (a figure that starts gets the same promise, and says any failure).
       import('./engine.js').then((m) => m.engine()).catch(() => {});
     }
-    figure.load().catch((err) => {
+    const loaded = figure.load().catch((err) => {
       for (const el of root.querySelectorAll(figure.tag)) {
         const p = document.createElement('p');
         p.setAttribute('role', 'alert');
@@ -102,7 +108,23 @@ export function autoload(figures, root = document) {
       }
     });
     if (!waiting.size) mutations.disconnect();
+    return loaded;
   }
+
+  // The first wave: the figures near the viewport when the page is scanned;
+  // `later` the others, loaded once the first have drawn (or FIRST_WAVE_MS).
+  const first = [];
+  const later = new Set();
+  let waved = false;
+  function wave() {
+    if (waved) return;
+    waved = true;
+    for (const figure of later) load(figure);
+  }
+  const nearView = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.top < innerHeight + NEAR && r.bottom > -NEAR;
+  };
 
   const near = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
     for (const e of entries) {
@@ -111,13 +133,19 @@ export function autoload(figures, root = document) {
       const figure = waiting.get(e.target.localName);
       if (figure) load(figure);
     }
-  }, { rootMargin: NEAR }) : null;
+  }, { rootMargin: `${NEAR}px 0px` }) : null;
 
   function found(el) {
     const figure = waiting.get(el.localName);
     if (!figure) return;
-    if (figure.worker && near && !linked(el)) near.observe(el);
-    else load(figure);
+    if (near && !linked(el) && (figure.worker || (!waved && !nearView(el)))) {
+      near.observe(el);
+      if (!figure.worker) later.add(figure);
+    } else {
+      const loaded = load(figure);
+      // (drawn: its elements' ready; one that fails never draws, and FIRST_WAVE_MS ends the wait)
+      if (!waved && loaded) first.push(loaded.then(() => Promise.all([...root.querySelectorAll(figure.tag)].map((e) => e.ready))));
+    }
   }
 
   function scan(node) {
@@ -133,5 +161,10 @@ export function autoload(figures, root = document) {
   if (waiting.size) {
     mutations.observe(root, { childList: true, subtree: true });
     scan(root.documentElement ?? root);
+  }
+  if (!later.size) waved = true;
+  else {
+    Promise.race([Promise.allSettled(first), new Promise((r) => setTimeout(r, FIRST_WAVE_MS))]).then(wave);
+    globalThis.addEventListener?.('beforeprint', wave, { once: true });
   }
 }
