@@ -253,6 +253,29 @@ test('a one-figure page asks for everything its figure needs within three round 
 // The same for every figure, from the bundle itself: what the autoloader asks
 // for ahead (its manifest) holds every module that the figure's module, its
 // words and the shared words import, so none is found only once another has arrived.
+// On the article (on a desktop: its first figure in view), the figures near
+// the top are asked for first and the rest (which would share a slow network
+// with them) once those have drawn, with no scroll needed; the heavy ones
+// (workers) only as a reader nears them.
+test('the article asks for its first figures, and for the others once those have drawn', async () => {
+  const context = await server.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.addInitScript(noteReady);
+    const chain = watchRequests(await emulate(page, {}));
+    await page.goto(`${server.origin}/web/index.html`);
+    const light = FIGURES.filter((f) => !f.worker);
+    await page.waitForFunction((tags) => tags.every((t) => customElements.get(t)), light.map((f) => f.tag), { timeout: 60_000 });
+    const first = await page.evaluate(() => performance.timeOrigin + Math.min(...Object.values(window.__ready)));
+    const sent = (name) => chain.requests.find((r) => r.url.endsWith(`/dist/figures/${name}.js`))?.sent;
+    assert.ok(sent(light[0].name) < first, `${light[0].name}, at the top, asked for before the first drawing`);
+    assert.ok(sent(light.at(-1).name) > first, `${light.at(-1).name}, at the end, asked for after the first drawing`);
+    for (const f of FIGURES.filter((x) => x.worker)) assert.equal(sent(f.name), undefined, `${f.name} (it runs a worker): not before the reader nears it`);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the autoloader asks ahead for every module each figure imports', async () => {
   const dist = new URL('../../dist/', import.meta.url);
   const listed = JSON.parse(await readFile(new URL('../../build/preload-manifest.json', import.meta.url), 'utf8')); // (scripts/bundle.mjs)

@@ -8,8 +8,9 @@
 // call frees what it took).
 //
 // Messages in: {type: 'load', module, parts, tiles}, then {type: 'call', id,
-// op, args}. Out: {type: 'done', id, result, memoryInUse} or {type: 'error',
-// id, name, message}.
+// op, args}. Out: {type: 'done', id, result, spare (the buffers of the
+// piece's inputs, given back), memoryInUse} or {type: 'error', id, name,
+// message}.
 import { instantiate } from './load.js';
 import { Arena, Kernels } from './kernels.js';
 import { putLayer } from './layer.js';
@@ -37,11 +38,11 @@ const OPS = {
     return { result: null, transfer: [] };
   },
   layerHeads(k, id, call, h0, h1) {
-    const l = held(layers, id, 'multiHeadAttentionLayer');
+    const l = held(layers, id, 'layer');
     return heads(runMhaHeads(k, { ...call, layer: l }, h0, h1, l.at.params));
   },
   layerProject(k, id, X) {
-    const l = held(layers, id, 'multiHeadAttentionLayer');
+    const l = held(layers, id, 'layer');
     return projected(runProject(k, X, { rows: l.d, cols: l.d }, null, [l.at.Wo, l.at.bo]));
   },
   layerDispose(k, id) {

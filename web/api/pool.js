@@ -183,7 +183,12 @@ class AttentionPool {
     const L = Object.fromEntries(Object.entries(layer).map(([key, v]) => [key, typeof v === 'object' ? own(v) : v]));
     const id = s.nextId++;
     const slots = s.slots.map((_, i) => s.slot(i));
-    await Promise.all(slots.map((_, i) => s.run(i, 'layerCreate', [id, L])));
+    const made = await Promise.allSettled(slots.map((_, i) => s.run(i, 'layerCreate', [id, L])));
+    const failed = made.find((r) => r.status === 'rejected');
+    if (failed) {
+      await freeCopies(s, id, slots, 'layerDispose'); // (the workers that made theirs)
+      throw failed.reason;
+    }
     return new PoolLayer(s, id, slots, L);
   }
 

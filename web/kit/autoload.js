@@ -4,13 +4,13 @@
 //
 // A figure that trains or measures in a worker (the heavy ones) is imported
 // only once one of its elements nears the viewport; the others as soon as
-// their tag is in the page, those near the viewport first: the rest once
-// those have drawn (on a page of many figures, an article, their files would
-// otherwise share the network with the first figure's: HTTP/2 sends them all
-// at once), or once the reader scrolls to them or prints. Elements added
-// later (by a script, or HTML put in by a framework) are found by a
-// MutationObserver. If a module cannot be loaded, each of its elements says
-// so in its own text (light DOM).
+// their tag is in the page. On a page of many figures (an article) those
+// near the viewport come first, the rest once those have drawn, or once the
+// reader scrolls to them or prints: their files would otherwise share the
+// network with the first figure's (HTTP/2 sends them all at once).
+// Elements added later (by a script, or HTML put in by a framework) are
+// found by a MutationObserver. If a module cannot be loaded, each of its
+// elements says so in its own text (light DOM).
 //
 // On a slow network the round trips, not the bytes, cost the time: a module
 // asks for its imports only once it has arrived, and a figure for its words
@@ -30,6 +30,8 @@ import { languageOf, translator } from './i18n.js';
 
 const NEAR = 600; // px: a heavy figure starts loading this far below the fold
 const FIRST_WAVE_MS = 4000; // the rest load after this long even if a first figure has not drawn
+const FEW = 2; // a page with this many figures or fewer loads them all at once (where they are costs a layout)
+const START = 400; // px: a figure starts drawing this near the viewport (figure-element.js)
 
 /** The engine's .wasm compiling ahead: {build, url, module: a promise}, for engine.js. */
 export const PREFETCH = Symbol.for('attention-wasm.prefetch');
@@ -116,14 +118,15 @@ export function autoload(figures, root = document) {
   const first = [];
   const later = new Set();
   let waved = false;
+  let crowded = false; // more than FEW figures when the page was first scanned
   function wave() {
     if (waved) return;
     waved = true;
     for (const figure of later) load(figure);
   }
-  const nearView = (el) => {
+  const inView = (el, margin) => {
     const r = el.getBoundingClientRect();
-    return r.top < innerHeight + NEAR && r.bottom > -NEAR;
+    return r.top < innerHeight + margin && r.bottom > -margin;
   };
 
   const near = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
@@ -138,13 +141,14 @@ export function autoload(figures, root = document) {
   function found(el) {
     const figure = waiting.get(el.localName);
     if (!figure) return;
-    if (near && !linked(el) && (figure.worker || (!waved && !nearView(el)))) {
+    if (near && !linked(el) && (figure.worker || (crowded && !waved && !inView(el, NEAR)))) {
       near.observe(el);
       if (!figure.worker) later.add(figure);
     } else {
       const loaded = load(figure);
-      // (drawn: its elements' ready; one that fails never draws, and FIRST_WAVE_MS ends the wait)
-      if (!waved && loaded) first.push(loaded.then(() => Promise.all([...root.querySelectorAll(figure.tag)].map((e) => e.ready))));
+      // loaded, and drawn where it starts at once (one that fails never draws: FIRST_WAVE_MS ends the wait)
+      const drawn = () => Promise.all([...root.querySelectorAll(figure.tag)].filter((e) => inView(e, START)).map((e) => e.ready));
+      if (!waved && loaded) first.push(loaded.then(drawn));
     }
   }
 
@@ -160,6 +164,7 @@ export function autoload(figures, root = document) {
   });
   if (waiting.size) {
     mutations.observe(root, { childList: true, subtree: true });
+    crowded = root.querySelectorAll(selector()).length > FEW;
     scan(root.documentElement ?? root);
   }
   if (!later.size) waved = true;
