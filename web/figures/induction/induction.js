@@ -81,7 +81,7 @@ class Induction extends TrainingFigure {
     this.sampleEl = h('p', { class: 'sample' });
     this.readoutEl = h('p', { class: 'readout' });
     this.layersEl = h('div', { class: 'layers' });
-    this.cards = null; // (made for this.layersEl: renderHeads)
+    [this.cards, this.sample] = [null, null]; // (what this.layersEl and this.sampleEl show: renderHeads)
     this.ablationEl = h('div', { class: 'ablation' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -120,7 +120,7 @@ class Induction extends TrainingFigure {
     this.view = null;
     this.off = new Set();
     for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) if (el) replace(el);
-    this.cards = null;
+    [this.cards, this.sample] = [null, null];
   }
 
   receive(msg) {
@@ -186,16 +186,16 @@ class Induction extends TrainingFigure {
       kids.push(s('text', { x: 4, y: 10 }, this.t('lossAxis')));
       kids.push(s('line', { class: 'chance', x1: PL, x2: PW - 10, y1: Y(CHANCE), y2: Y(CHANCE) }),
         s('text', { x: PW - 12, y: Y(CHANCE) + 13, 'text-anchor': 'end' }, this.t('uniform', { vocab: DEFAULTS.vocab, value: CHANCE.toFixed(2) })));
-      // a curve and its latest value (all there is at step 0) per part, drawn once there is a point
-      this.curves = ['first', 'repeats'].map((part) => [part, s('polyline', { class: part }), s('circle', { class: part, r: 3 })]);
+      // a curve and its latest value (all there is at step 0) per part
+      this.curves = ['first', 'repeats'].map((part) => [part, s('polyline', { class: part }), s('circle', { class: part })]);
       return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img', 'aria-label': this.t('plotLabel') }, [...kids, ...this.curves.flatMap(([, ...els]) => els)]);
     });
+    // (the same attributes whatever was drawn before: no point yet is no line and a dot of radius 0)
     for (const [part, line, dot] of this.curves) {
-      for (const el of [line, dot]) el.style.display = last ? '' : 'none';
-      if (!last) continue;
       line.setAttribute('points', this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' '));
-      dot.setAttribute('cx', X(last.step));
-      dot.setAttribute('cy', Y(last[part]));
+      dot.setAttribute('cx', last ? X(last.step) : PL);
+      dot.setAttribute('cy', last ? Y(last[part]) : Y(0));
+      dot.setAttribute('r', last ? 3 : 0);
     }
   }
 
@@ -203,11 +203,13 @@ class Induction extends TrainingFigure {
     const { tokens, period, attention, scores, losses } = this.view;
     const key = theme(this.shadowRoot); // the same object while the theme stays (read before render wrote anything)
     if (!this.colors || this.colorKey !== key) [this.colors, this.colorKey] = [palette(this.shadowRoot), key];
-    replaceFor(this.sampleEl, `${period} ${tokens.join(',')}`, () => {
+    const sample = `${period} ${tokens.join(',')}`;
+    if (this.sample !== sample) {
+      this.sample = sample;
       const passes = [];
       for (let t = 0; t < tokens.length; t += period) passes.push(h('span', { class: 'pass' }, tokens.slice(t, t + period).map((id) => ALPHABET[id]).join('')));
-      return [this.t('sample', { period }), h('span', { class: 'tokens' }, passes)];
-    });
+      replace(this.sampleEl, this.t('sample', { period }), h('span', { class: 'tokens' }, passes));
+    }
     const canAblate = !running && this.msg.step > 0;
     if (!canAblate && this.off.size) this.off.clear();
     // the head cards, made once for the model's shape (and for each build: a language), then filled in place
