@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RandomState } from '../unit/mt19937.js';
-import { roundShares, pcts, leaders, list, count, sameness, gap, attrNumber } from '../../web/kit/format.js';
+import { roundShares, pcts, leaders, list, count, sameness, gap, attrNumber, grouped } from '../../web/kit/format.js';
 import { labelFor, contrast } from '../../web/kit/draw/scale.js';
 
 const rng = new RandomState(17);
@@ -80,4 +80,10 @@ test('cell labels: black or white, whichever reads better, always at least 4.5:1
   // the theme colours themselves, and greys around the switch point
   for (const hex of ['#c45a00', '#1f62b4', '#f1f1ee', '#ff9e3d', '#5aa7ff', '#272930']) checkColour([1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
   for (let g = 100; g < 140; g++) checkColour([g, g, g]);
+});
+
+test('integers grouped by thousands as en-US prints them, without loading a locale', () => {
+  for (const n of [0, 7, 999, 1000, 16384, 65536, 1234567, 5_000_000, 2 ** 31, ...rng.uniform(0, 1e9, 200).map(Math.floor)]) {
+    assert.equal(grouped(n), n.toLocaleString('en-US'), String(n));
+  }
 });

@@ -10,8 +10,10 @@
 //
 // A change of a control redraws only what it changes: the window's pattern
 // (window, global tokens) or the Performer's (features: its weights and the
-// error curve, computed once when the figure starts, and the ring on the
-// curve, moved); the time plot and the table only when results arrive.
+// ring on the error curve, moved); the time plot and the table only when
+// results arrive. The error curve needs the Performer at every m (54 draws
+// of the features, a phone's ~150 ms), so the first drawing computes the
+// slider's m alone and the curve follows after it, a count per task.
 import { props } from './efficient.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
@@ -20,10 +22,10 @@ import { theme } from '../../kit/draw/colors.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { MeasuringFigure } from '../../kit/workers/measuring.js';
 import { rich } from '../../kit/rich.js';
-import { millis, pct } from '../../kit/format.js';
+import { grouped, millis, pct } from '../../kit/format.js';
 import { loglogPlot } from '../../kit/draw/loglog.js';
 import {
-  exactWeights, featureErrors, parseGlobal, readGlobal, slope, windowPattern, windowTiles,
+  exactWeights, featureError, featureErrors, parseGlobal, readGlobal, slope, windowPattern, windowTiles,
   CORES, FEATURE_COUNTS, FIRST_N, MECHANISMS, N_TOKENS, SEEDS, SWEEP, TILE,
 } from './efficient.model.js';
 
@@ -99,8 +101,9 @@ class Efficient extends MeasuringFigure {
     this.timePlot = h('div');
     this.slopes = h('p', { class: 'note' });
     this.table = h('div', { class: 'wrap' });
-    this.errors ??= featureErrors(this.attn); // the same in every language: kept across a rebuild
-    this.errorPlot = this.errorCurve();
+    this.errorPlot = h('div'); // the error curve (drawCurve), once every m is computed
+    this.errorSvg = null;
+    if (this.curveWork) this.curveWork.then(() => this.drawCurve()); // (a rebuild in another language)
     this.drawn = {}; // what each part was last drawn for (see render)
     const tiles = (global) => windowTiles(NOTE_N, SWEEP.window, global);
     const [band, opened] = [tiles([]), tiles([0])];
@@ -118,7 +121,7 @@ class Efficient extends MeasuringFigure {
       this.slopes,
       this.table,
       h('p', { class: 'note' }, rich(this.t('note', {
-        tile: TILE, w: SWEEP.window, n: NOTE_N.toLocaleString('en-US'), keys: Math.round((band * TILE * TILE) / NOTE_N), blocks: Math.round(band / (NOTE_N / TILE)),
+        tile: TILE, w: SWEEP.window, n: grouped(NOTE_N), keys: Math.round((band * TILE * TILE) / NOTE_N), blocks: Math.round(band / (NOTE_N / TILE)),
         share: (band / (NOTE_N / TILE) ** 2).toFixed(3), ideal: ((2 * SWEEP.window + 1) / NOTE_N).toFixed(3),
         tiles: band, extra: opened - band, more: pct(opened / band - 1),
       }))),
@@ -183,7 +186,7 @@ class Efficient extends MeasuringFigure {
       d.kept = w.kept;
     }
     // the caption, the plot's mark and the summary read the same average; the drawn weights are its first draw
-    const at = this.errors.find((r) => r.m === m);
+    const at = featureError(this.attn, m);
     if (d.theme !== th || d.features !== m) {
       this.views.performer.update(at.drawn, { max });
       setText(this.captions.performer, this.t('captionPerformer', { m, seeds: SEEDS, misplaced: pct(at.error) }));
@@ -201,26 +204,52 @@ class Efficient extends MeasuringFigure {
     this.announce(this.t('summary', { w: window, kept: pct(d.kept), m, misplaced: pct(at.error) }));
   }
 
-  /** The Performer's error against m (the same for every state: drawn once), with a ring to mark the slider's m. */
-  errorCurve() {
-    const [first, last] = [this.errors[0], this.errors.at(-1)];
-    const svg = loglogPlot({
+  onPage() {
+    super.onPage();
+    this.curve();
+  }
+
+  /** Resolves once the error curve is computed and drawn. */
+  async settled() {
+    await this.curveWork;
+  }
+
+  /** Compute the Performer at every m after the first drawing, a count per task (a reader's input comes between two), then draw the curve. */
+  curve() {
+    this.curveWork ??= new Promise((resolve) => {
+      const todo = FEATURE_COUNTS.slice();
+      const next = () => {
+        if (!todo.length) return resolve();
+        featureError(this.attn, todo.pop()); // (the largest, costliest, first)
+        setTimeout(next, 0);
+      };
+      requestAnimationFrame(() => setTimeout(next, 0));
+    }).then(() => this.drawCurve());
+  }
+
+  /** The Performer's error against m (the same for every state: drawn once), with a ring on the slider's m. */
+  drawCurve() {
+    const errors = featureErrors(this.attn);
+    const [first, last] = [errors[0], errors.at(-1)];
+    this.errorSvg = loglogPlot({
       title: this.t('errorPlot'),
-      series: [{ cls: 'linear', points: this.errors.map((r) => [r.m, r.error]) }],
+      series: [{ cls: 'linear', points: errors.map((r) => [r.m, r.error]) }],
       xTicks: FEATURE_COUNTS.filter((k, i) => i % 2 === 0), xLabel: this.t('mAxis'), yFormat: pct, base: 2,
       highlight: [first.m, first.error],
     });
     this.errorLabel = (at) => this.t('errorLabel', { first: pct(first.error), m0: first.m, last: pct(last.error), m1: last.m, m: at.m, at: pct(at.error), seeds: SEEDS });
-    return svg;
+    replace(this.errorPlot, [this.errorSvg]);
+    this.markError(featureError(this.attn, this.state.features));
   }
 
-  /** Move the error plot's ring to m's point (the curve's own dot there). */
+  /** Move the error plot's ring to m's point (the curve's own dot there), once the curve is drawn. */
   markError(at) {
-    const dot = this.errorPlot.querySelectorAll('circle.linear')[this.errors.indexOf(at)];
-    const ring = this.errorPlot.querySelector('.highlight');
+    if (!this.errorSvg) return;
+    const dot = this.errorSvg.querySelectorAll('circle.linear')[FEATURE_COUNTS.indexOf(at.m)];
+    const ring = this.errorSvg.querySelector('.highlight');
     ring.setAttribute('cx', dot.getAttribute('cx'));
     ring.setAttribute('cy', dot.getAttribute('cy'));
-    this.errorPlot.setAttribute('aria-label', this.errorLabel(at));
+    this.errorSvg.setAttribute('aria-label', this.errorLabel(at));
   }
 
   /** The time plot, its slopes and the table, from the sweep's results. */

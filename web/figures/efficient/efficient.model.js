@@ -134,14 +134,16 @@ export function example(attn, { window, global = [], features, seed = 1 }) {
 export const SEEDS = 6;
 
 /**
- * For each feature count m: {m, error, drawn}: the Performer's misplaced
- * weight averaged over `seeds` draws of the features (seeds 1..seeds), and
- * the first draw's weights (the one the figure draws).
+ * The Performer at m features: {m, error, drawn}: its misplaced weight
+ * averaged over `seeds` draws of the features (seeds 1..seeds), and the
+ * first draw's weights (the one the figure draws). Kept per engine.
  */
-export function featureErrors(attn, { counts = FEATURE_COUNTS, seeds = SEEDS } = {}) {
+export function featureError(attn, m, seeds = SEEDS) {
   const X = tokens(attn);
-  const exact = exactWeights(attn);
-  return counts.map((m) => {
+  const kept = (cached.errors ??= new Map());
+  const key = `${m}|${seeds}`;
+  if (!kept.has(key)) {
+    const exact = exactWeights(attn);
     let sum = 0;
     let drawn = null;
     for (let s = 1; s <= seeds; s++) {
@@ -149,9 +151,13 @@ export function featureErrors(attn, { counts = FEATURE_COUNTS, seeds = SEEDS } =
       drawn ??= W;
       sum += misplaced(W, exact);
     }
-    return { m, error: sum / seeds, drawn };
-  });
+    kept.set(key, { m, error: sum / seeds, drawn });
+  }
+  return kept.get(key);
 }
+
+/** featureError at each feature count: the error curve. */
+export const featureErrors = (attn, { counts = FEATURE_COUNTS, seeds = SEEDS } = {}) => counts.map((m) => featureError(attn, m, seeds));
 
 // ---- what the window costs in the kernel ------------------------------------
 

@@ -10,6 +10,7 @@
 // as an exception. demoModel computes a small two-layer model live with the
 // kernels, with heads that can be switched off.
 import { zeros, put, toRows } from '../../kit/mat.js';
+import { grouped } from '../../kit/format.js';
 
 export const LIMITS = { chars: 5_000_000, tokens: 512, heads: 1024, numbers: 4_000_000, tokenChars: 200 };
 
@@ -52,7 +53,7 @@ function headMatrix(rows, nq, nk, where) {
 export function parseHeatmap(input) {
   let obj = input;
   if (typeof input === 'string') {
-    if (input.length > LIMITS.chars) return fail('tooManyChars', { chars: input.length.toLocaleString('en-US'), limit: LIMITS.chars.toLocaleString('en-US') });
+    if (input.length > LIMITS.chars) return fail('tooManyChars', { chars: grouped(input.length), limit: grouped(LIMITS.chars) });
     try {
       obj = JSON.parse(input);
     } catch (err) {

@@ -11,7 +11,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { rich } from '../../kit/rich.js';
-import { num, pct } from '../../kit/format.js';
+import { grouped, num, pct } from '../../kit/format.js';
 import { gradientCss, gradientPanel } from './tempering-gradient.view.js';
 import { temperingModel, spread, hasSpread, BINS, KEYS, QUERIES, SAMPLE_KEYS, MAX_DK } from './tempering.model.js';
 
@@ -80,7 +80,7 @@ class Tempering extends FigureElement {
       h('div', { class: 'softmaxes' }, [this.softmaxes.raw.el, this.softmaxes.scaled.el]),
       this.gradient.el,
       h('p', { class: 'note' }, rich(this.t('note', {
-        queries: QUERIES, sampleKeys: SAMPLE_KEYS, products: (QUERIES * SAMPLE_KEYS).toLocaleString('en-US'),
+        queries: QUERIES, sampleKeys: SAMPLE_KEYS, products: grouped(QUERIES * SAMPLE_KEYS),
       }))),
     ]);
     this.resizer?.disconnect(); // (a rebuild in another language watches its new root)

@@ -7,8 +7,8 @@
 // key. The kernels compute the dot products (matmul) and both softmaxes;
 // the softmax of the scaled scores is softmax(raw / T) with T = tau sqrt(d_k),
 // tau being the reader's extra temperature.
-import { normalMatrix } from '../../kit/random.js';
-import { columns, row } from '../../kit/mat.js';
+import { fillNormalColumns } from '../../kit/random.js';
+import { columns, row, zeros } from '../../kit/mat.js';
 
 export const MAX_DK = 512;
 export const QUERIES = 256;
@@ -16,9 +16,17 @@ export const SAMPLE_KEYS = 256; // 65536 dot products for the spread
 export const KEYS = 16; // the softmax looks at the first 16 keys
 export const BINS = 81;
 
-let base = null; // the same random queries and keys for every d_k: more d_k = more columns
-function sample() {
-  base ??= { Q: normalMatrix(QUERIES, MAX_DK, 0x51ab), K: normalMatrix(SAMPLE_KEYS, MAX_DK, 0x7e3d) };
+// The same random queries and keys for every d_k: more d_k = more columns,
+// made when a d_k first needs them (all 512 cost a phone ~100 ms before the
+// figure's first drawing, which needs 64).
+let base = null;
+function sample(dk) {
+  base ??= { Q: zeros(QUERIES, MAX_DK), K: zeros(SAMPLE_KEYS, MAX_DK), made: 0 };
+  if (dk > base.made) {
+    fillNormalColumns(base.Q, 0x51ab, base.made, dk);
+    fillNormalColumns(base.K, 0x7e3d, base.made, dk);
+    base.made = dk;
+  }
   return base;
 }
 
@@ -105,7 +113,7 @@ export function spread(attn, dk) {
   if (!spreads.has(attn)) spreads.set(attn, new Map());
   const kept = spreads.get(attn);
   if (kept.has(dk)) return kept.get(dk);
-  const { Q, K } = sample();
+  const { Q, K } = sample(dk);
   const queries = columns(Q, 0, dk);
   const raw = attn.matmul(queries, columns(K, 0, dk), { transposeB: true });
   const range = 4 * Math.sqrt(dk);
