@@ -86,6 +86,7 @@ button.measure > .room { visibility: hidden; }
 .mat rect.on { stroke: var(--attention-fg); stroke-width: 2; }
 .mat svg:focus-visible { outline: 2px solid var(--attention-accent); }
 .mat text.lab { font-size: 11px; fill: var(--attention-muted); dominant-baseline: central; }
+.mat text.lab.past { opacity: 0.35; } /* a row or column past the matrix drawn (matrix-view.js size) */
 .op { font-size: 1.2em; color: var(--attention-muted); align-self: center; padding: 0 2px; }
 .legend { display: inline-flex; align-items: center; gap: 6px; font-size: 0.85em; color: var(--attention-muted); }
 /* Until it draws, the figure shows the page's picture of it (figure-element.js),

@@ -6,7 +6,7 @@
 // child holding a list of 2 to 10 strings (parseExample in the model).
 import { props } from './causal-mask.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replaceFor } from '../../kit/dom.js';
+import { h, replaceFor, setAttr } from '../../kit/dom.js';
 import { choice, stepper } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
@@ -50,14 +50,17 @@ class CausalMask extends FigureElement {
       steps: toks.map((token, i) => this.t('stepLabel', { n: i + 1, token })), value: this.generated() - 1, label: this.t('generated'), prop: 'step', t: this.t,
       onchange: (i) => this.set({ step: i + 1 }),
     });
-    const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, rowLabels: toks, colLabels: toks, ...opts });
+    // every token's row and column from the start: a step draws the next one in, without a new layout
+    const all = { rows: toks.length, cols: toks.length };
+    const v = (name, opts) => matrixView({ t: this.t, name, cell: 30, rowLabels: toks, colLabels: toks, size: all, ...opts });
     this.views = {
       mask: v(this.t('maskName'), { cell: 24, onpick: (i, j) => this.set({ preset: 'custom', cells: flip(this.maskCells(), i, j, toks.length) }) }),
       W: v(this.t('weights'), { values: true, shares: true }),
-      Y: matrixView({ t: this.t, name: 'Y', cell: 17, rowLabels: toks }),
+      Y: matrixView({ t: this.t, name: 'Y', cell: 17, rowLabels: toks, size: { rows: toks.length } }),
     };
     this.views.mask.el.classList.add('mask');
-    this.tokenRow = h('div', { class: 'tokens', 'aria-hidden': 'true' });
+    this.tokenEls = toks.map((tok) => h('span', { class: 'tok' }, tok)); // made once; a step restyles them
+    this.tokenRow = h('div', { class: 'tokens', 'aria-hidden': 'true' }, this.tokenEls);
     this.status = h('p', { class: 'note' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -93,11 +96,11 @@ class CausalMask extends FigureElement {
   render() {
     const m = causalModel(this.attn, { tokens: this.tokens, cells: this.maskCells(), step: this.generated() });
     const t = m.tokens.length;
-    replaceFor(this.tokenRow, t, () => this.tokens.map((tok, i) => h('span', { class: `tok${i >= t ? ' future' : i === t - 1 ? ' now' : ''}` }, tok)));
+    this.tokenEls.forEach((el, i) => setAttr(el, 'class', `tok${i >= t ? ' future' : i === t - 1 ? ' now' : ''}`));
     const neg = { rows: t, cols: t, data: m.blocked.data.map((b) => -b) };
-    this.views.mask.update(neg, { max: 1, rowLabels: m.tokens, colLabels: m.tokens });
-    this.views.W.update(m.weights, { max: 1, rowLabels: m.tokens, colLabels: m.tokens });
-    this.views.Y.update(m.output, { max: maxAbs(m.output.data), rowLabels: m.tokens });
+    this.views.mask.update(neg, { max: 1 });
+    this.views.W.update(m.weights, { max: 1 });
+    this.views.Y.update(m.output, { max: maxAbs(m.output.data) });
     const sums = m.rowSums.map((s, i) => (m.emptyRows.includes(i) ? this.t('noKeyLeft') : num(s, 3)));
     const empty = m.emptyRows.map((i) => i + 1);
     const rowSums = this.t('rowSums', { sums: sums.join(', ') });

@@ -50,6 +50,7 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
   let ctx = contexts.get(canvas);
   if (!ctx) contexts.set(canvas, ctx = canvas.getContext('2d'));
   ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
+  if (cells.length < n * m) ctx.clearRect(0, 0, m * cell, n * cell); // (a matrix smaller than its view: the rest stays empty)
   ctx.font = font;
   ctx.textAlign = 'center';
   const { ascent, height } = lineBox(font);
@@ -89,15 +90,19 @@ function copy(from, to) {
 const sameSize = (a, b) => a.width === b.width && a.height === b.height;
 
 /**
- * matrixView({t, name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe})
- * returns {el, update(M, {max, marks, groups})}. `marks` is a Set of "i,j" cells to
+ * matrixView({t, name, cell, values, rowLabels, colLabels, digits, shares, onpick, describe, size})
+ * returns {el, update(M, {max, marks, groups})}. With `size` ({rows, cols},
+ * either optional) the view keeps that shape whatever M's: M's cells are
+ * drawn from the top left, the rest is left empty and its labels dimmed. A
+ * stepper that grows a matrix then repaints it without laying out a new
+ * shape (new labels, a new SVG size: ~3 ms at a phone's speed per matrix). `marks` is a Set of "i,j" cells to
  * outline; with `groups: true`, update's `groups: h` draws a bar in each
  * head's colour under every block of cols/h columns. `shares: true` marks
  * rows of attention weights: they are printed so that each row adds up to 1
  * (format.roundShares). Value labels are black or white, whichever
  * contrasts more with their cell. `t`: the figure's translator (its aria text).
  */
-export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false } = {}) {
+export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false, size = {} } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
   // The canvas shown, and up to POOL - 1 canvases off the page that keep
@@ -157,7 +162,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const cellAt = (e) => {
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
     const [i, j] = [Math.floor((p.y - geometry.th) / cell), Math.floor((p.x - geometry.lw) / cell)];
-    return i >= 0 && i < geometry.n && j >= 0 && j < geometry.m ? [i, j] : null;
+    return i >= 0 && i < rows.length && j >= 0 && j < rows[0].length ? [i, j] : null; // (not the empty part of a view larger than M)
   };
   hit.addEventListener('pointermove', (e) => setActive(cellAt(e)));
   hit.addEventListener('click', (e) => {
@@ -210,6 +215,14 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     return el;
   }
 
+  // the labels of rows or columns past M's (a view larger than M), dimmed: a class, not a new layout
+  function dim(pool, shown) {
+    pool.forEach((el, k) => {
+      const future = el.isConnected && k >= shown;
+      if (el.classList.contains('past') !== future) el.classList.toggle('past', future);
+    });
+  }
+
   function drawGroups(h) {
     const { lw, th, n, m } = geometry;
     if (barsFor === `${h}|${shape}`) return;
@@ -250,10 +263,10 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     }
     // read once: reading a style after this render's writes costs a restyle
     font ||= `${VALUE_PX}px ${getComputedStyle(svg).fontFamily}`;
-    const [n, m] = [rows.length, rows[0].length];
+    const [n, m] = [geometry.n, geometry.m]; // the view's shape (M's cells from the top left)
     // the same numbers at the same scale in the same theme paint the same pixels
     const dpr = globalThis.devicePixelRatio || 1;
-    const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${rows.map((r) => r.join(',')).join(';')}`;
+    const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${n}x${m}|${rows.map((r) => r.join(',')).join(';')}`;
     if (shownKey === key) return;
     const hit = kept.find((p) => p.key === key);
     if (hit) {
@@ -275,8 +288,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
-    const size = [m * cell, n * cell].map((v) => Math.round(v * dpr)); // (as paintCells sizes it)
-    if (!shownKey || (canvas.width === size[0] && canvas.height === size[1])) {
+    const px = [m * cell, n * cell].map((v) => Math.round(v * dpr)); // (as paintCells sizes it)
+    if (!shownKey || (canvas.width === px[0] && canvas.height === px[1])) {
       keep(null);
       shownKey = '';
       paintCells(canvas, cells, { n, m, cell, font });
@@ -325,7 +338,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
 
   function update(M, opts = {}) {
     rows = asRows(M);
-    const [n, m] = [rows.length, rows[0].length];
+    const [n, m] = [Math.max(size.rows ?? 0, rows.length), Math.max(size.cols ?? 0, rows[0].length)]; // the view's shape
     if (opts.rowLabels) rowLabels = opts.rowLabels;
     if (opts.colLabels) colLabels = opts.colLabels;
     const key = `${n}x${m}|${rowLabels ?? ''}|${colLabels ?? ''}`;
@@ -334,6 +347,9 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       setActive(null);
       build(n, m);
     }
+    if (active && (active[0] >= rows.length || active[1] >= rows[0].length)) setActive(null); // (M shrank under it)
+    dim(rowTexts, rowLabels ? rows.length : Infinity);
+    dim(colTexts, colLabels ? rows[0].length : Infinity);
     max = opts.max ?? maxAbs(rows.flat());
     repaint();
     const marking = [...(opts.marks ?? [])].join(' ');
@@ -344,7 +360,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       else marks.remove();
     }
     if (groups) drawGroups(opts.groups ?? 1);
-    const said = describe ? describe(rows) : t('matrixLabel', { name, rows: n, cols: m });
+    const said = describe ? describe(rows) : t('matrixLabel', { name, rows: rows.length, cols: rows[0].length });
     if (svg.getAttribute('aria-label') !== said) svg.setAttribute('aria-label', said);
     showCaption();
   }
