@@ -5,7 +5,7 @@
 // Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
 import { props } from './cost.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText } from '../../kit/dom.js';
+import { h, s, morph, setText } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { MeasuringFigure } from '../../kit/workers/measuring.js';
 import { bestBuild } from '../../api/load.js';
@@ -125,12 +125,12 @@ class Cost extends MeasuringFigure {
       const series = this.shownSeries(results);
       const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
         [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
-      replace(this.legend, series.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`])));
-      replace(this.plots, [
+      morph(this.legend, series.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`])));
+      morph(this.plots, [
         this.plot(this.t('timePlot'), done, 'ms', millis, 10, null, maxN),
         this.plot(this.t('memoryPlot'), done, 'bytes', bytes, 16, LIMIT, maxN),
       ]);
-      replace(this.table, this.resultsTable(series.map((sr) => ({
+      morph(this.table, this.resultsTable(series.map((sr) => ({
         head: [h('span', {}, this.names(sr).kernel), ' ', h('span', {}, this.names(sr).build)],
         match: (r) => r.build === sr.build && r.kernel === sr.kernel,
       })), {

@@ -1,0 +1,35 @@
+// dom.js's morph: the tree it leaves is the one replace would (markup), and
+// the elements already in place are kept (not restyled and laid out anew).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+
+const { window } = new JSDOM('<!doctype html><body></body>');
+Object.assign(globalThis, { document: window.document, Node: window.Node });
+const { h, s, morph, replace } = await import('../../web/kit/dom.js');
+
+const table = (rows, extra) => h('table', {}, [
+  h('thead', {}, h('tr', {}, ['N', 'a', ...(extra ? ['b'] : [])].map((t) => h('th', {}, t)))),
+  h('tbody', {}, rows.map(([n, v], i) => h('tr', { class: i % 2 ? 'odd' : null }, [h('td', {}, String(n)), h('td', { class: v ? null : 'skip' }, v ?? 'skipped'), ...(extra ? [h('td', {}, 'x')] : [])]))),
+]);
+const plot = (pts) => s('svg', { viewBox: '0 0 10 10' }, [s('polyline', { points: pts.join(' ') }), ...pts.map((p) => s('text', {}, p))]);
+
+test('morph leaves the markup replace would, keeping the elements of the same kind in place', () => {
+  const cases = [ // each a pair of functions that make a list of children
+    [() => [table([[1, '2 ms'], [2, null]]), plot([1, 2])], () => [table([[1, '3 ms'], [2, '5 ms'], [4, null]]), plot([3])]],
+    [() => [table([[1, '2 ms']])], () => [table([[1, '2 ms'], [2, '4 ms']], true), 'a note', null]],
+    [() => ['text', h('p', { class: 'a' }, 'x')], () => [h('p', {}, 'y'), 'text']],
+    [() => [h('div', {}, [h('span', {}, 'a'), h('b', {}, 'b')])], () => []],
+    [() => [], () => [h('span', { title: 't' }, '1')]],
+  ];
+  for (const [first, second] of cases) {
+    const [a, b] = [h('div'), h('div')];
+    morph(a, first());
+    assert.equal(a.innerHTML, replace(b, first()).innerHTML);
+    const [td, text] = [a.querySelector('td'), a.querySelector('svg text')];
+    morph(a, second());
+    assert.equal(a.innerHTML, replace(b, second()).innerHTML);
+    if (td && a.querySelector('td')) assert.equal(a.querySelector('td'), td, 'a table of new numbers keeps its cells');
+    if (text && a.querySelector('svg text')) assert.equal(a.querySelector('svg text'), text, 'a plot of new numbers keeps its texts');
+  }
+});
