@@ -54,7 +54,7 @@ export function probes() {
     let html = '';
     if (markup) {
       const copy = root.cloneNode(true);
-      copy.querySelectorAll('.tools, .sr-only').forEach((n) => n.remove());
+      copy.querySelectorAll('.tools, .sr-only, [data-kept]').forEach((n) => n.remove()); // (kept: parts out of sight, to be shown again)
       // the caption and outline of the cell under the pointer or focus
       copy.querySelectorAll('.mat .cap').forEach((c) => { c.textContent = ''; });
       copy.querySelectorAll('.mat rect.on').forEach((r) => r.remove());
@@ -69,7 +69,7 @@ export function probes() {
         : `<${n.localName}${[...n.attributes].map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(serialize).join('')}</${n.localName}>`);
       html = [...copy.childNodes].map(serialize).join('');
     }
-    const canvases = [...root.querySelectorAll('canvas')].map(pixels);
+    const canvases = [...root.querySelectorAll('canvas')].filter((c) => !c.closest('[data-kept]')).map(pixels);
     return { summary: el.summary, controls, props, html, canvases, partial: el.linkLeavesOut?.() != null };
   }
   async function twin(el) {

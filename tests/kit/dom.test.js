@@ -6,7 +6,7 @@ import { JSDOM } from 'jsdom';
 
 const { window } = new JSDOM('<!doctype html><body></body>');
 Object.assign(globalThis, { document: window.document, Node: window.Node });
-const { h, s, morph, replace } = await import('../../web/kit/dom.js');
+const { h, s, morph, replace, showOne } = await import('../../web/kit/dom.js');
 
 const table = (rows, extra) => h('table', {}, [
   h('thead', {}, h('tr', {}, ['N', 'a', ...(extra ? ['b'] : [])].map((t) => h('th', {}, t)))),
@@ -32,4 +32,16 @@ test('morph leaves the markup replace would, keeping the elements of the same ki
     if (td && a.querySelector('td')) assert.equal(a.querySelector('td'), td, 'a table of new numbers keeps its cells');
     if (text && a.querySelector('svg text')) assert.equal(a.querySelector('svg text'), text, 'a plot of new numbers keeps its texts');
   }
+});
+
+test('showOne shows one part and keeps the others it showed, marked data-kept', () => {
+  const el = h('div');
+  const [a, b] = [h('p', {}, 'a'), h('p', {}, 'b')];
+  showOne(el, a);
+  assert.equal(el.innerHTML, '<p>a</p>');
+  showOne(el, b);
+  assert.equal(el.innerHTML, '<p data-kept="">a</p><p>b</p>');
+  showOne(el, a);
+  assert.deepEqual([...el.children], [a, b], 'shown again where it was, not made again');
+  assert.deepEqual([a, b].map((p) => p.hasAttribute('data-kept')), [false, true]);
 });

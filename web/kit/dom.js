@@ -84,6 +84,17 @@ export function morph(el, ...kids) {
   return reconcile(el, kept);
 }
 
+/**
+ * Show `part` in `el` and keep the others it showed before, out of sight
+ * (data-kept: styles.js): a choice that goes back to a part shows it again
+ * as it was laid out, instead of laying out a new subtree.
+ */
+export function showOne(el, part) {
+  if (part.parentNode !== el) el.append(part);
+  for (const c of el.children) c.toggleAttribute('data-kept', c !== part);
+  return el;
+}
+
 const madeFor = new WeakMap(); // element -> the key its children were last made for (replaceFor)
 
 /**

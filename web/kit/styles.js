@@ -23,6 +23,11 @@ export const baseCss = `
 :host([theme=light]) { ${LIGHT} color-scheme: light; }
 :host([hidden]) { display: none; }
 [hidden] { display: none !important; }
+/* a part kept out of sight to be shown again (dom.js showOne): its style and
+   layout are kept too where the browser can (content-visibility), so showing
+   it again costs no new layout */
+@supports (content-visibility: hidden) { [data-kept] { content-visibility: hidden; margin: 0 !important; } }
+@supports not (content-visibility: hidden) { [data-kept] { display: none !important; } }
 *, *::before, *::after { box-sizing: border-box; }
 .title { font-weight: 650; margin: 0 0 6px; font-size: 1.02em; }
 /* a part of a figure: labelled, but not a heading (a figure cannot know where it sits in a page's outline) */

@@ -3,7 +3,7 @@
 import { theme } from '../../kit/draw/colors.js';
 import { props } from './multi-head-matmul.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace, setText } from '../../kit/dom.js';
+import { h, replace, setText, showOne } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
@@ -34,7 +34,7 @@ class MultiHeadMatmul extends FigureElement {
     // X and W^O are the same for every head count: drawn once
     this.v.X.update(X, { max: 1 });
     this.v.Wo.update(WEIGHTS.Wo, { max: 1 });
-    this.headsEl = h('div', { class: 'heads' });
+    this.headsEl = h('div'); // each head count's heads, made once (draw): the one shown and the others kept
     this.check = h('p', { class: 'check' });
     // the shapes: the names as math, the sizes as text; only Q_i's width and the colour scale change with h
     const shape = (name, rows, cols) => [mathSpan(name), `: ${rows}\u00d7${cols}`];
@@ -74,7 +74,7 @@ class MultiHeadMatmul extends FigureElement {
     this.v.Y.update(m.stacked.output, { max: act });
     if (this.drawn !== heads) {
       this.drawn = heads;
-      replace(this.headsEl, shown.heads);
+      showOne(this.headsEl, shown.heads);
       setText(this.check, shown.check);
       replace(this.qShape, shown.qShape);
       setText(this.colours, shown.colours);
@@ -105,7 +105,7 @@ class MultiHeadMatmul extends FigureElement {
     return {
       m,
       act,
-      heads: headViews,
+      heads: h('div', { class: 'heads' }, headViews),
       paintHeads: () => views.forEach((paint) => paint()), // once they are in the figure
       check: this.t('check', words),
       qShape: [mathSpan(tex`Q_i`), `: ${TOKENS.length}\u00d7${m.dh}`],
