@@ -38,7 +38,7 @@ export const exampleView = (page, weights) => page.evaluate(async (k) => {
   const el = document.querySelector('#mine');
   const root = el.shadowRoot;
   const texts = (sel, within = root) => [...within.querySelectorAll(sel)].map((e) => e.textContent);
-  const readout = root.querySelector('svg.lines')?.closest('.layered')?.nextElementSibling;
+  const readout = root.querySelector('svg.lines') && root.querySelector('p.readout'); // (cross's: under its lines)
   const view = {
     title: root.querySelector('.title')?.textContent,
     errors: texts('.example-error'),
@@ -51,7 +51,7 @@ export const exampleView = (page, weights) => page.evaluate(async (k) => {
     rows: [...root.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
     planeLabels: texts('svg.plane text'),
     tokens: texts('.tok'),
-    lineWords: texts('svg.lines text:not(.side)'),
+    lineWords: texts(':not([data-kept]) > .layered > svg.lines text:not(.side)'),
     readout: readout?.textContent,
     katexInReadout: readout?.querySelectorAll('.katex').length ?? 0,
     markup: root.querySelectorAll('img, b, script').length,

@@ -6,7 +6,7 @@
 // parseExample in cross.model.js), which replaces the pairs.
 import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, replaceFor, setAttr } from '../../kit/dom.js';
+import { h, s, replaceFor, setAttr, showOne } from '../../kit/dom.js';
 import { cssRgb, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -31,7 +31,7 @@ class Cross extends FigureElement {
 
   #example = null;
   #setups = new Map(); // what does not change with the temperature, per pair
-  #drawn = null; // the setup whose lines and labels the SVG holds
+  #parts = new Map(); // setup -> its lines and matrix (part()), made once per language
 
   /** The page's own sentences (called once, before build). */
   useExample(data) {
@@ -57,18 +57,17 @@ class Cross extends FigureElement {
       label: this.t('temperature'), min: 0.02, max: 3, log: true, value: this.state.temperature, prop: 'temperature', format: (v) => v.toFixed(2),
       oninput: (temperature) => this.set({ temperature }),
     });
-    this.lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} ${H}`, width: W, role: 'img' });
-    this.lineCanvas = h('canvas', { 'aria-hidden': 'true' }); // the lines, under the words
-    this.lineItems = null; // where each line goes, for the pair drawn
-    this.#drawn = null;
-    this.view = matrixView({ t: this.t, name: this.t('weights'), cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
-    this.readout = h('p', {});
+    // each pair's lines and matrix, the one shown and the others kept (showOne): a pair chosen again is shown as it was laid out
+    this.#parts.clear();
+    this.linesBox = h('div');
+    this.viewBox = h('div');
+    this.readout = h('p', { class: 'readout' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.#example ? null : this.pairChoice.el, this.tSlider.el]),
-      h('div', { class: 'layered' }, [this.lineCanvas, this.lines]),
+      this.linesBox,
       this.readout,
-      this.view.el,
+      this.viewBox,
       h('p', { class: 'note' }, rich(this.t('note') + (this.#example ? '' : this.t('notePairs')) + this.t('noteToy'))),
     ]);
   }
@@ -88,9 +87,11 @@ class Cross extends FigureElement {
     const m = crossModel(this.attn, { temperature: this.state.temperature, setup });
     const sel = Math.min(this.state.word, m.target.length - 1);
     this.state.word = sel; // a word past the end of this pair's sentence means its last word
-    this.view.update(m.weights, { max: 1, rowLabels: m.target, colLabels: m.source, marks: new Set(m.source.map((_, j) => `${sel},${j}`)) });
-    if (this.#drawn !== setup) this.buildLines(m, setup);
-    this.drawLines(m, sel);
+    const part = this.#parts.get(setup) ?? this.part(m, setup);
+    showOne(this.linesBox, part.el);
+    showOne(this.viewBox, part.view.el);
+    part.view.update(m.weights, { max: 1, rowLabels: m.target, colLabels: m.source, marks: new Set(m.source.map((_, j) => `${sel},${j}`)) });
+    this.drawLines(part, m, sel);
     const w = m.focus(sel);
     const shown = pcts(w);
     const top = leaders(w, shown);
@@ -100,36 +101,40 @@ class Cross extends FigureElement {
     this.announce(this.t('summary', { pair: this.pairName(), word: m.target[sel], looks }));
   }
 
-  // The words of one pair, made once: a change of temperature or of the
-  // chosen word restyles them and paints the lines again (drawLines). The
-  // lines (one per pair of words: a hundred) are painted on a canvas under
-  // the words: as SVG elements, every step restyled and laid out each.
-  buildLines(m, setup) {
-    this.#drawn = setup;
+  // The words of one pair and its matrix, made once: a change of temperature
+  // or of the chosen word restyles them and paints the lines again
+  // (drawLines). The lines (one per pair of words: a hundred) are painted on
+  // a canvas under the words: as SVG elements, every step restyled and laid out each.
+  part(m, setup) {
     const kids = [s('text', { class: 'side', x: 0, y: Y_TOP + 4 }, this.t('source')), s('text', { class: 'side', x: 0, y: Y_BOTTOM + 4 }, this.t('output'))];
     const [nt, ns] = [m.target.length, m.source.length];
-    this.lineItems = m.target.map((_, i) => m.source.map((__, j) => ({ kind: 'line', x1: xOf(nt, i), y1: Y_BOTTOM - 14, x2: xOf(ns, j), y2: Y_TOP + 8, cap: 'round' })));
+    const lineItems = m.target.map((_, i) => m.source.map((__, j) => ({ kind: 'line', x1: xOf(nt, i), y1: Y_BOTTOM - 14, x2: xOf(ns, j), y2: Y_TOP + 8, cap: 'round' })));
     const label = (text, x, y) => s('text', { x, y, 'text-anchor': 'middle', transform: `rotate(-25 ${x} ${y})` }, text);
     kids.push(...m.source.map((w, j) => label(w, xOf(ns, j), Y_TOP)));
-    this.targetEls = m.target.map((w, i) => {
+    const targetEls = m.target.map((w, i) => {
       const t = label(w, xOf(nt, i), Y_BOTTOM + 6);
       t.addEventListener('click', () => this.set({ word: i }));
       return t;
     });
-    kids.push(...this.targetEls);
-    replace(this.lines, kids);
+    kids.push(...targetEls);
+    const lines = s('svg', { class: 'lines', viewBox: `0 0 ${W} ${H}`, width: W, role: 'img' }, kids);
+    const canvas = h('canvas', { 'aria-hidden': 'true' }); // the lines, under the words
+    const view = matrixView({ t: this.t, name: this.t('weights'), cell: 28, values: true, digits: 2, shares: true, onpick: (i) => this.set({ word: i }) });
+    const part = { el: h('div', { class: 'layered' }, [canvas, lines]), lines, canvas, lineItems, targetEls, view };
+    this.#parts.set(setup, part);
+    return part;
   }
 
-  drawLines(m, sel) {
+  drawLines({ lines, canvas, lineItems, targetEls }, m, sel) {
     const ns = m.source.length;
     const [plain, chosen] = ['positive', 'accent'].map((c) => rgbText(cssRgb(this.shadowRoot, `var(--attention-${c})`)));
-    paintLines(this.lineCanvas, this.lineItems.flatMap((row, i) => row.flatMap((at, j) => {
+    paintLines(canvas, lineItems.flatMap((row, i) => row.flatMap((at, j) => {
       const wt = m.weights.data[i * ns + j];
       const on = i === sel;
       return wt < 0.02 ? [] : [{ ...at, stroke: on ? chosen : plain, lineWidth: (on ? 1 : 0.5) + 4 * wt, opacity: on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt }];
     })), W, H);
-    this.targetEls.forEach((t, i) => setAttr(t, 'class', i === sel ? 'sel' : ''));
-    this.lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
+    targetEls.forEach((t, i) => setAttr(t, 'class', i === sel ? 'sel' : ''));
+    lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
   }
 }
 
