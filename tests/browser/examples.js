@@ -48,7 +48,7 @@ export const exampleView = (page, weights) => page.evaluate(async (k) => {
       hidden: f.classList.contains('later'),
     })),
     options: texts('fieldset.choice label'),
-    rows: [...root.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
+    rows: [...root.querySelectorAll('tbody tr')].filter((tr) => !tr.closest('[data-kept]')).map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
     planeLabels: texts('svg.plane text'),
     tokens: texts('.tok'),
     lineWords: texts(':not([data-kept]) > .layered > svg.lines text:not(.side)'),

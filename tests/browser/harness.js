@@ -264,7 +264,7 @@ export async function measuringWorkers(page) {
 
 /** How many sizes a measuring figure (`sel`) has measured: its table lists every size it will measure, empty until measured. */
 export const sweepRows = (page, sel) => page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('tbody tr')]
-  .filter((tr) => tr.cells[1].textContent !== '').length, sel);
+  .filter((tr) => !tr.closest('[data-kept]') && tr.cells[1].textContent !== '').length, sel); // (not a table kept out of sight)
 
 /** Words no figure may print: leaked programming values, broken plurals, zero in exponent form. */
 export const BAD_WORDING = /\bundefined\b|\bNaN\b|\[object|\b1 (tokens|heads|points|rows|keys)\b|\bRow \d+ see\b|e\+0\b/;

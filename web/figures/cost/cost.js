@@ -5,7 +5,7 @@
 // Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
 import { props } from './cost.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, s, morph, setText } from '../../kit/dom.js';
+import { h, s, morph, setText, showOne } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { MeasuringFigure } from '../../kit/workers/measuring.js';
 import { bestBuild } from '../../api/load.js';
@@ -62,17 +62,14 @@ class Cost extends MeasuringFigure {
       onchange: (d) => this.set({ d }) });
     this.button = this.measureButton();
     this.status = h('p', { class: 'status', 'aria-live': 'polite' });
-    this.plots = h('div', { class: 'plots' });
-    this.table = h('div', { class: 'wrap' });
-    this.drawn = null; // the results the plots and table show
-    this.legend = h('div', { class: 'legend' });
+    // each d's legend, plots and table (part()), the one shown and the others kept (showOne): a d chosen again is shown as it was laid out
+    this.parts = new Map();
+    this.partsBox = h('div');
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'controls' }, [this.nSlider.el, this.dChoice.el, this.button]),
       this.status,
-      this.legend,
-      this.plots,
-      this.table,
+      this.partsBox,
       h('p', { class: 'note' }, rich(this.t('note'))),
     ]);
   }
@@ -117,20 +114,22 @@ class Cost extends MeasuringFigure {
     this.showButton();
     setText(this.status, this.statusWords());
     const results = this.results;
+    const part = this.part(this.state.d);
+    showOne(this.partsBox, part.el);
     // a change of N only changes the button: plots and table follow the results
-    if (this.drawn?.results !== results || this.drawn.count !== results.length) {
-      this.drawn = { results, count: results.length };
+    if (part.drawn?.results !== results || part.drawn.count !== results.length) {
+      part.drawn = { results, count: results.length };
       const done = results.filter((r) => !r.skipped);
       const maxN = Math.max(this.sweep?.maxN ?? FIRST_N, ...results.map((r) => r.n));
       const series = this.shownSeries(results);
       const swatch = ({ build, kernel }) => s('svg', { width: 26, height: 10, 'aria-hidden': 'true' },
         [s('polyline', { class: `${kernel} ${build}`, points: '1,5 25,5' })]);
-      morph(this.legend, series.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`])));
-      morph(this.plots, [
+      morph(part.legend, series.map((sr) => h('span', {}, [swatch(sr), ` ${this.t('series', this.names(sr))}`])));
+      morph(part.plots, [
         this.plot(this.t('timePlot'), done, 'ms', millis, 10, null, maxN),
         this.plot(this.t('memoryPlot'), done, 'bytes', bytes, 16, LIMIT, maxN),
       ]);
-      morph(this.table, this.resultsTable(series.map((sr) => ({
+      morph(part.table, this.resultsTable(series.map((sr) => ({
         head: [h('span', {}, this.names(sr).kernel), ' ', h('span', {}, this.names(sr).build)],
         match: (r) => r.build === sr.build && r.kernel === sr.kernel,
       })), {
@@ -139,9 +138,18 @@ class Cost extends MeasuringFigure {
       }));
       const at = (id) => done.filter((r) => `${r.build}/${r.kernel}` === id).at(-1);
       const [f, p] = [at('simd/fused') ?? at('scalar/fused'), at('simd/plain') ?? at('scalar/plain')];
-      this.said = f && p ? this.t('summary', { d: this.state.d, fn: f.n, fms: millis(f.ms), fbytes: bytes(f.bytes), pn: p.n, pms: millis(p.ms), pbytes: bytes(p.bytes) }) : '';
+      part.said = f && p ? this.t('summary', { d: this.state.d, fn: f.n, fms: millis(f.ms), fbytes: bytes(f.bytes), pn: p.n, pms: millis(p.ms), pbytes: bytes(p.bytes) }) : '';
     }
-    if (this.said) this.announce(this.said);
+    if (part.said) this.announce(part.said);
+  }
+
+  /** d's legend, plots and table, made when d is first shown. */
+  part(d) {
+    if (!this.parts.has(d)) {
+      const [legend, plots, table] = [h('div', { class: 'legend' }), h('div', { class: 'plots' }), h('div', { class: 'wrap' })];
+      this.parts.set(d, { el: h('div', {}, [legend, plots, table]), legend, plots, table, drawn: null, said: '' });
+    }
+    return this.parts.get(d);
   }
 
   // A log-log plot of rows[key] against N; gridlines at powers of `base`.
