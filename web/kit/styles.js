@@ -23,7 +23,7 @@ export const baseCss = `
 :host([theme=light]) { ${LIGHT} color-scheme: light; }
 :host([hidden]) { display: none; }
 [hidden] { display: none !important; }
-/* a part kept out of sight to be shown again (dom.js showOne): its style and
+/* a part kept out of sight to be shown again (keep.js showOne): its style and
    layout are kept too where the browser can (content-visibility), so showing
    it again costs no new layout */
 @supports (content-visibility: hidden) { [data-kept] { content-visibility: hidden; margin: 0 !important; } }

@@ -5,7 +5,8 @@
 // Attributes: n="1024..65536" (largest N), d="16|32|64", budget="5..120" (seconds).
 import { props } from './cost.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, s, morph, setText, showOne } from '../../kit/dom.js';
+import { h, s, setText } from '../../kit/dom.js';
+import { morph, showOne } from '../../kit/keep.js';
 import { choice, slider } from '../../kit/controls.js';
 import { MeasuringFigure } from '../../kit/workers/measuring.js';
 import { bestBuild } from '../../api/load.js';

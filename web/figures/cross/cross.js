@@ -6,7 +6,8 @@
 // parseExample in cross.model.js), which replaces the pairs.
 import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replaceFor, setAttr, showOne } from '../../kit/dom.js';
+import { h, s, replaceFor, setAttr } from '../../kit/dom.js';
+import { showOne } from '../../kit/keep.js';
 import { cssRgb, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { choice, slider } from '../../kit/controls.js';

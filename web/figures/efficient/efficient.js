@@ -16,7 +16,7 @@
 // slider's m alone and the curve follows after it, a count per task.
 import { props } from './efficient.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, morph, replace, setText } from '../../kit/dom.js';
+import { h, replace, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { theme } from '../../kit/draw/colors.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
@@ -257,7 +257,7 @@ class Efficient extends MeasuringFigure {
     const done = results.filter((r) => !r.skipped);
     // full attention on every core once it has a result (a browser with one core has none)
     const shown = [...MECHANISMS, ...(results.some((r) => r.mechanism === CORES) ? [CORES] : [])];
-    morph(this.legend, [...shown.map((m) => h('span', {}, [h('b', { class: m, style: `background: var(${COLOURS[m]})` }), this.mechanismName(m)])),
+    replace(this.legend, [...shown.map((m) => h('span', {}, [h('b', { class: m, style: `background: var(${COLOURS[m]})` }), this.mechanismName(m)])),
       h('span', {}, [h('b', { style: 'background: var(--attention-muted)' }), this.t('guide')])]);
     const series = shown.map((mech) => ({ cls: mech, points: done.filter((r) => r.mechanism === mech).map((r) => [r.n, r.ms]) }));
     // slopes from N = 1024 on: the smallest sizes carry fixed costs
@@ -272,12 +272,12 @@ class Efficient extends MeasuringFigure {
       const [x, y] = lin[0];
       series.push({ cls: 'guide', reference: true, points: [[x, y], [maxN, (y * maxN) / x]] });
     }
-    morph(this.timePlot, loglogPlot({
+    replace(this.timePlot, loglogPlot({
       title: this.t('timePlot'),
       series, xTicks: ticks, xLabel: this.t('nAxis'), yFormat: millis,
       label: this.t('timeLabel', { slopes: this.slopes.textContent }),
     }));
-    morph(this.table, this.resultsTable(shown.map((mech) => ({ head: this.mechanismName(mech), match: (r) => r.mechanism === mech })), {
+    replace(this.table, this.resultsTable(shown.map((mech) => ({ head: this.mechanismName(mech), match: (r) => r.mechanism === mech })), {
       name: (r) => this.mechanismName(r.mechanism),
       why: (r) => this.t(r.skipped, { time: r.predictedMs === undefined ? '' : millis(r.predictedMs) }),
     }));

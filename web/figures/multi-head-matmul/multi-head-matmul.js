@@ -3,7 +3,8 @@
 import { theme } from '../../kit/draw/colors.js';
 import { props } from './multi-head-matmul.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace, setText, showOne } from '../../kit/dom.js';
+import { h, replace, setText } from '../../kit/dom.js';
+import { showOne } from '../../kit/keep.js';
 import { choice } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';

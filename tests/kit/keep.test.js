@@ -1,4 +1,4 @@
-// dom.js's morph: the tree it leaves is the one replace would (markup), and
+// keep.js: the tree morph leaves is the one replace would (markup), and
 // the elements already in place are kept (not restyled and laid out anew).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,8 @@ import { JSDOM } from 'jsdom';
 
 const { window } = new JSDOM('<!doctype html><body></body>');
 Object.assign(globalThis, { document: window.document, Node: window.Node });
-const { h, s, morph, replace, showOne } = await import('../../web/kit/dom.js');
+const { h, s, replace } = await import('../../web/kit/dom.js');
+const { morph, showOne } = await import('../../web/kit/keep.js');
 
 const table = (rows, extra) => h('table', {}, [
   h('thead', {}, h('tr', {}, ['N', 'a', ...(extra ? ['b'] : [])].map((t) => h('th', {}, t)))),

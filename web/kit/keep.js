@@ -1,0 +1,42 @@
+// keep.js: changes that keep what the page already laid out (for figures
+// whose controls swap whole parts or remake tables and plots; the others
+// do not load it).
+import { reconcile } from './dom.js';
+
+/**
+ * replace(el, kids), keeping the nodes already there wherever the new tree
+ * has a node of the same kind in the same place: their attributes and text
+ * are set to the new ones'. A table or a plot made again with new numbers
+ * is then restyled and laid out as changed text, not as new elements. For
+ * trees without listeners (the kept nodes keep theirs, not the new ones').
+ */
+export function morph(el, ...kids) {
+  const have = el.childNodes;
+  const fresh = kids.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (typeof c === 'object' ? c : document.createTextNode(String(c))));
+  const kept = fresh.map((k, i) => {
+    const o = have[i];
+    if (!o || o.nodeType !== k.nodeType) return k;
+    if (o.nodeType === Node.TEXT_NODE) {
+      if (o.data !== k.data) o.data = k.data;
+      return o;
+    }
+    if (o.nodeType !== Node.ELEMENT_NODE || o.localName !== k.localName || o.namespaceURI !== k.namespaceURI) return k;
+    for (const a of [...o.attributes]) if (!k.hasAttribute(a.name)) o.removeAttribute(a.name);
+    for (const a of k.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+    morph(o, [...k.childNodes]);
+    return o;
+  });
+  return reconcile(el, kept);
+}
+
+/**
+ * Show `part` in `el` and keep the others it showed before, out of sight
+ * (data-kept: styles.js): a choice that goes back to a part shows it again
+ * as it was laid out, instead of laying out a new subtree.
+ */
+export function showOne(el, part) {
+  if (part.parentNode !== el) el.append(part);
+  for (const c of el.children) c.toggleAttribute('data-kept', c !== part);
+  return el;
+}
