@@ -82,9 +82,8 @@ export const BUDGET_MS = phone ? 16 : 8;
 /**
  * Page side: time the next pointermove that reaches `tag`'s figure the way
  * measure() times a change: from the first listener (on window, capturing)
- * to the last (on window, bubbling), plus the next frame's callbacks from
- * one requested in the first listener to one requested in the last, with
- * style and layout forced. -> a promise of ms.
+ * to the last (on window, bubbling), plus the next frame from a callback
+ * requested in the first listener until it is painted. -> a promise of ms.
  */
 function armDrag(tag) {
   const el = document.querySelector(tag);
@@ -101,10 +100,10 @@ function armDrag(tag) {
       if (!e.composedPath().includes(el)) return;
       removeEventListener('pointermove', last);
       const script = performance.now() - t0;
-      requestAnimationFrame(() => {
-        el.getBoundingClientRect();
-        void document.body.offsetHeight;
-        resolve(script + (performance.now() - frameStart));
+      requestAnimationFrame(() => { // (measure's end: once the frame is painted)
+        const { port1, port2 } = new MessageChannel();
+        port1.onmessage = () => resolve(script + (performance.now() - frameStart));
+        port2.postMessage(0);
       });
     };
     addEventListener('pointermove', first, true);
@@ -175,7 +174,11 @@ async function train(tag) {
       const s0 = performance.now();
       radios[(k = (k + 1) % radios.length)].click();
       const script = performance.now() - s0;
-      const end = await new Promise((resolve) => requestAnimationFrame(() => { el.getBoundingClientRect(); resolve(performance.now()); }));
+      const end = await new Promise((resolve) => requestAnimationFrame(() => {
+        const { port1, port2 } = new MessageChannel();
+        port1.onmessage = () => resolve(performance.now());
+        port2.postMessage(0);
+      }));
       changes.push(script + (end - frameStart));
     }
     await new Promise((r) => setTimeout(r, 200));
@@ -462,7 +465,7 @@ if (write) {
     (`${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
     + (results.loading.length ? `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
       + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). ' : '')
-    + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each its script plus the next frame's render, style and layout (paint not included).` : '')
+    + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each its script plus the next frame until it is painted (its callbacks, style, layout and paint).` : '')
     + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`).trimEnd(),
     ...tables,
   ].join('\n\n');
