@@ -2,7 +2,8 @@
 //   dist/attention-figures.js      the autoloader a blogger includes: defines each tag when a page uses it,
 //                                  and asks for a figure's files all at once (web/kit/autoload.js)
 //   dist/figures/<name>.js         one figure's module (importable alone), and <name>.worker.js for a
-//                                  figure that trains or measures in a worker
+//                                  figure that trains or measures in a worker; pool.js and pool-worker.js
+//                                  the attentionPool such a worker starts when asked (every core)
 //   dist/chunks/*.js               code the figures share, loaded once per page; chunks/engine.js and
 //                                  chunks/math.js the engine and the typesetter the autoloader exports
 //   dist/attention[.relaxed|.simd].wasm  the kernels (a page downloads one: the best its engine validates)
@@ -55,6 +56,17 @@ const attentionPartPlugin = {
       loader: 'js',
       contents: `throw new Error(${JSON.stringify(`attention-wasm: ${path} is left out of this worker, which loads the attention part alone`)});`,
     }));
+  },
+};
+
+// A figure's worker starts an attentionPool only when the reader asks for
+// a sweep on every core: the pool's code (a third of the worker) is a file
+// of its own beside the worker, fetched then.
+const poolApartPlugin = {
+  name: 'pool-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/api\/pool\.js$/ }, ({ importer }) =>
+      (/[\\/]web[\\/]attention\.js$/.test(importer) ? { path: './pool.js', external: true } : undefined));
   },
 };
 
@@ -183,8 +195,14 @@ export async function bundle({ watch = false } = {}) {
       ...esm,
       entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)],
       outfile: join(dist, 'figures', `${name}.worker.js`),
-      plugins: [wasmNextToDistPlugin, ...(worker === 'measures' ? [attentionPartPlugin] : [])],
+      plugins: [wasmNextToDistPlugin, poolApartPlugin, ...(worker === 'measures' ? [attentionPartPlugin] : [])],
     })),
+    // that pool's code, for the figures' workers (./pool.js from them)
+    {
+      ...esm,
+      entryPoints: [join(root, 'web/api/pool.js')],
+      outfile: join(dist, 'figures', 'pool.js'),
+    },
     // The workers of an attentionPool that a figure's worker starts (the
     // measuring figures' "on every core"): its new URL('./pool-worker.js',
     // import.meta.url) is that worker's folder.
