@@ -24,6 +24,7 @@ export const BUDGETS = {
   'attention-soft-dictionary': 80_000,
   'attention-multi-head-it': 80_000,
   'attention-heatmap': 60_000,
+  'attention-efficient': 80_000, // its worker's pool comes only with a sweep on every core
   'article, first view': 200_000,
   'article, scrolled to the end': 300_000,
 };

@@ -35,6 +35,8 @@ test('a one-figure page loads the attention part\'s .wasm, and a worker only for
     // cost and efficient measure a quick sweep by themselves; induction and tiny-gpt wait for Start
     const measures = tag === 'attention-cost' || tag === 'attention-efficient';
     assert.equal(workers.length, worker && measures ? 1 : 0, `${tag}: ${workers}`);
+    // a measuring worker's pool waits for a sweep on every core (Measure)
+    assert.ok(!r.files.some((f) => /\/pool(-worker)?\.js$/.test(f)), `${tag} loaded the pool: ${r.files}`);
     assert.ok(!r.files.some((f) => /katex/.test(f)), `${tag} loaded KaTeX: ${r.files}`);
   }
 });
