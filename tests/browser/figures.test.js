@@ -94,11 +94,13 @@ test('without JavaScript each figure shows its picture and says what it shows, a
   const { page, context } = await server.open('/web/index.html', { javaScriptEnabled: false });
   for (const tag of ALL_FIGURES) {
     const el = page.locator(tag);
+    await el.scrollIntoViewIfNeeded(); // (the article renders what is near the screen only: there, after a frame)
     assert.ok(await el.isVisible(), `${tag} is visible`);
     const img = el.locator('figure.picture img');
     assert.equal(await img.getAttribute('src'), `../dist/snapshots/${tag.slice('attention-'.length)}.svg`, tag);
     assert.ok(await img.evaluate((i) => i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().width > 300), `${tag}'s picture is not shown`);
-    const text = await el.innerText();
+    let text = await el.innerText();
+    for (let tries = 0; !text && tries < 30; tries++) text = await page.waitForTimeout(100).then(() => el.innerText());
     assert.match(text, /^Figure: \S/, `${tag}: ${text}`);
     assert.doesNotMatch(text, /JavaScript/, tag);
   }
