@@ -82,6 +82,7 @@ export async function measure([tag, kind, count]) {
   for (let i = 0; i < count; i++) {
     let frameStart = 0;
     requestAnimationFrame(() => { frameStart = performance.now(); }); // runs before the figure's own frame callback
+    console.timeStamp('change'); // (bench/lib/busy.mjs reads a trace between the two marks)
     const t0 = performance.now();
     change();
     const script = performance.now() - t0;
@@ -89,7 +90,7 @@ export async function measure([tag, kind, count]) {
     // frame is rendered: its style, layout and paint are done
     const end = await new Promise((resolve) => requestAnimationFrame(() => {
       const { port1, port2 } = new MessageChannel();
-      port1.onmessage = () => resolve(performance.now());
+      port1.onmessage = () => { console.timeStamp('painted'); resolve(performance.now()); };
       port2.postMessage(0);
     }));
     times.push(script + (end - frameStart));
