@@ -5,6 +5,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { stepper } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
+import { showOne } from '../../kit/keep.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
@@ -37,9 +38,10 @@ class MatrixFigure extends FigureElement {
 
   static css = `
   .chain { display: flex; flex-wrap: wrap; gap: 12px 18px; align-items: flex-start; margin: 10px 0; min-height: 150px; }
+  .chain > [data-kept] { position: absolute; } /* (out of sight and out of the row: no gap for it) */
   .chain .mat.now { outline: 2px solid var(--attention-accent); outline-offset: 4px; border-radius: 2px; }
-  .chain .mat.later { display: none; }
-  .eqline { min-height: 2.2em; }
+  .eqline { min-height: 2.2em; container-type: inline-size; }
+  @container (max-width: 22rem) { .eqline .math { font-size: 0.85em; } } /* (Q, K and V's equation fits 360 px) */
   .pic { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
   .pic svg.img rect { cursor: pointer; }
   .pic svg.img rect.sel { stroke: var(--attention-fg); stroke-width: 3; }
@@ -108,12 +110,12 @@ class MatrixFigure extends FigureElement {
     if (was.scheme !== scheme) this.paintMatrices();
     const shown = [...OPERANDS[k], ...RESULTS[k]];
     for (const [key, view] of Object.entries(this.views)) {
-      view.el.classList.toggle('later', !shown.includes(key));
+      view.el.toggleAttribute('data-kept', !shown.includes(key)); // (laid out as it was when shown again)
       view.el.classList.toggle('now', RESULTS[k].includes(key));
       view.el.style.order = shown.indexOf(key);
     }
     this.equations[k] ??= mathSpan(TEX[k], true);
-    if (this.eq.firstChild !== this.equations[k]) replace(this.eq, this.equations[k]);
+    showOne(this.eq, this.equations[k]); // (each step's equation laid out once)
     if (was.scheme !== scheme || was.pixel !== this.state.pixel) this.renderPicture();
     this.painted = { scheme, pixel: this.state.pixel };
     this.announce(this.t('summary', { step: this.state.step, name: this.t(STEPS[k]), ...this.pictureSummary }));
