@@ -82,8 +82,9 @@ function copy(from, to) {
   let ctx = contexts.get(to);
   if (!ctx) contexts.set(to, ctx = to.getContext('2d'));
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, to.width, to.height);
+  ctx.globalCompositeOperation = 'copy'; // (replaces every pixel: no clearing pass first)
   ctx.drawImage(from, 0, 0);
+  ctx.globalCompositeOperation = 'source-over';
 }
 
 /** Whether canvases `a` and `b` have the same size in pixels. */
