@@ -4,8 +4,8 @@
 //   dist/figures/<name>.js         one figure's module (importable alone), and <name>.worker.js for a
 //                                  figure that trains or measures in a worker; pool.js and pool-worker.js
 //                                  the attentionPool such a worker starts when asked (every core)
-//   dist/chunks/*.js               code the figures share, loaded once per page; chunks/engine.js and
-//                                  chunks/math.js the engine and the typesetter the autoloader exports
+//   dist/chunks/*.js               code the figures share, loaded once per page; chunks/kit.js the
+//                                  engine and the typesetter the autoloader exports
 //   dist/attention[.relaxed|.simd].wasm  the kernels (a page downloads one: the best its engine validates)
 // Formulas are typeset to MathML here (scripts/math.mjs); KaTeX itself is in
 // a chunk that only TeX unknown at build time loads.
@@ -43,10 +43,10 @@ const wasmNextToDistPlugin = {
   },
 };
 
-// A measuring figure's worker loads the attention part alone, which never
-// imports the training part or the register tiles (the full relaxed
-// engine's): its file leaves them out (a third of it), in their place a
-// module that says so if it is ever imported.
+// The figures' modules and a measuring figure's worker load the attention
+// part alone, which never imports the training part or the register tiles
+// (the full relaxed engine's): their files leave them out (a third of a
+// worker), in their place a module that says so if it is ever imported.
 const attentionPartPlugin = {
   name: 'attention-part-only',
   setup(b) {
@@ -54,21 +54,22 @@ const attentionPartPlugin = {
       (/[\\/]web[\\/]attention\.js$/.test(importer) ? { path, namespace: 'left-out' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ path }) => ({
       loader: 'js',
-      contents: `throw new Error(${JSON.stringify(`attention-wasm: ${path} is left out of this worker, which loads the attention part alone`)});`,
+      contents: `throw new Error(${JSON.stringify(`attention-wasm: ${path} is left out of this bundle, which loads the attention part alone`)});`,
     }));
   },
 };
 
 // A figure's worker starts an attentionPool only when the reader asks for
 // a sweep on every core: the pool's code (a third of the worker) is a file
-// of its own beside the worker, fetched then.
-const poolApartPlugin = {
+// of its own beside the worker, dist/figures/pool.js, fetched then. The
+// figures' modules (a folder beside it) name the same file.
+const poolApart = (path) => ({
   name: 'pool-apart',
   setup(b) {
     b.onResolve({ filter: /^\.\/api\/pool\.js$/ }, ({ importer }) =>
-      (/[\\/]web[\\/]attention\.js$/.test(importer) ? { path: './pool.js', external: true } : undefined));
+      (/[\\/]web[\\/]attention\.js$/.test(importer) ? { path, external: true } : undefined));
   },
-};
+});
 
 // Each figure's module registers its formulas, typeset to MathML at build
 // time (scripts/math.mjs), when it loads: the page needs no typesetter.
@@ -149,7 +150,7 @@ function autoloaderPlugin(esm) {
               a.onResolve({ filter: /(^|\/)(engine|math)\.js$/ }, ({ path, resolveDir }) => {
                 const kit = join(root, 'web/kit');
                 const target = join(resolveDir, path);
-                return target === join(kit, 'engine.js') || target === join(kit, 'math.js') ? { path: `./chunks/${basename(target)}`, external: true } : undefined;
+                return target === join(kit, 'engine.js') || target === join(kit, 'math.js') ? { path: './chunks/kit.js', external: true } : undefined;
               });
               a.onLoad({ filter: /[\\/]kit[\\/]preload-manifest\.js$/ }, () => ({ loader: 'js', contents: `export default ${JSON.stringify(manifest)};` }));
             },
@@ -175,18 +176,26 @@ export async function bundle({ watch = false } = {}) {
   const configs = [
     {
       // every figure as an entry of its own, and the code they share in
-      // chunks; the engine and the typesetter under names the autoloader knows
+      // chunks; the engine and the typesetter under a name the autoloader
+      // knows. esbuild makes a chunk of each set of entries that use some
+      // code: without tree shaking, a module is used by every entry that
+      // imports it, so what every figure imports (kit/figure-element.js and
+      // its imports, which kit.js imports too) is one chunk, not one per
+      // combination of who calls what. On HTTP/1.1 a browser asks six files
+      // at a time: a figure's files then come in one round trip, not three.
       ...esm,
       entryPoints: {
         ...Object.fromEntries(FIGURES.map(({ name }) => [`figures/${name}`, join(root, 'web/figures', name, `${name}.js`)])),
-        'chunks/engine': join(root, 'web/kit/engine.js'),
-        'chunks/math': join(root, 'web/kit/math.js'),
+        'chunks/kit': join(root, 'web/kit/kit.js'),
       },
       outdir: dist,
       splitting: true,
+      treeShaking: false,
       chunkNames: 'chunks/[name]-[hash]',
       metafile: true,
-      plugins: [figureMathPlugin, wasmNextToDistPlugin, autoloaderPlugin(esm)],
+      // (the figures' engine is the attention part: the training part, and
+      // the pool, would be chunks that split theirs)
+      plugins: [figureMathPlugin, wasmNextToDistPlugin, attentionPartPlugin, poolApart('../figures/pool.js'), autoloaderPlugin(esm)],
     },
     // The figures' Web Workers: each its own file next to the figure's
     // module, which names it (a same-origin script, as worker-src under a
@@ -195,7 +204,7 @@ export async function bundle({ watch = false } = {}) {
       ...esm,
       entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)],
       outfile: join(dist, 'figures', `${name}.worker.js`),
-      plugins: [wasmNextToDistPlugin, poolApartPlugin, ...(worker === 'measures' ? [attentionPartPlugin] : [])],
+      plugins: [wasmNextToDistPlugin, poolApart('./pool.js'), ...(worker === 'measures' ? [attentionPartPlugin] : [])],
     })),
     // that pool's code, for the figures' workers (./pool.js from them)
     {

@@ -282,6 +282,19 @@ test('the article asks for its first figures, and for the others once those have
   }
 });
 
+// On HTTP/1.1 a browser asks a host for six files at a time: a figure whose
+// files (modules, words, the .wasm) are six or fewer gets them in one round
+// trip after the autoloader, each file more costs about another (the bundle
+// keeps what every figure imports in one chunk: scripts/bundle.mjs). The two
+// measuring figures also load their shared measuring code and its words.
+test('a figure asks for at most six files after the autoloader (eight for a measuring one)', async () => {
+  const listed = JSON.parse(await readFile(new URL('../../build/preload-manifest.json', import.meta.url), 'utf8'));
+  for (const { name, worker } of FIGURES) {
+    const files = new Set([...listed.figures[name], ...listed.words[name].en, ...listed.shared.en, listed.wasm.relaxed]);
+    assert.ok(files.size <= (worker === 'measures' ? 8 : 6), `${name}: ${files.size} files: ${[...files].join(', ')}`);
+  }
+});
+
 test('the autoloader asks ahead for every module each figure imports', async () => {
   const dist = new URL('../../dist/', import.meta.url);
   const listed = JSON.parse(await readFile(new URL('../../build/preload-manifest.json', import.meta.url), 'utf8')); // (scripts/bundle.mjs)

@@ -71,6 +71,16 @@ export function autoload(figures, root = document) {
 
   // everything `figure` needs to draw in language `lang`, asked for now
   function ahead(figure, lang) {
+    if (!globalThis[PREFETCH] && typeof WebAssembly === 'object' && WebAssembly) { // (without it, loadAttention says so)
+      // compiled as it streams in, once: what fails, engine.js says (never
+      // fetched again). Asked first: the largest file but one, it should not
+      // wait for a free connection (HTTP/1.1 gives a page six at a time).
+      const build = bestBuild();
+      const url = new URL(manifest.wasm[build], base);
+      const module = fetchModule(url);
+      module.catch(() => {}); // (said by each figure that starts, through engine.js)
+      globalThis[PREFETCH] = { build, url: url.href, module };
+    }
     const files = [...manifest.figures[figure.name], ...manifest.words[figure.name][lang], ...manifest.shared[lang]];
     for (const file of files) {
       if (asked.has(file)) continue;
@@ -79,14 +89,6 @@ export function autoload(figures, root = document) {
       link.rel = 'modulepreload';
       link.href = new URL(file, base).href;
       (document.head ?? document.documentElement).append(link);
-    }
-    if (!globalThis[PREFETCH] && typeof WebAssembly === 'object' && WebAssembly) { // (without it, loadAttention says so)
-      // compiled as it streams in, once: what fails, engine.js says (never fetched again)
-      const build = bestBuild();
-      const url = new URL(manifest.wasm[build], base);
-      const module = fetchModule(url);
-      module.catch(() => {}); // (said by each figure that starts, through engine.js)
-      globalThis[PREFETCH] = { build, url: url.href, module };
     }
   }
 

@@ -43,6 +43,17 @@ import { applyLinkedState, copyLinkButton } from './state-link.js';
 import { parseProp } from './props.js';
 import { languageOf, loadTexts, overridesOf, translator } from './i18n.js';
 import { ExampleError } from './example.js';
+// Modules most figures use, loaded with this one: the bundle (no tree
+// shaking there) puts them in the chunk every figure loads, where each
+// would be a request of its own (scripts/bundle.mjs).
+import './controls.js';
+import './draw/scale-canvas.js';
+import './example-data.js';
+import './keep.js';
+import './mat.js';
+import './random.js';
+import './rich.js';
+import './workers/spawn.js';
 
 // The live region follows the summary once changes pause for ANNOUNCE_WAIT
 // (a slider let go); while they never pause (a model training), at most every

@@ -3,8 +3,11 @@
 // over the shared one (figure.strings.en.js, figure.strings.zh.js):
 //   export default { key: text, ... }
 // A text is a string, where {name} is filled from the arguments, or a
-// function of the arguments (for plurals and lists). Both languages hold the
-// same keys (tests/kit/strings.test.js checks).
+// function of the arguments and of the language's words for lists and
+// counts, `(args, { list, count }) => string` (the tables import nothing: a
+// table is a chunk of its own, and a module it shared with the figures would
+// be one more file for every page). Both languages hold the same keys
+// (tests/kit/strings.test.js checks).
 //
 // A page loads only the language it shows: a figure names its tables as
 // imports to make, `static strings = { en: () => import('./x.strings.en.js'),
@@ -24,6 +27,7 @@
 // shows the text through rich() (rich.js). Pure (no DOM, no KaTeX), so the
 // models' tests read the same tables.
 import loading from './loading.strings.js';
+import { count, list } from './format.js';
 
 const SHARED = { en: () => import('./figure.strings.en.js'), zh: () => import('./figure.strings.zh.js') };
 
@@ -72,10 +76,11 @@ export function translator(texts, lang, overrides = []) {
       } else if (typeof v === 'string') texts[k] = v;
     }
   }
+  const words = { list: (items) => list(items, lang), count };
   return (key, args) => {
     const text = texts[key];
     if (text === undefined) throw new Error(`no string "${key}"`);
-    return typeof text === 'function' ? text(args ?? {}) : fill(text, args);
+    return typeof text === 'function' ? text(args ?? {}, words) : fill(text, args);
   };
 }
 

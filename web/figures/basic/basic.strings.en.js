@@ -1,7 +1,6 @@
 // basic.strings.en.js: the words of <attention-basic> (format: i18n.js). The
 // tokens of a page's own example stay as the page wrote them.
 // In English; basic.strings.zh.js holds the same keys in Simplified Chinese.
-import { list } from '../../kit/format.js';
 
 export default {
   titleMine: 'Attention with no parameters: {n} tokens weigh each other',
@@ -17,7 +16,7 @@ export default {
   R: 'R', G: 'G', B: 'B',
   sumTitle: 'The output of **{name}** is a weighted sum of all four inputs:',
   result: 'y = ({y}); {largest}.',
-  largestTie: ({ names, share }) => `no single largest weight: ${list(names)} share it, ${share} each`,
+  largestTie: ({ names, share }, { list }) => `no single largest weight: ${list(names)} share it, ${share} each`,
   largestSelf: 'the largest weight is on {name} itself',
   largestOther: '{winner} gets the largest weight, not {name} itself: {winner} reaches further along {name}\u2019s direction than {name} does',
   summary: ({ name, shares, names, largest }) => `The output of ${name} takes ${names.map((n, i) => `${shares[i]} from ${n}`).join(', ')}: ${largest}.`,

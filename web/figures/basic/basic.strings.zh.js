@@ -1,6 +1,5 @@
 // basic.strings.zh.js: basic.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
-import { list } from '../../kit/format.js';
 
 export default {
   titleMine: '没有参数的注意力：{n} 个 token 互相加权',
@@ -16,7 +15,7 @@ export default {
   R: 'R', G: 'G', B: 'B',
   sumTitle: '**{name}** 的输出是全部四个输入的加权和：',
   result: 'y = ({y})；{largest}。',
-  largestTie: ({ names, share }) => `没有唯一的最大权重：${list(names, 'zh')}并列，各占 ${share}`,
+  largestTie: ({ names, share }, { list }) => `没有唯一的最大权重：${list(names)}并列，各占 ${share}`,
   largestSelf: '最大的权重落在{name}自己身上',
   largestOther: '最大的权重落在{winner}上，而不是{name}自己：{winner}沿{name}自身方向伸得比{name}更远',
   summary: ({ name, shares, names, largest }) => `${name}的输出取自${names.map((n, i) => `${n} ${shares[i]}`).join('，')}：${largest}。`,

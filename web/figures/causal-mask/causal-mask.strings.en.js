@@ -2,7 +2,6 @@
 // i18n.js). The tokens (causal-mask.model.js TOKENS, or the page's example)
 // are the example's content, not the interface: they stay as written.
 // In English; causal-mask.strings.zh.js holds the same keys in Simplified Chinese.
-import { list } from '../../kit/format.js';
 
 const tokens = (n) => `${n} token${n === 1 ? '' : 's'}`;
 
@@ -21,10 +20,10 @@ export default {
   weights: 'weights',
   rowSums: 'Row sums: {sums}. ',
   noKeyLeft: '0 (no key left)',
-  emptyRows: ({ rows }) => `${rows.length > 1 ? `Rows ${list(rows.map(String))} see` : `Row ${rows[0]} sees`} no key: weights and output are all zero there (PyTorch would give NaN).`,
+  emptyRows: ({ rows }, { list }) => `${rows.length > 1 ? `Rows ${list(rows.map(String))} see` : `Row ${rows[0]} sees`} no key: weights and output are all zero there (PyTorch would give NaN).`,
   seesNoKey: 'sees no key',
   attendsMost: 'attends most to {token} ({share})',
-  attendsMostTie: ({ tokens: toks, share }) => `attends most to ${list(toks)} (${share} each)`,
+  attendsMostTie: ({ tokens: toks, share }, { list }) => `attends most to ${list(toks)} (${share} each)`,
   summary: ({ preset, n, token, looks }) => `Mask ${preset}, ${tokens(n)}. The newest token, ${token}, ${looks}.`,
   note: 'A blocked cell (blue) adds $-\\infty$ to that score, so its weight after the softmax is exactly 0 and the row\u2019s other weights share the whole 1. '
     + 'A decoder uses the causal mask: token $i$ may look only at tokens 1 to $i$, so the rows already computed never change as new tokens arrive (press \u25B6). '

@@ -1,6 +1,5 @@
 // causal-mask.strings.zh.js: causal-mask.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
-import { list } from '../../kit/format.js';
 
 export default {
   title: '掩码：每个查询能看到哪些键？',
@@ -17,10 +16,10 @@ export default {
   weights: '权重',
   rowSums: '各行之和：{sums}。',
   noKeyLeft: '0（没有可看的键）',
-  emptyRows: ({ rows }) => `第 ${list(rows.map(String), 'zh')} 行看不到任何键：那里的权重和输出全为零（PyTorch 会给出 NaN）。`,
+  emptyRows: ({ rows }, { list }) => `第 ${list(rows.map(String))} 行看不到任何键：那里的权重和输出全为零（PyTorch 会给出 NaN）。`,
   seesNoKey: '看不到任何键',
   attendsMost: '最关注 {token}（{share}）',
-  attendsMostTie: ({ tokens: toks, share }) => `最关注 ${list(toks, 'zh')}（各 ${share}）`,
+  attendsMostTie: ({ tokens: toks, share }, { list }) => `最关注 ${list(toks)}（各 ${share}）`,
   summary: ({ preset, n, token, looks }) => `掩码：${preset}，共 ${n} 个 token。最新的 token ${token}${looks}。`,
   note: '被屏蔽的格子（蓝色）会给对应的分数加上 $-\\infty$，所以它在 softmax 之后的权重恰好是 0，这一行其余的权重分掉全部的 1。'
     + '解码器使用因果掩码：第 $i$ 个 token 只能看第 1 到第 $i$ 个 token，所以新 token 到来时，已经算好的行不会改变（按 \u25B6 试试）。'

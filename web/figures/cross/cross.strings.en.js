@@ -2,9 +2,8 @@
 // sentences themselves (cross.model.js PAIRS, or the page's example) are the
 // example's content, not the interface: they stay as written in every language.
 // In English; cross.strings.zh.js holds the same keys in Simplified Chinese.
-import { list } from '../../kit/format.js';
 
-const quoted = (words, lang) => list(words.map((w) => `\u201c${w}\u201d`), lang);
+const quoted = (words, list) => list(words.map((w) => `\u201c${w}\u201d`));
 
 export default {
   title: 'Cross-attention: the translation looks back at the source',
@@ -18,7 +17,7 @@ export default {
   output: 'output',
   weights: 'weights',
   looksAt: ' looks at \u201c{source}\u201d with {share} of its attention.',
-  looksEqually: ({ sources, share }) => ` looks equally at ${quoted(sources)}, ${share} of its attention each.`,
+  looksEqually: ({ sources, share }, { list }) => ` looks equally at ${quoted(sources, list)}, ${share} of its attention each.`,
   summary: '{pair}: {word}{looks}',
   linesLabel: 'Alignment lines from each output word to the source words, thicker for larger weights; {word} is highlighted.',
   note: 'The encoder\u2019s words supply keys and values, the decoder\u2019s words the queries: '

@@ -1,8 +1,7 @@
 // cross.strings.zh.js: cross.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
-import { list } from '../../kit/format.js';
 
-const quoted = (words, lang) => list(words.map((w) => `\u201c${w}\u201d`), lang);
+const quoted = (words, list) => list(words.map((w) => `\u201c${w}\u201d`));
 
 export default {
   title: '交叉注意力：译文回头看原文',
@@ -16,7 +15,7 @@ export default {
   output: '译文',
   weights: '权重',
   looksAt: ' 把 {share} 的注意力放在\u201c{source}\u201d上。',
-  looksEqually: ({ sources, share }) => ` 同等地关注${quoted(sources, 'zh')}，各占 ${share} 的注意力。`,
+  looksEqually: ({ sources, share }, { list }) => ` 同等地关注${quoted(sources, list)}，各占 ${share} 的注意力。`,
   summary: '{pair}：{word}{looks}',
   linesLabel: '从每个译文词连到原文词的对齐线，权重越大线越粗；当前突出显示的是 {word}。',
   note: '编码器的词提供键（key）和值（value），解码器的词提供查询（query）：'

@@ -4,7 +4,6 @@
 // example's own content (multi-head-it.model.js), not UI: they stay English
 // in both languages, and the tables refer to them as {word}, {referent}, ...
 // In English; multi-head-it.strings.zh.js holds the same keys in Simplified Chinese.
-import { count } from '../../kit/format.js';
 
 export default {
   title: 'Who is \u201cit\u201d? One head against two',
@@ -45,12 +44,12 @@ export default {
   verdict: 'Read-out: it = {referent}',
   right: '\u2714 right',
   wrong: '\u2718 wrong',
-  margin: ({ points, noun, animacy }) => `Margin ${count(points, 'point')}. What \u201cit\u201d gathered from the layer: look for a noun ${noun}, animacy ${animacy}.`,
+  margin: ({ points, noun, animacy }, { count }) => `Margin ${count(points, 'point')}. What \u201cit\u201d gathered from the layer: look for a noun ${noun}, animacy ${animacy}.`,
   readoutNote: 'The read-out is a second attention step from \u201cit\u201d: its query is what the layer gathered '
     + '(how strongly to look for a noun, and which animacy to prefer), and each word offers its noun and animate features as a key. '
     + 'The bars are that step\u2019s weights on the two nouns.',
   perHead: 'in head {n} it attends to {first} and {second}{off}',
   perHeadOff: ' (switched off)',
-  summary: ({ heads, adjective, perHead, referent, points }) => `${heads === 1 ? 'One head' : 'Two heads'}, adjective ${adjective}: ${perHead.join('; ')}. `
+  summary: ({ heads, adjective, perHead, referent, points }, { count }) => `${heads === 1 ? 'One head' : 'Two heads'}, adjective ${adjective}: ${perHead.join('; ')}. `
     + `Read-out: it = ${referent}, margin ${count(points, 'point')}.`,
 };

@@ -2,7 +2,6 @@
 // and movies' names (Ana, Ben, Cy; Heist, Paris, Prank) are the example, not
 // the interface: they stay as they are in every language.
 // In English; qkv.strings.zh.js holds the same keys in Simplified Chinese.
-import { list } from '../../kit/format.js';
 
 export default {
   title: 'Queries, keys and values: an ideal movie for each user',
@@ -17,6 +16,6 @@ export default {
     + 'Click or focus a square of a W matrix (Enter picks it), then move the slider.',
   scale: 'Colours: users, movies, Q, K, V and the ideal movies share one scale, full at \u00b1{max}; the weights are full at 1, the W matrices at \u00b1{limit}.',
   favourite: '{user} takes {share} of {movie}',
-  favouriteTie: ({ user, movies, share }) => `${user} gives ${list(movies)} the same largest weight, ${share} each`,
+  favouriteTie: ({ user, movies, share }, { list }) => `${user} gives ${list(movies)} the same largest weight, ${share} each`,
   summary: ({ parts }) => `${parts.join('; ')}.`,
 };

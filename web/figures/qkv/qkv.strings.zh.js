@@ -1,6 +1,5 @@
 // qkv.strings.zh.js: qkv.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
-import { list } from '../../kit/format.js';
 
 export default {
   title: '查询、键和值：为每位用户找出理想的电影',
@@ -15,6 +14,6 @@ export default {
     + '点击或聚焦任一 W 矩阵中的方格（按 Enter 选中），然后拖动滑块。',
   scale: '颜色：用户、电影、Q、K、V 和理想电影共用一个色标，在 \u00b1{max} 处最饱和；权重在 1 处最饱和，W 矩阵在 \u00b1{limit} 处最饱和。',
   favourite: '{user} 从 {movie} 取 {share}',
-  favouriteTie: ({ user, movies, share }) => `${user} 给 ${list(movies, 'zh')} 的权重并列最大，各为 ${share}`,
+  favouriteTie: ({ user, movies, share }, { list }) => `${user} 给 ${list(movies)} 的权重并列最大，各为 ${share}`,
   summary: ({ parts }) => `${parts.join('；')}。`,
 };

@@ -3,7 +3,6 @@
 // example, not its UI: they stay as written in every language, as do the
 // labels of a page's own example.
 // In English; soft-dictionary.strings.zh.js holds the same keys in Simplified Chinese.
-import { list } from '../../kit/format.js';
 
 export default {
   title: 'A dictionary that never says \u201cno such key\u201d',
@@ -19,7 +18,7 @@ export default {
     + 'It is written as a dot product so that the same attention kernel computes it: $w_j=\\mathrm{softmax}_j\\!\\left(-\\lVert \\boldsymbol{q}-\\boldsymbol{k}_j\\rVert^2/T\\right)$. '
     + 'Cold (small T) the soft lookup returns the nearest key\u2019s value, a nearest-neighbour lookup; hot (large T) the average of all values.',
   noneStandsOut: 'no key stands out: {share} each',
-  sharedLargest: ({ names, share }) => `${list(names)} share the largest weight, ${share} each`,
+  sharedLargest: ({ names, share }, { list }) => `${list(names)} share the largest weight, ${share} each`,
   largestWeight: 'largest weight: {name}, {share}',
   mapFinds: 'The Map lookup finds this exact key.',
   mapNothing: 'The Map lookup finds nothing.',

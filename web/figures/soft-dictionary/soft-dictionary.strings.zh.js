@@ -1,6 +1,5 @@
 // soft-dictionary.strings.zh.js: soft-dictionary.strings.en.js in Simplified Chinese,
 // with the same keys (what stays as written is said there).
-import { list } from '../../kit/format.js';
 
 export default {
   title: '一本从不说\u201c没有这个键\u201d的字典',
@@ -16,7 +15,7 @@ export default {
     + '把它写成点积，是为了让同一个注意力内核来计算：$w_j=\\mathrm{softmax}_j\\!\\left(-\\lVert \\boldsymbol{q}-\\boldsymbol{k}_j\\rVert^2/T\\right)$。'
     + '温度低（T 小）时，软查找返回最近那个键的值，也就是最近邻查找；温度高（T 大）时，返回所有值的平均。',
   noneStandsOut: '没有哪个键突出：各占 {share}',
-  sharedLargest: ({ names, share }) => `${list(names, 'zh')}并列最大权重，各占 ${share}`,
+  sharedLargest: ({ names, share }, { list }) => `${list(names)}并列最大权重，各占 ${share}`,
   largestWeight: '最大权重：{name}，{share}',
   mapFinds: 'Map 查找命中了这个键。',
   mapNothing: 'Map 查找什么也没找到。',
