@@ -22,6 +22,7 @@ const LABEL_CHAR = 6.6; // px per character of an axis label at 11px
 const VALUE_PX = 10; // the values' font size
 
 const POOL = 4; // canvases per matrix view at most (a four-way choice goes round without painting)
+const MISSES = 3; // pictures kept in a row that no change came back to: then none (a slider's), until one does
 
 const themeIds = new WeakMap(); // a theme's colours (colors.theme's object) -> a number, for the canvases' keys
 let themes = 0;
@@ -118,6 +119,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   let shownKey = ''; // what the canvas shows ('' nothing yet)
   const kept = []; // {canvas, key, used, drawing}
   let uses = 0;
+  let misses = 0; // repaints in a row that went to a picture not shown lately
+  const lately = []; // the keys of the last POOL pictures shown
   let canvasCss = '';
   let placed = ''; // the canvasCss the canvas shown has
   const svg = s('svg', { tabindex: 0, role: 'img', focusable: 'true', class: onpick ? 'pick' : null });
@@ -270,6 +273,9 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${n}x${m}|${rows.map((r) => r.join(',')).join(';')}`;
     if (shownKey === key) return;
     const hit = kept.find((p) => p.key === key);
+    misses = hit || lately.includes(key) ? 0 : misses + 1;
+    lately.unshift(key);
+    lately.length = Math.min(lately.length, POOL);
     if (hit) {
       hit.used = ++uses;
       if (sameSize(hit.canvas, canvas)) {
@@ -291,7 +297,9 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     });
     const px = [m * cell, n * cell].map((v) => Math.round(v * dpr)); // (as paintCells sizes it)
     if (!shownKey || (canvas.width === px[0] && canvas.height === px[1])) {
-      keep(null);
+      // (copying a picture costs about what painting one does: not for a
+      // slider's pictures, which no change comes back to)
+      if (misses <= MISSES) keep(null);
       shownKey = '';
       paintCells(canvas, cells, { n, m, cell, font });
       shownKey = key;
