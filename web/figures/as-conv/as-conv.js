@@ -11,6 +11,7 @@ import { matrixView } from '../../kit/draw/matrix-view.js';
 import { cssRgb, labelColor, rgbText, scaleRgb } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { rich } from '../../kit/rich.js';
+import { morph } from '../../kit/keep.js';
 import { num, gap } from '../../kit/format.js';
 import { convModel } from './as-conv.model.js';
 
@@ -114,8 +115,10 @@ class AsConv extends FigureElement {
     m.weights.forEach((Wh, r) => this.headViews[r].update(Wh, { max: 1 }));
     const limit = this.t(m.hard ? 'hard' : 'soft');
     const difference = gap(m.maxDiff);
-    replace(this.check, [...rich(this.t('check', { difference, limit })), m.hard ? ' \u2714' : '']);
-    this.check.querySelector('strong')?.classList.toggle('ok', m.hard);
+    // (a new difference is changed text in the elements there: none made again per step)
+    const check = [...rich(this.t('check', { difference, limit })), m.hard ? ' \u2714' : ''];
+    check.find((n) => n.localName === 'strong')?.classList.toggle('ok', m.hard);
+    morph(this.check, check);
     setText(this.scaleNote, this.t('scale', { max: num(max) }));
     this.announce(this.t('summary', { k: m.k, temperature: num(this.state.temperature, 3), difference, limit }));
   }

@@ -4,11 +4,12 @@
 // Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
 import { props, parseX } from './as-dense.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, setText, replaceFor } from '../../kit/dom.js';
+import { h, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
+import { morph } from '../../kit/keep.js';
 import { num, gap, sameness } from '../../kit/format.js';
 import { colourMax, denseModel, denseLayer, N, M } from './as-dense.model.js';
 
@@ -87,8 +88,10 @@ class AsDense extends FigureElement {
     const key = sameness(m.maxDiff);
     const [same, difference] = [this.t(key), gap(m.maxDiff)];
     const check = this.t('check', { same, difference });
-    replaceFor(this.check, `${check}|${key}`, () => [...rich(check), key === 'different' ? '' : ' \u2714']);
-    this.check.querySelector('strong')?.classList.toggle('ok', key !== 'different');
+    // (a new difference is changed text in the elements there: none made again per step)
+    const checked = [...rich(check), key === 'different' ? '' : ' \u2714'];
+    checked.find((n) => n.localName === 'strong')?.classList.toggle('ok', key !== 'different');
+    morph(this.check, checked);
     this.announce(this.t('summary', { output: m.direct.map((v) => num(v)).join(', '), same, difference }));
   }
 }

@@ -3,10 +3,11 @@
 // Attributes: order="susan-mary|mary-susan", positions="true|false".
 import { props } from './susan-mary.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace, setText } from '../../kit/dom.js';
+import { h, setText } from '../../kit/dom.js';
 import { toggle } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { rich } from '../../kit/rich.js';
+import { morph } from '../../kit/keep.js';
 import { gap, num, sameness } from '../../kit/format.js';
 import { maxAbs } from '../../kit/draw/scale.js';
 import { susanMaryModel, ORDERS, FEATURES, GAVE } from './susan-mary.model.js';
@@ -97,8 +98,9 @@ class SusanMary extends FigureElement {
     const why = positions ? this.t('withPositions') : this.t('moved', { difference: gap(m.swapDiff) });
     const verdict = this.t('verdict', { same, difference: gap(m.gaveDiff), why });
     if (this.verdictFor !== verdict) {
-      replace(this.verdict, rich(verdict));
-      this.verdict.querySelector('strong')?.classList.add(key === 'different' ? 'diff' : 'same');
+      const said = rich(verdict);
+      said.find((n) => n.localName === 'strong')?.classList.add(key === 'different' ? 'diff' : 'same');
+      morph(this.verdict, said); // (the elements there, with new text: none made again)
     }
     this.verdictFor = verdict;
     this.announce(this.t(positions ? 'summaryWith' : 'summaryWithout', { sentence: sentence(order), same }));
