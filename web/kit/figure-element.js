@@ -36,7 +36,7 @@ import { engine } from './engine.js';
 import { adopt } from './sheets.js';
 import { baseCss } from './styles.js';
 import { h } from './dom.js';
-import { theme } from './draw/colors.js';
+import { forgetTheme, theme } from './draw/colors.js';
 import { pageScheme, watchScheme } from './page-scheme.js';
 import { exportButtons } from './export.js';
 import { applyLinkedState, copyLinkButton } from './state-link.js';
@@ -166,6 +166,7 @@ export class FigureElement extends HTMLElement {
     const dark = !printing && (theme === 'dark' || (theme !== 'light' && pageScheme() === 'dark'));
     if (dark === this.hasAttribute('data-dark')) return;
     this.toggleAttribute('data-dark', dark);
+    forgetTheme(this);
     this.invalidate();
   };
 

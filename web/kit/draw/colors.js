@@ -35,20 +35,28 @@ const themes = new Map();
 const resolved = new Map(); // theme key + CSS colour -> [r, g, b]
 let ctx = null;
 
-// Theme keys read in this task: reading computed style after a figure has
-// just restyled a cell forces a style recalculation, once per cell of a
-// matrix; the theme cannot change before the task ends, so read it once.
-const keys = new Map();
+// Theme keys as last read, per element: reading computed style after a
+// change (a slider's value, a figure's own writes) forces a style
+// recalculation there and then, on a long page the largest part of a small
+// change's script. A figure's scheme changing forgets its key (forgetTheme);
+// anything else that changes the custom properties (a page's own script) is
+// read within KEY_MS, on the next change.
+const keys = new WeakMap(); // node -> {key, at}
+const KEY_MS = 1000;
 
 /** The theme's key: the scale's three custom properties as `node` sees them. */
 function themeKey(node) {
-  if (!keys.has(node)) {
-    if (!keys.size) queueMicrotask(() => keys.clear());
+  const now = performance.now();
+  let known = keys.get(node);
+  if (!known || now - known.at > KEY_MS) {
     const cs = getComputedStyle(node);
-    keys.set(node, [...HUES, ...HEADS].map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'));
+    keys.set(node, known = { key: [...HUES, ...HEADS].map((k) => cs.getPropertyValue(`--attention-${k}`).trim()).join('|'), at: now });
   }
-  return keys.get(node);
+  return known.key;
 }
+
+/** Read `node`'s theme again when next asked (its scheme changed). */
+export const forgetTheme = (node) => keys.delete(node);
 
 /** [r, g, b] (0..255) of the CSS colour `css` inside `root` (a shadow root). */
 function probe(root, css) {
