@@ -37,21 +37,23 @@ function asRows(M) {
 }
 
 /**
- * Paint `cells` ({i, j, fill, label, ink}; label and ink may be null) onto
+ * Paint `cells` ({i, j, rgb, fill, label, ink}; label and ink may be null) onto
  * `canvas` as n x m squares of `cell` CSS px. The canvas also offers them
  * as `canvas.drawing` (drawing.js items, made when asked): for downloads,
  * which keep the values as text, and for tests.
  */
 const contexts = new WeakMap(); // canvas -> its 2D context (asking again costs more than painting a few cells)
 
-function paintCells(canvas, cells, { n, m, cell, font }) {
+function paintCells(canvas, cells, { n, m, cell, font, values }) {
   // as many canvas pixels as screen pixels (a download redraws from `drawing`, at its own scale)
   const [w, hgt] = [m * cell, n * cell].map((v) => Math.round(v * (globalThis.devicePixelRatio || 1)));
   if (canvas.width !== w || canvas.height !== hgt) [canvas.width, canvas.height] = [w, hgt];
   let ctx = contexts.get(canvas);
   if (!ctx) contexts.set(canvas, ctx = canvas.getContext('2d'));
   ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
-  if (cells.length < n * m) ctx.clearRect(0, 0, m * cell, n * cell); // (a matrix smaller than its view: the rest stays empty)
+  const pixelwise = cells.length >= MANY && !values;
+  if (pixelwise) paintPixels(ctx, cells, { n, m, cell });
+  else if (cells.length < n * m) ctx.clearRect(0, 0, m * cell, n * cell); // (a matrix smaller than its view: the rest stays empty)
   ctx.font = font;
   ctx.textAlign = 'center';
   const { ascent, height } = lineBox(font);
@@ -59,7 +61,7 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
   // a colour is set only when it changes: the canvas parses every colour string it is given
   let style = '';
   const use = (color) => { if (color !== style) ctx.fillStyle = style = color; };
-  for (const c of cells) {
+  for (const c of pixelwise ? [] : cells) {
     use(c.fill);
     ctx.fillRect(c.j * cell, c.i * cell, cell, cell);
   }
@@ -76,6 +78,25 @@ function paintCells(canvas, cells, { n, m, cell, font }) {
         ...(c.label ? [centredText(c.label, (c.j + 0.5) * cell, (c.i + 0.5) * cell, font, c.ink)] : [])]);
     },
   };
+}
+
+// A large matrix without values (a mask, a map of weights) as one pixel per
+// cell, scaled up without smoothing: square by square, the colour string
+// each one sets (parsed by the canvas) cost more than the squares
+// (efficient's 64 x 64 windows); a small matrix is quicker that way.
+const MANY = 256;
+const pixels = new WeakMap(); // ctx -> a canvas of one pixel per cell
+function paintPixels(ctx, cells, { n, m, cell }) {
+  const image = new ImageData(m, n); // (cells past M's stay transparent)
+  for (const c of cells) image.data.set([c.rgb[0], c.rgb[1], c.rgb[2], 255], (c.i * m + c.j) * 4);
+  let small = pixels.get(ctx);
+  if (!small) pixels.set(ctx, small = document.createElement('canvas'));
+  [small.width, small.height] = [m, n];
+  small.getContext('2d').putImageData(image, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.globalCompositeOperation = 'copy'; // (every pixel replaced, the empty ones too)
+  ctx.drawImage(small, 0, 0, m * cell, n * cell);
+  ctx.globalCompositeOperation = 'source-over';
 }
 
 /** Copy canvas `from`'s pixels into `to` (the same size). */
@@ -292,7 +313,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
       return row.map((v, j) => {
         const fill = scaleRgb(root, v, max);
-        return { i, j, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
+        return { i, j, rgb: fill, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
     const px = [m * cell, n * cell].map((v) => Math.round(v * dpr)); // (as paintCells sizes it)
@@ -301,12 +322,12 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       // slider's pictures, which no change comes back to)
       if (misses <= MISSES) keep(null);
       shownKey = '';
-      paintCells(canvas, cells, { n, m, cell, font });
+      paintCells(canvas, cells, { n, m, cell, font, values });
       shownKey = key;
     } else {
       const into = slot(null);
       into.key = '';
-      paintCells(into.canvas, cells, { n, m, cell, font });
+      paintCells(into.canvas, cells, { n, m, cell, font, values });
       Object.assign(into, { key, drawing: into.canvas.drawing });
       show(into);
     }
