@@ -141,6 +141,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const kept = []; // {canvas, key, used, drawing}
   let uses = 0;
   let misses = 0; // repaints in a row that went to a picture not shown lately
+  let cameBack = false; // whether a kept picture was ever shown again (a stepper's, a switch's): then always keep
   const lately = []; // the keys of the last POOL pictures shown
   let canvasCss = '';
   let placed = ''; // the canvasCss the canvas shown has
@@ -298,6 +299,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     lately.unshift(key);
     lately.length = Math.min(lately.length, POOL);
     if (hit) {
+      cameBack = true;
       hit.used = ++uses;
       if (sameSize(hit.canvas, canvas)) {
         keep(hit);
@@ -320,7 +322,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     if (!shownKey || (canvas.width === px[0] && canvas.height === px[1])) {
       // (copying a picture costs about what painting one does: not for a
       // slider's pictures, which no change comes back to)
-      if (misses <= MISSES) keep(null);
+      if (cameBack || misses <= MISSES) keep(null);
       shownKey = '';
       paintCells(canvas, cells, { n, m, cell, font, values });
       shownKey = key;
