@@ -37,8 +37,8 @@ let ctx = null;
 
 // Theme keys as last read, per element: reading computed style after a
 // change (a slider's value, a figure's own writes) forces a style
-// recalculation there and then, on a long page the largest part of a small
-// change's script. A figure's scheme changing forgets its key (forgetTheme);
+// recalculation there and then: on the article, a seventh of a small
+// change's script at a phone's speed. A figure's scheme changing forgets its key (forgetTheme);
 // anything else that changes the custom properties (a page's own script) is
 // read within KEY_MS, on the next change.
 const keys = new WeakMap(); // node -> {key, at}

@@ -83,7 +83,7 @@ function paintCells(canvas, cells, { n, m, cell, font, values }) {
 // A large matrix without values (a mask, a map of weights) as one pixel per
 // cell, scaled up without smoothing: square by square, the colour string
 // each one sets (parsed by the canvas) cost more than the squares
-// (efficient's 64 x 64 windows); a small matrix is quicker that way.
+// (efficient's 32 x 32 windows); a small matrix is quicker that way.
 const MANY = 256;
 const pixels = new WeakMap(); // ctx -> a canvas of one pixel per cell
 function paintPixels(ctx, cells, { n, m, cell }) {
