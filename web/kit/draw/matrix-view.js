@@ -88,7 +88,14 @@ const MANY = 256;
 const pixels = new WeakMap(); // ctx -> a canvas of one pixel per cell
 function paintPixels(ctx, cells, { n, m, cell }) {
   const image = new ImageData(m, n); // (cells past M's stay transparent)
-  for (const c of cells) image.data.set([c.rgb[0], c.rgb[1], c.rgb[2], 255], (c.i * m + c.j) * 4);
+  const { data } = image;
+  for (const c of cells) {
+    const at = (c.i * m + c.j) * 4;
+    data[at] = c.rgb[0];
+    data[at + 1] = c.rgb[1];
+    data[at + 2] = c.rgb[2];
+    data[at + 3] = 255;
+  }
   let small = pixels.get(ctx);
   if (!small) pixels.set(ctx, small = document.createElement('canvas'));
   [small.width, small.height] = [m, n];
