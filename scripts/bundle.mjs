@@ -47,17 +47,28 @@ const wasmNextToDistPlugin = {
 // part alone, which never imports the training part or the register tiles
 // (the full relaxed engine's): their files leave them out (a third of a
 // worker), in their place a module that says so if it is ever imported.
-const attentionPartPlugin = {
+// A measuring worker leaves out the calls its sweep never makes too
+// (LEFT_OUT): in their place, functions of the same names that say so if
+// they are ever called.
+const LEFT_OUT = {
+  cost: ['mha', 'layer', 'linear'], // (it times attention() alone)
+  efficient: ['mha', 'layer'],
+};
+const attentionPartPlugin = (calls = []) => ({
   name: 'attention-part-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\/api\/(training|tiles)\.js$/ }, ({ path, importer }) =>
-      (/[\\/]web[\\/]attention\.js$/.test(importer) ? { path, namespace: 'left-out' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ path }) => ({
-      loader: 'js',
-      contents: `throw new Error(${JSON.stringify(`attention-wasm: ${path} is left out of this bundle, which loads the attention part alone`)});`,
-    }));
+    const out = new RegExp(`^\\./api/(training|tiles|${calls.join('|') || '-'})\\.js$`);
+    b.onResolve({ filter: /^\.\/api\/\w+\.js$/ }, ({ path, importer, resolveDir }) =>
+      (out.test(path) && /[\\/]web[\\/]attention\.js$/.test(importer) ? { path: join(resolveDir, path), namespace: 'left-out' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, async ({ path }) => {
+      const said = JSON.stringify(`attention-wasm: ${basename(path)} is left out of this bundle, which loads ${
+        /[\\/](training|tiles)\.js$/.test(path) ? 'the attention part alone' : "a measuring figure's calls alone"}`);
+      if (/[\\/](training|tiles)\.js$/.test(path)) return { loader: 'js', contents: `throw new Error(${said});` }; // (imported dynamically)
+      const names = [...(await readFile(path, 'utf8')).matchAll(/^export (?:async )?(?:function|const|class) (\w+)/gm)].map((m) => m[1]);
+      return { loader: 'js', contents: [`const said = ${said};`, ...names.map((n) => `export function ${n}() { throw new Error(said); }`)].join('\n') };
+    });
   },
-};
+});
 
 // A figure's worker starts an attentionPool only when the reader asks for
 // a sweep on every core: the pool's code (a third of the worker) is a file
@@ -71,16 +82,29 @@ const poolApart = (path) => ({
   },
 });
 
+// The CSS of the figures' templates (`static css = `...``, `fooCss = `...``)
+// without its comments and spaces: they say why to the reader of the source,
+// not to every reader of a post (a tenth of a page's CSS text).
+export function tidyCss(source) {
+  return source.replace(/(\b(?:static css|\w*Css) = `)((?:[^`\\]|\\.)*)`/g, (_, head, css) => `${head}${css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([{};,]) ?/g, '$1')
+    .replace(/: /g, ':') // (no selector has ": ", and no rule here a string with it)
+    .trim()}\``);
+}
+
 // Each figure's module registers its formulas, typeset to MathML at build
 // time (scripts/math.mjs), when it loads: the page needs no typesetter.
-const figureMathPlugin = {
-  name: 'attention-figure-math',
+// Every module of the figures and their kit is read with its CSS tidied.
+const figureSourcePlugin = {
+  name: 'attention-figure-source',
   setup(b) {
-    b.onLoad({ filter: /[\\/]web[\\/]figures[\\/][\w-]+[\\/][\w-]+\.js$/ }, async ({ path }) => {
+    b.onLoad({ filter: /[\\/]web[\\/](figures|kit)[\\/].*\.js$/ }, async ({ path }) => {
       const name = basename(path, '.js');
-      if (basename(dirname(path)) !== name) return undefined; // not a figure's element module
-      const map = await figureMath(name);
-      const source = await readFile(path, 'utf8');
+      const source = tidyCss(await readFile(path, 'utf8'));
+      const element = basename(dirname(path)) === name && basename(dirname(dirname(path))) === 'figures';
+      const map = element ? await figureMath(name) : {};
       return {
         loader: 'js',
         resolveDir: dirname(path),
@@ -195,7 +219,7 @@ export async function bundle({ watch = false } = {}) {
       metafile: true,
       // (the figures' engine is the attention part: the training part, and
       // the pool, would be chunks that split theirs)
-      plugins: [figureMathPlugin, wasmNextToDistPlugin, attentionPartPlugin, poolApart('../figures/pool.js'), autoloaderPlugin(esm)],
+      plugins: [figureSourcePlugin, wasmNextToDistPlugin, attentionPartPlugin(), poolApart('../figures/pool.js'), autoloaderPlugin(esm)],
     },
     // The figures' Web Workers: each its own file next to the figure's
     // module, which names it (a same-origin script, as worker-src under a
@@ -204,7 +228,7 @@ export async function bundle({ watch = false } = {}) {
       ...esm,
       entryPoints: [join(root, 'web/figures', name, `${name}.worker.js`)],
       outfile: join(dist, 'figures', `${name}.worker.js`),
-      plugins: [wasmNextToDistPlugin, poolApart('./pool.js'), ...(worker === 'measures' ? [attentionPartPlugin] : [])],
+      plugins: [wasmNextToDistPlugin, poolApart('./pool.js'), ...(worker === 'measures' ? [attentionPartPlugin(LEFT_OUT[name])] : [])],
     })),
     // that pool's code, for the figures' workers (./pool.js from them)
     {

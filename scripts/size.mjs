@@ -25,6 +25,7 @@ export const BUDGETS = {
   'attention-multi-head-it': 80_000,
   'attention-heatmap': 60_000,
   'attention-efficient': 80_000, // its worker's pool comes only with a sweep on every core
+  'attention-cost': 80_000, // two builds (it times SIMD against scalar) and its worker
   'article, first view': 200_000,
   'article, scrolled to the end': 300_000,
 };
