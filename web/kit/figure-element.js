@@ -56,8 +56,10 @@ import './rich.js';
 import './workers/spawn.js';
 
 // The live region follows the summary once changes pause for ANNOUNCE_WAIT
-// (a slider let go); while they never pause (a model training), at most every
-// ANNOUNCE_EVERY; and at once when the figure marks a new phase.
+// (a slider let go); while they never pause, at most every ANNOUNCE_EVERY;
+// while they come from a run rather than the reader (a model training, whose
+// messages pause when the machine is busy), every ANNOUNCE_EVERY; and at
+// once when the figure marks a new phase.
 const ANNOUNCE_WAIT = 350;
 const ANNOUNCE_EVERY = 5000;
 
@@ -335,11 +337,11 @@ export class FigureElement extends HTMLElement {
 
   /**
    * Describe the current state for screen readers, at a human pace: once
-   * changes pause, every few seconds while they do not, and at once when
-   * `phase` (a short key such as 'training' or 'done') differs from the
-   * last one given.
+   * changes pause, every few seconds while they do not (or while `paced`:
+   * the changes are a run's, not the reader's), and at once when `phase` (a
+   * short key such as 'training' or 'done') differs from the last one given.
    */
-  announce(text, { phase } = {}) {
+  announce(text, { phase, paced = false } = {}) {
     this.summary = text;
     clearTimeout(this.#announceTimer);
     const now = performance.now();
@@ -353,7 +355,7 @@ export class FigureElement extends HTMLElement {
     this.#announceTimer = setTimeout(() => {
       this.#announceBy = 0;
       this.live.textContent = this.summary;
-    }, Math.max(0, Math.min(ANNOUNCE_WAIT, this.#announceBy - now)));
+    }, Math.max(0, paced ? this.#announceBy - now : Math.min(ANNOUNCE_WAIT, this.#announceBy - now)));
   }
 }
 

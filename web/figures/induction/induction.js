@@ -152,7 +152,7 @@ class Induction extends TrainingFigure {
       losses: last ? this.t('summaryLosses', { first: fmt(last.first), repeats: fmt(last.repeats) }) : '',
       milestone: m ? ` ${milestone}` : '',
       scores: running ? '' : this.scoreText(),
-    }).replace(/\s+/g, ' ').trim(), { phase: `${phase}${m ? ', induction' : ''}` });
+    }).replace(/\s+/g, ' ').trim(), { phase: `${phase}${m ? ', induction' : ''}`, paced: running });
   }
 
   scoreText() {

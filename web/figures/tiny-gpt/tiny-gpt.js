@@ -252,7 +252,7 @@ class TinyGpt extends TrainingFigure {
       step, steps, state: running ? this.t('summaryTraining') : done ? this.t('summaryDone') : this.restarted ? this.t('summaryRestarted') : state === 'idle' ? this.t('summaryIdle') : '',
       losses: last ? this.t('summaryLosses', { train: fmt(last.train), heldOut: fmt(last.heldOut), bigram: fmt(this.bigram?.heldOut) }) : '',
       loading: this.msg.loading ? this.t('summaryLoading') : '',
-    }), { phase });
+    }), { phase, paced: running });
   }
 
   plot(PW) {
