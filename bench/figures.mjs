@@ -61,7 +61,7 @@ import { machineInfo } from './lib/machine.mjs';
 import { cpuText, table, writeResults } from './lib/results.mjs';
 import { selfSigned } from './lib/tls.mjs';
 import { KINDS, SETTLE_MS, controlsOf, measure, quantile, settled } from './lib/changes.mjs';
-import { busyTimes, traced } from './lib/busy.mjs';
+import { busyParts, busyTimes, traced } from './lib/busy.mjs';
 
 const args = process.argv.slice(2);
 const value = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };
@@ -286,10 +286,13 @@ async function latencies(page, cdp, tag, where, root) {
     const times = busyTimes(events);
     if (times.length !== page_ms.length) throw new Error(`${tag} ${kind}: ${page_ms.length} changes, ${times.length} marked in the trace`);
     if (profile) hot.push([`${tag} ${kind} (${where}, ${root})`, hotspots((await cdp.send('Profiler.stop')).profile)]);
-    const row = { tag, where, root, kind, control: found[kind], p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: Math.max(...times), times, page_ms };
+    const split = busyParts(events);
+    const parts = Object.fromEntries(Object.keys(split[0] ?? {}).map((k) => [k, quantile(split.map((p) => p[k]), 0.5)]));
+    const row = { tag, where, root, kind, control: found[kind], p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: Math.max(...times), times, page_ms, parts };
     rows.push(row);
     console.log(`  ${tag.replace('attention-', '')} ${where}${against ? ` (${root})` : ''}: ${row.control}: p50 ${f1(row.p50)} p95 ${f1(row.p95)} max ${f1(row.max)} ms`
-      + ` (as the page saw it, to the frame painted: p50 ${f1(quantile(page_ms, 0.5))} p95 ${f1(quantile(page_ms, 0.95))})`);
+      + ` (as the page saw it, to the frame painted: p50 ${f1(quantile(page_ms, 0.5))} p95 ${f1(quantile(page_ms, 0.95))};`
+      + ` median ${Object.entries(parts).map(([k, v]) => `${k} ${f1(v)}`).join(', ')})`);
   }
   return rows;
 }

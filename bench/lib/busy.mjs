@@ -25,19 +25,61 @@ export async function traced(cdp, run) {
   }
 }
 
+// The marked changes in `events`: the page's main thread {pid, tid} and, per
+// change, [from, to] in the trace's microseconds.
+function marked(events) {
+  const stamps = events.filter((e) => e.name === 'TimeStamp' && ['change', 'painted'].includes(e.args?.data?.message)).sort((a, b) => a.ts - b.ts);
+  const spans = [];
+  for (let i = 0; i < stamps.length - 1; i++) {
+    if (stamps[i].args.data.message === 'change' && stamps[i + 1].args.data.message === 'painted') spans.push([stamps[i].ts, stamps[i + 1].ts]);
+  }
+  return { pid: stamps[0]?.pid, tid: stamps[0]?.tid, spans };
+}
+
 /** Per marked change in `events`: the main thread's busy ms from 'change' to the next 'painted'. */
 export function busyTimes(events) {
-  const stamps = events.filter((e) => e.name === 'TimeStamp' && ['change', 'painted'].includes(e.args?.data?.message)).sort((a, b) => a.ts - b.ts);
-  if (!stamps.length) return [];
-  const { pid, tid } = stamps[0]; // the page's main thread
+  const { pid, tid, spans } = marked(events);
   const on = (name) => events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.name === name);
   const [tasks, commits] = [on('RunTask'), on('Commit')];
   const within = (list, from, to) => list.reduce((sum, e) => sum + Math.max(0, Math.min(to, e.ts + e.dur) - Math.max(from, e.ts)), 0);
-  const times = [];
-  for (let i = 0; i < stamps.length - 1; i++) {
-    const [a, b] = [stamps[i], stamps[i + 1]];
-    if (a.args.data.message !== 'change' || b.args.data.message !== 'painted') continue;
-    times.push((within(tasks, a.ts, b.ts) - within(commits, a.ts, b.ts)) / 1000);
-  }
-  return times;
+  return spans.map(([a, b]) => (within(tasks, a, b) - within(commits, a, b)) / 1000);
+}
+
+// Trace event names, by the part of a frame they are in (self time: an
+// event's time less its children's). A task's own time, and events of kinds
+// not listed, are "other".
+const PARTS = {
+  script: /^(FunctionCall|EventDispatch|FireAnimationFrame|TimerFire|RunMicrotasks|EvaluateScript|v8\.|V8\.|MinorGC|MajorGC|GCEvent|HandlePostMessage|FireIdleCallback)/,
+  style: /^(UpdateLayoutTree|RecalculateStyles|ScheduleStyleRecalculation|ParseAuthorStyleSheet|InvalidateLayout)/,
+  layout: /^(Layout|UpdateLayerTree|IntersectionObserverController)/,
+  paint: /^(Paint|PrePaint|Layerize|PaintImage|RasterTask|Decode|Canvas|UpdateLayer|CompositeLayers)/,
+};
+
+/** Per marked change in `events`: busyTimes' ms split into {script, style, layout, paint, other}. */
+export function busyParts(events) {
+  const { pid, tid, spans } = marked(events);
+  const mine = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.dur > 0).sort((x, y) => x.ts - y.ts || y.dur - x.dur);
+  return spans.map(([a, b]) => {
+    const clip = (e) => Math.max(0, Math.min(b, e.ts + e.dur) - Math.max(a, e.ts));
+    const nodes = [];
+    const stack = []; // the events that enclose this one
+    for (const e of mine) {
+      if (e.ts + e.dur <= a || e.ts >= b) continue;
+      while (stack.length && stack.at(-1).end <= e.ts) stack.pop();
+      const parent = stack.at(-1);
+      if (!parent && e.name !== 'RunTask') continue; // what runs inside a task, as busyTimes counts
+      const node = {
+        end: e.ts + e.dur,
+        self: clip(e),
+        skip: e.name === 'Commit' || !!parent?.skip, // the commit's wait, left out as busyTimes does
+        part: e.name === 'RunTask' ? 'other' : Object.keys(PARTS).find((k) => PARTS[k].test(e.name)) ?? parent?.part ?? 'other',
+      };
+      if (parent) parent.self -= node.self;
+      stack.push(node);
+      nodes.push(node);
+    }
+    const parts = { script: 0, style: 0, layout: 0, paint: 0, other: 0 };
+    for (const n of nodes) if (!n.skip) parts[n.part] += n.self / 1000;
+    return parts;
+  });
 }

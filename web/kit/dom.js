@@ -34,7 +34,12 @@ export function replace(el, ...children) {
  */
 export function setText(el, text) {
   const value = String(text);
-  if (el.textContent !== value) el.textContent = value;
+  const only = el.firstChild;
+  if (only && only === el.lastChild && only.nodeType === 3) { // (one text node: its data changes, no node is replaced)
+    if (only.data !== value) only.data = value;
+  } else if (el.textContent !== value) {
+    el.textContent = value;
+  }
 }
 
 /**
