@@ -61,9 +61,10 @@ const attentionPartPlugin = (calls = []) => ({
     b.onResolve({ filter: /^\.\/api\/\w+\.js$/ }, ({ path, importer, resolveDir }) =>
       (out.test(path) && /[\\/]web[\\/]attention\.js$/.test(importer) ? { path: join(resolveDir, path), namespace: 'left-out' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'left-out' }, async ({ path }) => {
+      const part = /[\\/](training|tiles)\.js$/.test(path); // (imported dynamically, by the full engine alone)
       const said = JSON.stringify(`attention-wasm: ${basename(path)} is left out of this bundle, which loads ${
-        /[\\/](training|tiles)\.js$/.test(path) ? 'the attention part alone' : "a measuring figure's calls alone"}`);
-      if (/[\\/](training|tiles)\.js$/.test(path)) return { loader: 'js', contents: `throw new Error(${said});` }; // (imported dynamically)
+        part ? 'the attention part alone' : "a measuring figure's calls alone"}`);
+      if (part) return { loader: 'js', contents: `throw new Error(${said});` };
       const names = [...(await readFile(path, 'utf8')).matchAll(/^export (?:async )?(?:function|const|class) (\w+)/gm)].map((m) => m[1]);
       return { loader: 'js', contents: [`const said = ${said};`, ...names.map((n) => `export function ${n}() { throw new Error(said); }`)].join('\n') };
     });
