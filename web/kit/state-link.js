@@ -97,30 +97,31 @@ export function applyLinkedState(el) {
  * around it (the figures above it grow from their placeholders as they start,
  * which would push it away: WebKit has no scroll anchoring, and Chromium's
  * anchors on what moves), until the reader (or a script) scrolls or acts, or
- * it has drawn and the page has kept its height for a moment.
+ * it has drawn and the page has kept its height for QUIET_MS: the figures
+ * above it may load seconds after it drew, on a slow network or a busy phone.
  */
 function keepInView(el) {
   const INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
-  const QUIET = 20; // frames without a change of height once it has drawn
-  let quiet = 0;
+  const QUIET_MS = 3000;
+  let since = 0; // when the height last changed, or it drew
   let height = -1;
   let y = null; // where this left the page
   let drawn = false;
-  el.ready?.then(() => { drawn = true; });
+  el.ready?.then(() => { drawn = true; if (since >= 0) since = performance.now(); });
   const stop = () => {
-    quiet = -1;
+    since = -1;
     for (const t of INPUT) removeEventListener(t, stop, true);
   };
   for (const t of INPUT) addEventListener(t, stop, { capture: true, passive: true });
   const frame = () => {
-    if (quiet < 0 || !el.isConnected) return stop();
+    if (since < 0 || !el.isConnected) return stop();
     const now = document.documentElement.scrollHeight;
     if (now === height && y !== null && Math.abs(scrollY - y) > 1) return stop(); // scrolled by someone else
     if (now !== height) {
       el.scrollIntoView({ block: 'start' });
       height = now;
-      quiet = 0;
-    } else if (drawn && ++quiet >= QUIET) return stop();
+      since = performance.now();
+    } else if (drawn && performance.now() - since >= QUIET_MS) return stop();
     y = scrollY;
     requestAnimationFrame(frame);
   };
