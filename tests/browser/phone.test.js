@@ -1,7 +1,8 @@
 // phone.test.js: the figures as a phone's reader meets them (scripts/phone.mjs:
 // 360 x 740 CSS px, touch). What is not time:
 // - a finger drags every handle (CDP touch events, as a touch screen sends
-//   them) and the page does not scroll meanwhile; anywhere else a finger
+//   them), and neither the page scrolls nor the figure's height changes
+//   meanwhile; anywhere else a finger
 //   scrolls the page, and no figure takes touches for itself beyond a handle;
 // - every control is a target of 24 x 24 CSS px at least (WCAG 2.2, 2.5.8);
 //   the squares of a matrix, a picture's pixels and a sentence's words are
@@ -92,9 +93,13 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
         // a handle is a handle, not a region that keeps the page from scrolling
         assert.ok(h.size[0] <= 48 && h.size[1] <= 48, `${tag}: an element of ${h.size.map(Math.round).join(' x ')} px takes touches for itself`);
         await frames(page); // (the compositor has the page as it is now: where touches scroll and where they do not)
+        await still(page); // (a fling from the last swipe has stopped)
         const [y0, s0] = [await page.evaluate(() => scrollY), await summary(el)];
+        const heights = await watchHeight(el);
         const [x, y] = h.at;
-        await touchDrag(cdp, [[x, y], [x + 15, y + 10], [x + 30, y + 25], [x + 45, y + 40]]);
+        // (down and right, then up past where it began: a value's sign, and so its length, changes on the way)
+        const path = [[x, y], [x + 15, y + 10], [x + 30, y + 25], [x + 45, y + 40], [x + 30, y], [x + 15, y - 40]];
+        await touchDrag(cdp, path);
         // (a page busy with the other figures may take a few frames to handle the touches)
         const moved = await el.evaluate((e, s) => new Promise((resolve) => {
           const t0 = performance.now();
@@ -104,10 +109,12 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
         await frames(page);
         assert.ok(moved, `${tag}: dragging its handle by touch changed nothing`);
         assert.equal(await page.evaluate(() => scrollY), y0, `${tag}: dragging its handle scrolled the page`);
+        // (a figure that grew or shrank would move what is under the finger, and the page with it)
+        assert.deepEqual(await heights.evaluate((w) => w.stop()), [], `${tag}: dragging its handle changed the figure's height`);
         // a finger on the same picture away from the handle scrolls the page, and moves nothing
         const [left, top, width, height] = h.over;
         const far = [[left + 12, top + height - 12], [left + width - 12, top + height - 12]]
-          .sort((a, b) => Math.hypot(b[0] - x - 45, b[1] - y - 40) - Math.hypot(a[0] - x - 45, a[1] - y - 40))[0];
+          .sort((a, b) => Math.hypot(b[0] - path.at(-1)[0], b[1] - path.at(-1)[1]) - Math.hypot(a[0] - path.at(-1)[0], a[1] - path.at(-1)[1]))[0];
         const s1 = await summary(el);
         await swipeUp(page, cdp, far, `${tag}: a finger on its picture, away from the handle`);
         assert.equal(await summary(el), s1, `${tag}: scrolling the page over it moved its handle`);
@@ -130,12 +137,36 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
   }
 });
 
-/** A finger from `at` up by 120 px: the page must scroll by 40 px at least (`what` names the place). */
+/** A finger from `at` up by 120 px: the page must scroll by 40 px at least (`what` names the place); -> once it stopped. */
 async function swipeUp(page, cdp, at, what) {
   const y0 = await page.evaluate(() => scrollY);
   await touchDrag(cdp, [at, [at[0] + 1, at[1] - 40], [at[0] + 2, at[1] - 80], [at[0] + 2, at[1] - 120]]);
   await page.waitForFunction((y) => scrollY > y + 40, y0, { timeout: 5000 }).catch(() => {});
   assert.ok(await page.evaluate(() => scrollY) > y0 + 40, `${what} did not scroll the page`);
+  await still(page);
+}
+
+/** Every height `el` takes from now on other than its present one, in CSS px (a ResizeObserver's); -> a handle to {stop() -> heights}. */
+const watchHeight = (el) => el.evaluateHandle((e) => {
+  const [start, seen] = [e.getBoundingClientRect().height, []];
+  const watch = new ResizeObserver(([r]) => { const h = r.borderBoxSize[0].blockSize; if (h !== start && !seen.includes(h)) seen.push(h); });
+  watch.observe(e);
+  return { stop: () => (watch.disconnect(), seen) };
+});
+
+/** Until the page has not scrolled for 10 frames (a swipe ends in a fling that scrolls on for a while), 5 s at most. */
+async function still(page) {
+  await page.evaluate(() => new Promise((resolve) => {
+    const t0 = performance.now();
+    let [y, same] = [scrollY, 0];
+    const check = () => {
+      same = scrollY === y ? same + 1 : 0;
+      y = scrollY;
+      if (same >= 10 || performance.now() - t0 > 5000) resolve();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }));
 }
 
 test('a tap on the soft dictionary\'s plane puts the query there', async () => {

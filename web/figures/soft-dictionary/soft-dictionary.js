@@ -198,7 +198,8 @@ class SoftDictionary extends FigureElement {
     const hit = this.hardMap.get(key);
     if (this.hardFor !== key) replace(this.hard, h('div', { class: 'out' }, [
       hit ? h('span', { class: 'big sw', style: `background:${rgb(hit)}` }) : null,
-      h('span', {}, [h('code', {}, `map.get("${key}")`), ' \u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
+      // (the call and its answer on lines of their own: the panel keeps its height as a key's length changes under a dragging finger)
+      h('span', {}, [h('code', {}, `map.get("${key}")`), h('br'), '\u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
     ]));
     this.hardFor = key;
     this.announce(this.t('summary', {
