@@ -5,8 +5,9 @@
 // scrolled through it (every figure drawn; in Chromium with a dark system
 // theme):
 //   - pdftotext shows no label of a control or tool button (those the
-//     figures' pictures or the prose state as facts are not controls) and
-//     no "Loading";
+//     figures' pictures or the prose state as facts are not controls), no
+//     "Loading" and no "Press Start" (a training figure not started prints
+//     its picture, which draws the model untrained);
 //   - the page with the soft dictionary, rasterized by pdftoppm, shows its
 //     colours: the soft lookup's swatch, a CSS background that prints only
 //     with print-color-adjust: exact, is not white, and its weight bars are
@@ -151,6 +152,8 @@ describe('print', { concurrency: 2 }, () => {
             const text = pages(pdf);
             const all = words(text.join(' '));
             assert.doesNotMatch(all, /Loading/, 'a figure says "Loading" on paper');
+            // nor asks to press what paper has not (a training figure not started prints its picture)
+            assert.doesNotMatch(all, /Press (Start|Write)/, 'a figure asks on paper for a button it does not print');
             for (const label of labels) assert.ok(!all.includes(label), `"${label}" (a control's label) is printed`);
             assert.doesNotMatch(all, /\\boldsymbol|\\sum_/, 'TeX instead of its MathML');
             // each training figure's step line (the induction figure's, in training once scrolled)

@@ -173,14 +173,15 @@ export class FigureElement extends HTMLElement {
   };
 
   // Before printing: a figure that has drawn draws again now, in the light
-  // theme (colours resolved in JavaScript too); one that has not shows the
-  // page's picture of it, loaded now if it waited to near the viewport.
+  // theme (colours resolved in JavaScript too); one that has not, or whose
+  // picture says more (printsPicture), shows the page's picture of it,
+  // loaded now if it waited to near the viewport.
   #print() {
     this.#followScheme();
-    if (!this.hasAttribute('data-ready')) {
+    if (!this.hasAttribute('data-ready') || this.hasAttribute('data-print-picture')) {
       for (const img of this.querySelectorAll('img[loading="lazy"]')) img.loading = 'eager';
-      return;
     }
+    if (!this.hasAttribute('data-ready')) return;
     cancelAnimationFrame(this.#frame);
     this.#frame = 0;
     this.#draw();
@@ -278,8 +279,18 @@ export class FigureElement extends HTMLElement {
     root.setAttribute('role', 'figure');
     root.setAttribute('lang', this.language === 'zh' ? 'zh-CN' : 'en');
     if (!root.hasAttribute('aria-label')) root.setAttribute('aria-label', root.querySelector('.title')?.textContent ?? this.localName);
-    this.shadowRoot.replaceChildren(...problems, root, tools, this.live);
+    // (the page's picture stays slotted for paper, shown there while printsPicture(): styles.js)
+    this.shadowRoot.replaceChildren(...problems, root, tools, this.live, h('slot', { class: 'print-picture' }));
     this.#draw();
+  }
+
+  /**
+   * Whether a printout shows the page's picture of this figure rather than
+   * the figure: true while the picture says more (a model not yet trained,
+   * which the picture draws untrained). Drawn figures print themselves.
+   */
+  printsPicture() {
+    return false;
   }
 
   /** A text: a plain string as it is, or [key, args] of the string table (args may hold more such pairs). */
@@ -332,6 +343,7 @@ export class FigureElement extends HTMLElement {
     this.render();
     this.syncControls?.();
     this.#linkButton.hidden = !this.linkable();
+    this.toggleAttribute('data-print-picture', this.printsPicture() && hasContent(this));
     if (key && !focused.isConnected) this.shadowRoot.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
   }
 

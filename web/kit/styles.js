@@ -98,14 +98,19 @@ button.measure > .room { visibility: hidden; }
    which has a frame of its own: no second box around it. */
 :host(:not([data-ready], [data-error])) { border-color: transparent; padding: 0; }
 ::slotted(figure) { margin: 0; }
+slot.print-picture { display: none; }
 math { font-size: 1.15em; }
 math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
 /* On paper: the light theme, colours as drawn (backgrounds too), the page's
    width, one piece, without what only a live figure can use; a figure that
-   has not drawn prints the page's picture of it (figure-element.js). */
+   has not drawn, or whose picture says more (data-print-picture), prints the
+   page's picture of it (figure-element.js). */
 @media print {
   :host, :host([data-dark]), :host([theme=dark]) { ${LIGHT} }
   :host { print-color-adjust: exact; -webkit-print-color-adjust: exact; break-inside: avoid; width: auto; max-width: 100%; }
   .controls, .slider, fieldset.choice, .switch, label, button, input, select, textarea, .tools, .loading { display: none !important; }
+  :host([data-print-picture]) { border-color: transparent; padding: 0; }
+  :host([data-print-picture]) [role=figure] { display: none !important; }
+  :host([data-print-picture]) slot.print-picture { display: contents; }
 }
 `;

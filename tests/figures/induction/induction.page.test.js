@@ -35,6 +35,9 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
   const el = await ready(page, TAG);
   await waitStatus(page, /not started$/);
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-before.png` });
+  // the heads' panel says what fills it, and how
+  const heads = () => el.evaluate((e) => ({ text: e.shadowRoot.querySelector('.layers').textContent, maps: e.shadowRoot.querySelectorAll('.layers canvas').length }));
+  assert.deepEqual(await heads(), { text: 'Press Start training to see the sample and every head\u2019s attention on it: untrained at first, then as the model learns to copy.', maps: 0 });
   assert.match(await summary(el), /^2 layers, step 0 of 1000, not started: Start trains the model in this page\./);
   // nothing of the model is loaded before Start: no worker, not the full engine
   assert.deepEqual(requests.filter((u) => /induction\.worker\.js$|\/attention(\.relaxed|\.simd)?\.wasm$/.test(u)), []);
@@ -72,6 +75,7 @@ test('trains in its worker under the strict CSP: induction forms, the page keeps
   await page.waitForTimeout(700);
   await el.screenshot({ path: `${SCREENSHOTS}${TAG}-during.png` });
   await page.waitForFunction(() => window.__induction.reached, null, { timeout: 180000 });
+  assert.equal((await heads()).maps, 4, 'two layers of two heads, drawn in place of the sentence');
   const timing = await page.evaluate(() => {
     const w = window.__induction;
     return { reached: w.reached, frames: w.gaps.length, longestFrameGapMs: Math.max(...w.gaps), medianFrameGapMs: w.gaps.sort((a, b) => a - b)[w.gaps.length >> 1] };

@@ -47,6 +47,7 @@ class Induction extends TrainingFigure {
   .sample .pass { display: inline-block; font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: 0.08em; padding: 0 2px; border-radius: 3px; }
   .sample .pass:nth-child(odd) { background: var(--attention-panel); }
   .layers { display: grid; gap: 10px; margin-top: 6px; }
+  .waiting { margin: 0; padding: 14px 12px; background: var(--attention-panel); border-radius: 8px; }
   .layer { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-start; }
   .layer > .lab { flex: 0 0 100%; font-weight: 600; font-size: 0.92em; }
   .head { flex: 1 1 140px; max-width: 240px; min-width: 0; }
@@ -81,7 +82,7 @@ class Induction extends TrainingFigure {
     this.sampleEl = h('p', { class: 'sample' });
     this.readoutEl = h('p', { class: 'readout' });
     this.layersEl = h('div', { class: 'layers' });
-    [this.cards, this.sample] = [null, null]; // (what this.layersEl and this.sampleEl show: renderHeads)
+    [this.cards, this.sample, this.waiting] = [null, null, null]; // (what this.layersEl and this.sampleEl show: renderHeads, renderWaiting)
     this.ablationEl = h('div', { class: 'ablation' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -120,7 +121,7 @@ class Induction extends TrainingFigure {
     this.view = null;
     this.off = new Set();
     for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) if (el) replace(el);
-    [this.cards, this.sample] = [null, null];
+    [this.cards, this.sample, this.waiting] = [null, null, null];
   }
 
   receive(msg) {
@@ -144,6 +145,8 @@ class Induction extends TrainingFigure {
     setText(this.milestoneEl, milestone);
     this.plot();
     if (this.view) this.renderHeads(running);
+    else this.renderWaiting();
+    this.sampleEl.hidden = this.readoutEl.hidden = !this.view; // (the sample and a map's readout come with the maps)
     const last = this.curve.at(-1);
     // while it trains, the summary is short (it is spoken every few seconds); the scores come when it stops
     this.announce(this.t('summary', {
@@ -199,6 +202,14 @@ class Induction extends TrainingFigure {
     }
   }
 
+  // Before the worker's first view: what will fill the heads' panel, and how (nothing once the figure failed).
+  renderWaiting() {
+    const key = this.error ? '' : this.worker ? 'headsLoading' : 'headsIdle';
+    if (this.waiting === key) return;
+    this.waiting = key;
+    replace(this.layersEl, key ? h('p', { class: 'waiting' }, this.t(key)) : null);
+  }
+
   renderHeads(running) {
     const { tokens, period, attention, scores, losses } = this.view;
     const key = theme(this.shadowRoot); // the same object while the theme stays (read before render wrote anything)
@@ -215,6 +226,7 @@ class Induction extends TrainingFigure {
     // the head cards, made once for the model's shape (and for each build: a language), then filled in place
     const shape = attention.map((heads) => heads.length).join(',');
     if (this.cards?.shape !== shape) {
+      this.waiting = null;
       this.cards = attention.map((heads, l) => heads.map((_, hd) => this.headCard(l, hd)));
       this.cards.shape = shape;
       replace(this.layersEl, this.cards.map((cards, l) => h('div', { class: 'layer', role: 'group', 'aria-label': this.t('layerGroup', { l: l + 1 }) }, [

@@ -82,5 +82,3 @@ export default function picture(pen) {
     run.dispose();
   }
 }
-
-export const charWidth = (pen) => textWidth('M', 13);

@@ -17,6 +17,8 @@ export default {
   uniform: 'a uniform guess: ln {vocab} = {value}',
   plotLabel: 'Held-out loss on the first pass and on the repeats against the training step',
   sampleNote: 'One held-out sequence (its passes shaded), and what every head attends to in it: row i of a map is the query at token i, column j the key at token j; darker is more weight.',
+  headsIdle: 'Press Start training to see the sample and every head\u2019s attention on it: untrained at first, then as the model learns to copy.',
+  headsLoading: 'Every head\u2019s attention on the sample shows here once the model has loaded.',
   sample: 'The sample: a segment of {period}, repeated: ',
   layerGroup: 'layer {l}',
   layer: 'Layer {l}',

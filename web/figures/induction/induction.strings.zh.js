@@ -15,6 +15,8 @@ export default {
   uniform: '均匀猜测：ln {vocab} = {value}',
   plotLabel: '留出数据在第一遍和重复部分上的损失随训练步数的变化',
   sampleNote: '一条留出的序列（每一遍用底色区分），以及每个头在它上面关注什么：图中第 i 行是第 i 个 token 处的查询，第 j 列是第 j 个 token 处的键；颜色越深，权重越大。',
+  headsIdle: '按“开始训练”，就能看到这条样本和每个头在它上面的注意力：先是未训练的样子，再看模型如何学会复制。',
+  headsLoading: '模型加载完成后，每个头在样本上的注意力会显示在这里。',
   sample: '样本：一段长 {period} 的片段，不断重复：',
   layerGroup: '第 {l} 层',
   layer: '第 {l} 层',

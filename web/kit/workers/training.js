@@ -150,6 +150,11 @@ export class TrainingFigure extends FigureElement {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
 
+  // (not started: the page's picture draws the same model, untrained, with its heads and losses)
+  printsPicture() {
+    return !this.worker && !this.msg.step && !this.error && !this.restarted;
+  }
+
   linkLeavesOut() {
     return this.msg.step > 0 || this.msg.running ? ['linkWithoutRun'] : null;
   }
