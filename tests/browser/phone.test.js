@@ -2,8 +2,8 @@
 // 360 x 740 CSS px, touch). What is not time:
 // - a finger drags every handle (CDP touch events, as a touch screen sends
 //   them), and neither the page scrolls nor the figure's height changes
-//   meanwhile; anywhere else a finger
-//   scrolls the page, and no figure takes touches for itself beyond a handle;
+//   meanwhile; anywhere else a finger scrolls the page, and no figure takes
+//   touches for itself beyond a handle;
 // - every control is a target of 24 x 24 CSS px at least (WCAG 2.2, 2.5.8);
 //   the squares of a matrix, a picture's pixels and a sentence's words are
 //   the data drawn (the criterion's "essential" exception), each also

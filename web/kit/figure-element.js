@@ -12,8 +12,9 @@
 // Until it has drawn, it shows its light-DOM children (the page's picture of
 // it, or a sentence) through a <slot>: what a reader without JavaScript, a
 // feed, reader mode or a printout gets, and what shows while it loads. Once
-// it draws, the figure replaces the slot. A figure with no light DOM says
-// "Loading" only once it loads.
+// it draws, the figure takes the slot's place (the light DOM stays slotted,
+// hidden, for a printout while printsPicture() says the picture says more).
+// A figure with no light DOM says "Loading" only once it loads.
 //
 // Words come from `static strings` (the figure's tables, one import per
 // language, see i18n.js) through this.t(key, args), in the language the

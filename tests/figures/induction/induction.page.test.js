@@ -19,6 +19,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { start, ready, summary, frames, ARTIFACTS, SCREENSHOTS } from '../../browser/harness.js';
+import { figurePage } from '../../../scripts/figure-page.mjs';
 
 const TAG = 'attention-induction';
 let strict;
@@ -164,6 +165,33 @@ test('pause, continue, reset and the layer switch', async () => {
   await frames(page);
   assert.equal(await el.locator('.layer').count(), 1);
   assert.equal(await el.getByRole('switch').count(), 2);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on paper before Start, the page\'s picture of it stands in; after a reader\'s change of layers, or Start, the figure prints itself', async () => {
+  const path = '/web/embed/induction-with-picture.html';
+  const html = figurePage(TAG, { children: '<figure class="picture"><img src="/dist/snapshots/induction.svg" alt="The figure, untrained" width="720" height="976"></figure>' });
+  const { page, problems, context } = await strict.open(path, { prepare: (p) => strict.fake(p, path, html) });
+  const el = await ready(page, TAG);
+  await waitStatus(page, /not started$/);
+  const paper = () => el.evaluate((e) => e.hasAttribute('data-print-picture'));
+  assert.equal(await paper(), true, 'not started: its picture says more');
+  await page.emulateMedia({ media: 'print' });
+  assert.deepEqual(await el.evaluate((e) => [e.querySelector('img').getBoundingClientRect().height > 100, getComputedStyle(e.shadowRoot.querySelector('[role=figure]')).display]),
+    [true, 'none'], 'printed: the picture, not the figure');
+  await page.emulateMedia({ media: 'screen' });
+  assert.equal(await el.evaluate((e) => e.querySelector('img').getBoundingClientRect().height), 0, 'on screen: the figure, not the picture');
+  // the page's picture is of its attributes' model: one layer is another model
+  await el.getByText('1 layer', { exact: true }).click();
+  await frames(page);
+  assert.equal(await paper(), false);
+  await el.getByText('2 layers', { exact: true }).click();
+  await frames(page);
+  assert.equal(await paper(), true);
+  await el.locator('.controls button').first().click();
+  await waitStatus(page, /Step [1-9]\d* of/);
+  assert.equal(await paper(), false, 'training: the figure prints where it stands');
   assert.deepEqual(problems, []);
   await context.close();
 });

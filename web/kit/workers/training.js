@@ -17,6 +17,7 @@ import { h, setText } from '../dom.js';
 import { FigureElement } from '../figure-element.js';
 import { workerModule } from '../engine.js';
 import { spawn } from './spawn.js';
+import { parseProp } from '../props.js';
 
 export class TrainingFigure extends FigureElement {
   /** The build the worker trains with (tiny-gpt's claims are tested on the SIMD one). */
@@ -150,9 +151,12 @@ export class TrainingFigure extends FigureElement {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
 
-  // (not started: the page's picture draws the same model, untrained, with its heads and losses)
+  // Not started, with the settings the page's attributes give (not a reader's
+  // or a link's): the page's picture draws that model, untrained, with its heads and losses.
   printsPicture() {
-    return !this.worker && !this.msg.step && !this.error && !this.restarted;
+    if (this.worker || this.msg.step || this.error || this.restarted) return false;
+    const { props } = this.constructor;
+    return Object.keys(this.runOptions()).every((k) => this.state[k] === parseProp(props[k], this.getAttribute(k)));
   }
 
   linkLeavesOut() {
