@@ -344,7 +344,7 @@ export class FigureElement extends HTMLElement {
     this.render();
     this.syncControls?.();
     this.#linkButton.hidden = !this.linkable();
-    this.toggleAttribute('data-print-picture', this.printsPicture() && hasContent(this));
+    this.toggleAttribute('data-print-picture', this.printsPicture() && !!this.querySelector('img, svg, picture')); // (a picture: not a sentence)
     if (key && !focused.isConnected) this.shadowRoot.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
   }
 
