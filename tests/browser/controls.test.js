@@ -31,7 +31,7 @@ function reachable(el, skip) {
     // (a control out of the tab order is reached with the arrow keys from its group's tab stop)
     if (!c.checkVisibility() || c.disabled || c.tabIndex < 0 || c.closest('.tools, [hidden]') || c.type === 'file') return [];
     if (c.localName === 'button' && new RegExp(skip).test(c.textContent.trim() || c.getAttribute('aria-label'))) return [];
-    const kind = c.localName === 'input' ? c.type : c.localName === 'svg' ? (c.classList.contains('pick') ? 'pick' : 'matrix')
+    const kind = c.localName === 'input' ? c.type : c.localName === 'svg' ? (c.classList.contains('pick') ? 'pick' : 'matrix') : c.localName === 'canvas' ? 'matrix'
       : c.getAttribute('role') === 'slider' ? 'handle' : c.getAttribute('role') === 'radio' ? 'roving' : c.localName === 'button' || c.getAttribute('role') === 'button' ? 'button' : c.localName;
     if (kind === 'radio') {
       if (seen.has(c.name)) return [];
@@ -99,7 +99,7 @@ test('every control from the keyboard: focus stays, controls show the state, sli
       if (k >= controls.length) break;
       const [i, found, label] = controls[k];
       const kind = label === 'Play all steps' ? 'play' : found;
-      if (kind === 'matrix') continue; // arrow keys only move its hover caption
+      if (kind === 'matrix') continue; // arrow keys only move its hover caption (or a map's readout)
       const { min, max, prop } = await el.evaluate(focusControl, i);
       twins[kind] = (twins[kind] ?? 0) + 1;
       for (const key of KEYS[kind] ?? ['Enter']) {

@@ -154,6 +154,13 @@ test('pause, continue, reset and the layer switch', async () => {
   // while paused, heads can be switched off; continuing switches them back on
   await el.getByRole('switch').first().check();
   await page.waitForFunction(() => /L1H1 off/.test(document.querySelector('attention-induction').shadowRoot.querySelector('.ablation').textContent));
+  // a map's cells by keyboard too (not on hover only): focus names its first, the arrow keys move, an outline shows which
+  const readout = () => el.evaluate((e) => [e.shadowRoot.querySelector('.readout').textContent, e.shadowRoot.querySelector('.head .cursor').hidden]);
+  await el.locator('.head canvas').first().focus();
+  assert.match((await readout())[0], /^L1H1: query 0 \(.\) \u2192 key 0 \(.\): weight 1\.00$/);
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
+  assert.match((await readout())[0], /^L1H1: query 2 \(.\) \u2192 key 1 \(.\): weight [01]\.\d\d$/);
+  assert.equal((await readout())[1], false, 'the cell named is outlined');
   await el.getByRole('button', { name: 'Continue training' }).click();
   await waitStatus(page, /training/);
   // (the switches are redrawn with the worker's next view, which may come a frame after the status)

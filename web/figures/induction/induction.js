@@ -53,6 +53,8 @@ class Induction extends TrainingFigure {
   .head { flex: 1 1 140px; max-width: 240px; min-width: 0; }
   .head.off canvas { opacity: 0.3; }
   .head canvas { display: block; width: 100%; aspect-ratio: 1; image-rendering: pixelated; border: 1px solid var(--attention-border); border-radius: 3px; }
+  .head .map { position: relative; }
+  .head .cursor { position: absolute; box-sizing: border-box; min-width: 4px; min-height: 4px; outline: 2px solid var(--attention-accent); pointer-events: none; }
   .head .cap { font-size: 0.85em; font-weight: 600; margin-bottom: 3px; }
   .score { display: grid; grid-template-columns: 1fr 2.6em; align-items: center; gap: 0 6px; font-size: 0.8em; font-variant-numeric: tabular-nums; margin-top: 3px; }
   .score .name { grid-column: 1 / -1; }
@@ -82,7 +84,7 @@ class Induction extends TrainingFigure {
     this.sampleEl = h('p', { class: 'sample' });
     this.readoutEl = h('p', { class: 'readout' });
     this.layersEl = h('div', { class: 'layers' });
-    [this.cards, this.sample, this.waiting] = [null, null, null]; // (what this.layersEl and this.sampleEl show: renderHeads, renderWaiting)
+    [this.cards, this.sample, this.waiting, this.reading] = [null, null, null, null]; // (what this.layersEl and this.sampleEl show, and the card the readout reads: renderHeads, renderWaiting)
     this.ablationEl = h('div', { class: 'ablation' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -121,7 +123,7 @@ class Induction extends TrainingFigure {
     this.view = null;
     this.off = new Set();
     for (const el of [this.sampleEl, this.readoutEl, this.layersEl, this.ablationEl]) if (el) replace(el);
-    [this.cards, this.sample, this.waiting] = [null, null, null];
+    [this.cards, this.sample, this.waiting, this.reading] = [null, null, null, null];
   }
 
   receive(msg) {
@@ -226,7 +228,7 @@ class Induction extends TrainingFigure {
     // the head cards, made once for the model's shape (and for each build: a language), then filled in place
     const shape = attention.map((heads) => heads.length).join(',');
     if (this.cards?.shape !== shape) {
-      this.waiting = null;
+      [this.waiting, this.reading] = [null, null];
       this.cards = attention.map((heads, l) => heads.map((_, hd) => this.headCard(l, hd)));
       this.cards.shape = shape;
       replace(this.layersEl, this.cards.map((cards, l) => h('div', { class: 'layer', role: 'group', 'aria-label': this.t('layerGroup', { l: l + 1 }) }, [
@@ -242,14 +244,34 @@ class Induction extends TrainingFigure {
   // A head's card: its attention map, its two scores and its switch, to be filled by fillCard.
   headCard(l, hd) {
     const name = `${l}.${hd}`;
-    const card = { name, W: null, tokens: null };
-    card.canvas = h('canvas', { role: 'img', 'aria-label': this.t('headMap', { l: l + 1, h: hd + 1 }) });
+    const card = { name, l, hd, W: null, tokens: null };
+    // a cell named in the readout: under the pointer, or by keyboard (focus, then the arrow keys), outlined meanwhile
+    card.canvas = h('canvas', { role: 'img', tabindex: 0, 'aria-label': this.t('headMap', { l: l + 1, h: hd + 1 }) });
+    card.cursor = h('i', { class: 'cursor', hidden: true });
+    [card.at, card.last] = [null, null]; // [i, j]: the cell named, and the last one named
+    const point = (at) => {
+      const { W } = card;
+      card.at = at && [Math.max(0, Math.min(W.rows - 1, at[0])), Math.max(0, Math.min(W.cols - 1, at[1]))];
+      card.last = card.at ?? card.last;
+      card.cursor.hidden = !card.at;
+      if (!card.at) return;
+      // (one head's cell at a time: the readout is one line)
+      if (this.reading && this.reading !== card) [this.reading.at, this.reading.cursor.hidden] = [null, true];
+      this.reading = card;
+      this.readCell(card);
+    };
     card.canvas.addEventListener('mousemove', (e) => {
-      const { W, tokens } = card;
       const r = card.canvas.getBoundingClientRect();
-      const [i, j] = [Math.floor(((e.clientY - r.top) / r.height) * W.rows), Math.floor(((e.clientX - r.left) / r.width) * W.cols)];
-      if (i < 0 || j < 0 || i >= W.rows || j >= W.cols) return;
-      setText(this.readoutEl, this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) }));
+      point([Math.floor(((e.clientY - r.top) / r.height) * card.W.rows), Math.floor(((e.clientX - r.left) / r.width) * card.W.cols)]);
+    });
+    card.canvas.addEventListener('mouseleave', () => point(null));
+    card.canvas.addEventListener('focus', () => point(card.last ?? [0, 0]));
+    card.canvas.addEventListener('blur', () => point(null));
+    card.canvas.addEventListener('keydown', (e) => {
+      const move = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+      if (!move || !card.at) return;
+      e.preventDefault();
+      point([card.at[0] + move[0], card.at[1] + move[1]]);
     });
     const bar = (label) => {
       const [fill, value] = [h('span'), h('span', { class: 'value' })];
@@ -263,7 +285,7 @@ class Induction extends TrainingFigure {
     });
     card.el = h('div', { class: 'head' }, [
       h('div', { class: 'cap' }, this.t('head', { l: l + 1, h: hd + 1 })),
-      card.canvas,
+      h('div', { class: 'map' }, [card.canvas, card.cursor]),
       ...card.bars.map((b) => b.el),
       // each switch names its head (four "switch this head off" would be one name for four controls)
       h('label', { class: 'switch' }, [card.input, this.t('switchOff', { head: headName(l, hd) })]),
@@ -271,9 +293,17 @@ class Induction extends TrainingFigure {
     return card;
   }
 
+  // The readout: the weight of `card`'s cell card.at, as its head draws it now (and its outline there).
+  readCell(card) {
+    const { W, tokens, l, hd, at: [i, j] } = card;
+    Object.assign(card.cursor.style, { left: `${(100 * j) / W.cols}%`, top: `${(100 * i) / W.rows}%`, width: `${100 / W.cols}%`, height: `${100 / W.rows}%` });
+    setText(this.readoutEl, this.t('readout', { head: headName(l, hd), i, qt: ALPHABET[tokens[i]], j, kt: ALPHABET[tokens[j]], w: fmt(W.data[i * W.cols + j]) }));
+  }
+
   fillCard(card, W, score, tokens, canAblate) {
     Object.assign(card, { W, tokens });
     paintMatrix(card.canvas, W, this.colors, 1);
+    if (card.at) this.readCell(card); // (a cell named while the model trains: its weight now)
     [score.previousToken, score.prefixMatching].forEach((v, k) => {
       setStyle(card.bars[k].fill, 'width', `${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%`);
       setText(card.bars[k].value, fmt(v));
