@@ -77,6 +77,7 @@ test('the language comes from the nearest lang: zh-* picks Chinese, anything els
 // programmers' errors aside).
 const SHARED_ALLOWED = new Set([
   'rect, line, circle, polyline, polygon, path, text', // export.js: a selector
+  'img, svg, picture', // figure-element.js: a selector (a page's picture of a figure)
   'this article builds it up one idea at a time', // tiny-gpt.model.js: a sentence of the article the model reads (content, not UI)
   '(prefers-color-scheme: dark)',
   'error example-error', // class names
