@@ -4,6 +4,8 @@
 //   them), and neither the page scrolls nor the figure's height changes
 //   meanwhile; anywhere else a finger scrolls the page, and no figure takes
 //   touches for itself beyond a handle;
+// - moving a slider changes no figure's height (its words are as tall at
+//   every value), so nothing below it moves;
 // - every control is a target of 24 x 24 CSS px at least (WCAG 2.2, 2.5.8);
 //   the squares of a matrix, a picture's pixels and a sentence's words are
 //   the data drawn (the criterion's "essential" exception), each also
@@ -66,6 +68,18 @@ function handlesOf(tag) {
   });
 }
 
+/** The article in `page` (a viewport taller than it), once every figure has drawn. */
+async function everyFigureDrawn(page) {
+  await page.goto(`${server.origin}/web/index.html`);
+  await page.evaluate(async (tags) => {
+    for (const t of tags) { // (a figure that trains or measures loads as it nears the viewport)
+      document.querySelector(t).scrollIntoView();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+  }, ALL_FIGURES);
+  await page.waitForFunction((tags) => tags.every((t) => document.querySelector(t).matches('[data-ready], [data-error]')), ALL_FIGURES, { timeout: 120000 });
+}
+
 // the article on a phone: each figure, as a reader scrolls to it
 test('360 px, touch: a finger drags every handle without scrolling the page, anywhere else on a figure it scrolls the page; every control is a 24 px target; nothing shows on hover only', async () => {
   // every figure started at once (a viewport taller than the article), then read on the phone's 740 px
@@ -76,14 +90,7 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
   try {
     const cdp = await emulate(page);
-    await page.goto(`${server.origin}/web/index.html`);
-    await page.evaluate(async (tags) => {
-      for (const t of tags) { // (a figure that trains or measures loads as it nears the viewport)
-        document.querySelector(t).scrollIntoView();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      }
-    }, ALL_FIGURES);
-    await page.waitForFunction((tags) => tags.every((t) => document.querySelector(t).matches('[data-ready], [data-error]')), ALL_FIGURES, { timeout: 120000 });
+    await everyFigureDrawn(page);
     await page.setViewportSize(PHONE.viewport);
     let handles = 0;
     for (const tag of ALL_FIGURES) {
@@ -132,6 +139,45 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
     assert.deepEqual(await page.evaluate(smallTargets), []);
     assert.deepEqual(await page.evaluate(hoverOnly), []);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// Runs in the page: every slider of each figure of `tags` moved across its
+// range; -> [tag, slider, heights] where the figure's height changed.
+async function slidersMoveNothingBelow(tags) {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const changed = [];
+  for (const tag of tags) {
+    const e = document.querySelector(tag);
+    for (const r of [...e.shadowRoot.querySelectorAll('input[type=range]')].filter((c) => !c.closest('.tools') && c.checkVisibility())) {
+      const [v0, min, max, step] = [r.value, Number(r.min), Number(r.max), Number(r.step) || 0];
+      const heights = new Set();
+      for (let i = 0; i <= 16; i++) {
+        const v = min + ((max - min) * i) / 16;
+        r.value = String(step ? min + Math.round((v - min) / step) * step : v);
+        r.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+        heights.add(Math.round(e.getBoundingClientRect().height * 10) / 10);
+      }
+      r.value = v0;
+      r.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      if (heights.size > 1) changed.push([tag, r.closest('.slider')?.querySelector('label')?.textContent, [...heights]]);
+    }
+  }
+  return changed;
+}
+
+// (a measuring figure's table grows as it measures: what its sliders start)
+test('360 px: moving any slider across its range changes no figure\'s height, so nothing below it moves under a reader\'s eyes', async () => {
+  const tags = FIGURES.filter((f) => f.worker !== 'measures').map((f) => f.tag);
+  const context = await server.browser.newContext({ ...PHONE, viewport: { width: 360, height: 30000 } });
+  const page = await context.newPage();
+  try {
+    await everyFigureDrawn(page);
+    assert.deepEqual(await page.evaluate(slidersMoveNothingBelow, tags), []);
   } finally {
     await context.close();
   }

@@ -91,3 +91,16 @@ export function setAttr(el, name, value) {
   const v = String(value);
   if (el.getAttribute(name) !== v) el.setAttribute(name, v);
 }
+
+/**
+ * An element that keeps the height of the tallest of `rooms` (what it may
+ * come to say: strings or nodes, laid over one another unseen) at whatever
+ * width it has: its words can change as a slider moves without moving what
+ * is below it. -> [el, body]; its words go into body.
+ */
+export function steady(tag, attrs, rooms) {
+  const body = h('span');
+  const el = h(tag, { ...attrs, class: ['steady', attrs?.class].filter(Boolean).join(' ') },
+    [body, ...rooms.map((r) => h('span', { class: 'room', 'aria-hidden': 'true' }, r))]);
+  return [el, body];
+}

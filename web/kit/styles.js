@@ -71,6 +71,8 @@ button:disabled { opacity: 0.45; cursor: default; }
 button.measure { display: inline-grid; justify-items: center; align-items: center; }
 button.measure > span { grid-area: 1 / 1; }
 button.measure > .room { visibility: hidden; }
+/* words laid over the longest they may say, unseen (dom.js steady) */
+.steady { display: grid; } .steady > * { grid-area: 1 / 1; } .steady > .room { visibility: hidden; }
 .stepper { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .stepper .step-label { font-weight: 600; }
 .tools { display: flex; flex-wrap: wrap; gap: 6px; justify-content: flex-end; align-items: center; margin-top: 8px; }

@@ -5,7 +5,7 @@
 // kernel="w1,w2,..." (k numbers).
 import { props, parseKernel, SIGNALS } from './as-conv.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText } from '../../kit/dom.js';
+import { h, s, replace, setText, steady } from '../../kit/dom.js';
 import { choice, slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { cssRgb, labelColor, rgbText, scaleRgb } from '../../kit/draw/colors.js';
@@ -54,7 +54,8 @@ class AsConv extends FigureElement {
     this.tapSliders = null;
     this.diagramParts = null;
     this.headsEl = h('div', { class: 'mats' });
-    this.check = h('p', { class: 'check' });
+    // the check keeps the height of its longest words (the limit not reached, a difference of 4 digits)
+    [this.checkEl, this.check] = steady('p', { class: 'check' }, ['hard', 'soft'].map((limit) => [...rich(this.t('check', { difference: '0.888', limit: this.t(limit) })), ' \u2714']));
     this.scaleNote = h('p', { class: 'note' });
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -63,7 +64,7 @@ class AsConv extends FigureElement {
       h('div', { class: 'controls' }, [this.taps]),
       h('div', { class: 'layered' }, [this.lines, this.diagram]),
       h('div', { class: 'mats' }, [this.views.Y.el, this.views.direct.el]),
-      this.check,
+      this.checkEl,
       h('details', {}, [h('summary', {}, this.t('headWeights')), this.headsEl]),
       h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,

@@ -4,7 +4,7 @@
 // Attributes: x="x1,x2,x3,x4", seed="1..999" (the dense weights).
 import { props, parseX } from './as-dense.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, setText } from '../../kit/dom.js';
+import { h, setText, steady } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
@@ -44,7 +44,8 @@ class AsDense extends FigureElement {
       label: name, min: -2, max: 2, step: 0.1, value: parseX(this.state.x)[i], format: (x) => num(x, 2),
       oninput: (val) => { const x = parseX(this.state.x); x[i] = val; this.set({ x: x.map((t) => +t.toFixed(2)).join(',') }); },
     }));
-    this.check = h('p', { class: 'check' });
+    // the check keeps the height of its longest words (each verdict with a difference of 4 digits)
+    [this.checkEl, this.check] = steady('p', { class: 'check' }, ['identical', 'identicalRounding', 'different'].map((same) => [...rich(this.t('check', { same: this.t(same), difference: '0.888' })), ' \u2714']));
     const reseed = h('button', { type: 'button', onclick: () => this.set({ seed: (this.state.seed % 999) + 1 }) }, this.t('newWeights'));
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
@@ -55,7 +56,7 @@ class AsDense extends FigureElement {
       h('div', { class: 'row2' }, [this.views.X.el, h('span', { class: 'op' }, '\u2192'), h('div', { class: 'heads' }, this.headViews.map((hv) => hv.el)),
         h('span', { class: 'op' }, '\u2192'), this.views.Z.el]),
       h('div', { class: 'row2' }, [mathSpan(tex`Z`), h('span', { class: 'op' }, '\u00d7'), this.views.Wo.el, h('span', { class: 'op' }, '+ b\u1d3c ='), this.views.Y.el]),
-      this.check,
+      this.checkEl,
       h('p', { class: 'note' }, rich(this.t('note'))),
       this.scaleNote,
     ]);

@@ -3,7 +3,7 @@
 // own keys, values and labels through a data-example JSON child (parseExample).
 import { props } from './soft-dictionary.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText } from '../../kit/dom.js';
+import { h, s, replace, setText, steady } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { rich } from '../../kit/rich.js';
 import { num, pcts } from '../../kit/format.js';
@@ -43,6 +43,7 @@ class SoftDictionary extends FigureElement {
   .sw { display: inline-block; width: 1.1em; height: 1.1em; border-radius: 3px; vertical-align: -0.2em; border: 1px solid var(--attention-border); }
   .big.sw { width: 2.4em; height: 2.4em; vertical-align: middle; margin-right: 8px; }
   .out { display: flex; align-items: center; gap: 4px; margin: 4px 0; flex-wrap: wrap; }
+  .out .said { flex: 1 1 10em; min-width: 0; }
   code { font-size: 0.9em; background: var(--attention-panel); padding: 1px 4px; border-radius: 4px; }
   .cols { display: grid; gap: 10px; }`;
 
@@ -90,8 +91,15 @@ class SoftDictionary extends FigureElement {
     ])));
     this.softSw = h('span', { class: 'big sw' });
     this.softValue = h('span');
-    this.softLargest = h('span');
-    this.soft = h('div', { class: 'out' }, [this.softSw, h('span', {}, [this.softValue, h('br'), this.softLargest])]);
+    // the line naming the largest weight keeps the height of its longest form: a tie of all keys but one
+    const byLength = [...entries].sort((a, b) => b.name.length - a.name.length).map((e) => e.name);
+    const [largest, body] = steady('div', {}, [
+      this.t('largestWeight', { name: byLength[0], share: '100%' }),
+      this.t('noneStandsOut', { share: '20%' }),
+      ...(entries.length > 2 ? [this.t('sharedLargest', { names: byLength.slice(0, -1), share: '50%' })] : []),
+    ]);
+    this.softLargest = body;
+    this.soft = h('div', { class: 'out' }, [this.softSw, h('div', { class: 'said' }, [h('div', {}, this.softValue), largest])]);
     this.hard = h('div');
     this.hardFor = null; // the Map key the hard panel shows (render)
     return h('div', {}, [
