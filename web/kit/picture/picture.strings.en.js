@@ -9,7 +9,7 @@ export default {
   setting: '{name}: {value}',
   on: 'on',
   off: 'off',
-  untrained: 'Before training, at step 0: the live figure trains this model in the reader\u2019s browser when Start is pressed, so this picture shows it untrained, as the figure does before Start.',
+  untrained: 'Before training, at step 0: the live figure trains this model in the reader\u2019s browser when Start is pressed, so this picture shows the model as it is before Start: untrained.',
   notMeasured: 'Times and memory are measured in the reader\u2019s browser when the figure runs; a picture holds no measurement, so its plots show only what will be measured.',
   measures: 'What it will measure: {items}, for N = {from} to {to}.',
   noTimings: 'measured in the reader\u2019s browser',
