@@ -46,7 +46,9 @@ export function probes() {
   async function snapshot(el, { markup = true } = {}) {
     await el.settled?.();
     const root = el.shadowRoot.firstElementChild;
-    root.querySelectorAll('details').forEach((d) => { d.open = true; });
+    const closed = [...root.querySelectorAll('details:not([open])')];
+    closed.forEach((d) => { d.open = true; });
+    if (closed.length) await frames(); // (what a closed <details> holds is painted once it opens: its toggle event)
     const controls = [...root.querySelectorAll('input, button')].filter((c) => !c.closest('.tools')).map((c) => [
       c.type, c.type === 'checkbox' || c.type === 'radio' ? c.checked : c.type === 'range' ? c.value : c.type === 'text' ? c.value : c.textContent,
       c.disabled, c.closest('[hidden]') !== null]);

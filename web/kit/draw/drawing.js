@@ -101,7 +101,11 @@ export function paintItems(ctx, items, scale, other = () => {}) {
 export function paintLines(canvas, lines, width, height) {
   const k = globalThis.devicePixelRatio || 1;
   const [cw, ch] = [Math.round(width * k), Math.round(height * k)];
-  if (canvas.width !== cw || canvas.height !== ch) [canvas.width, canvas.height] = [cw, ch];
+  const sized = canvas.width === cw && canvas.height === ch;
+  // the same lines at the same size are the same pixels (a temperature near a limit moves nothing)
+  const was = canvas.drawing;
+  if (sized && was?.width === width && was.height === height && sameLines(was.items, lines)) return;
+  if (!sized) [canvas.width, canvas.height] = [cw, ch];
   const ctx = canvas.getContext('2d');
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, cw, ch);
@@ -118,3 +122,7 @@ export function paintLines(canvas, lines, width, height) {
   }
   canvas.drawing = { width, height, items: lines };
 }
+
+// (the keys of a line item that paintLines paints)
+const LINE_KEYS = ['x1', 'y1', 'x2', 'y2', 'stroke', 'lineWidth', 'opacity', 'cap'];
+const sameLines = (a, b) => a.length === b.length && a.every((it, i) => LINE_KEYS.every((k) => it[k] === b[i][k]));

@@ -162,6 +162,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   let font = ''; // the values' canvas font, in the figure's font family
   let max = 1; // the colour scale's full value
   let waiting = false; // for the view to be placed in its figure
+  let closedBy = null; // the closed <details> the view waits in, to be painted when it opens
   let caption = ''; // the caption as last written
   const hit = s('rect', { class: 'hit' });
   const seams = s('path', { class: 'seams' });
@@ -291,6 +292,15 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       if (!waiting) {
         waiting = true;
         queueMicrotask(() => { waiting = false; if (svg.getRootNode().host) repaint(); });
+      }
+      return;
+    }
+    // a view inside a closed <details> is not seen: painted when it opens
+    const closed = svg.closest('details:not([open])');
+    if (closed) {
+      if (closedBy !== closed) {
+        closedBy = closed;
+        closed.addEventListener('toggle', () => { closedBy = null; repaint(); }, { once: true });
       }
       return;
     }
