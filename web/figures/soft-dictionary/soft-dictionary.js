@@ -3,7 +3,7 @@
 // own keys, values and labels through a data-example JSON child (parseExample).
 import { props } from './soft-dictionary.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText, steady } from '../../kit/dom.js';
+import { h, s, replace, replaceFor, setAttr, setStyle, setText, steady } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { rich } from '../../kit/rich.js';
 import { num, pcts } from '../../kit/format.js';
@@ -100,8 +100,11 @@ class SoftDictionary extends FigureElement {
     ]);
     this.softLargest = body;
     this.soft = h('div', { class: 'out' }, [this.softSw, h('div', { class: 'said' }, [h('div', {}, this.softValue), largest])]);
-    this.hard = h('div');
-    this.hardFor = null; // the Map key the hard panel shows (render)
+    this.hardSw = h('span', { class: 'big sw', hidden: true });
+    this.hardCall = h('code');
+    this.hardAnswer = h('span');
+    // (the call and its answer on lines of their own: the panel keeps its height as a key's length changes under a dragging finger)
+    this.hard = h('div', { class: 'out' }, [this.hardSw, h('span', {}, [this.hardCall, h('br'), '\u2192 ', this.hardAnswer])]);
     return h('div', {}, [
       h('p', { class: 'title' }, this.t('title')),
       h('div', { class: 'layout' }, [
@@ -180,36 +183,36 @@ class SoftDictionary extends FigureElement {
     const entries = this.entries;
     const { weights, result } = softLookup(this.attn, q, T, entries);
     const [qx, qy] = px(q);
+    // (attributes and styles written only when they change: each one written restyles its element)
     for (const c of [this.qHit, this.qMark]) {
-      c.setAttribute('cx', qx);
-      c.setAttribute('cy', qy);
+      setAttr(c, 'cx', qx);
+      setAttr(c, 'cy', qy);
     }
-    this.qHandle.setAttribute('aria-valuetext', this.t('queryAt', { x: num(q[0]), y: num(q[1]) }));
+    setAttr(this.qHandle, 'aria-valuetext', this.t('queryAt', { x: num(q[0]), y: num(q[1]) }));
     entries.forEach((e, i) => {
       const [x, y] = px(e.at);
-      this.dots[i].setAttribute('r', 3 + 19 * Math.sqrt(weights[i]));
-      Object.entries({ x1: qx, y1: qy, x2: x, y2: y }).forEach(([k, v]) => this.links[i].setAttribute(k, v));
-      this.links[i].setAttribute('stroke-width', 0.5 + 6 * weights[i]);
-      this.links[i].setAttribute('stroke-opacity', 0.15 + 0.6 * weights[i]);
+      setAttr(this.dots[i], 'r', 3 + 19 * Math.sqrt(weights[i]));
+      Object.entries({ x1: qx, y1: qy, x2: x, y2: y }).forEach(([k, v]) => setAttr(this.links[i], k, v));
+      setAttr(this.links[i], 'stroke-width', 0.5 + 6 * weights[i]);
+      setAttr(this.links[i], 'stroke-opacity', 0.15 + 0.6 * weights[i]);
     });
     const shown = pcts(weights);
     const top = largestShare(weights, entries);
     const largest = this.t(top.key, { share: top.share, names: top.tied?.map((i) => entries[i].name), name: entries[top.entry]?.name });
     this.rows.forEach((r, i) => {
-      r.bar.style.width = `${(weights[i] * 100).toFixed(1)}%`;
+      setStyle(r.bar, 'width', `${(weights[i] * 100).toFixed(1)}%`);
       setText(r.share, shown[i]);
     });
-    this.softSw.style.background = rgb(result);
+    setStyle(this.softSw, 'background', rgb(result));
     setText(this.softValue, `(${result.map((v) => num(v)).join(', ')})`);
     setText(this.softLargest, largest);
     const key = keyString(q);
     const hit = this.hardMap.get(key);
-    if (this.hardFor !== key) replace(this.hard, h('div', { class: 'out' }, [
-      hit ? h('span', { class: 'big sw', style: `background:${rgb(hit)}` }) : null,
-      // (the call and its answer on lines of their own: the panel keeps its height as a key's length changes under a dragging finger)
-      h('span', {}, [h('code', {}, `map.get("${key}")`), h('br'), '\u2192 ', hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')]),
-    ]));
-    this.hardFor = key;
+    // (new words in the elements there: a drag changes the key at every step)
+    setText(this.hardCall, `map.get("${key}")`);
+    this.hardSw.hidden = !hit;
+    if (hit) setStyle(this.hardSw, 'background', rgb(hit));
+    replaceFor(this.hardAnswer, hit ? `(${hit.map((v) => num(v)).join(', ')})` : '', () => (hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')));
     this.announce(this.t('summary', {
       x: num(q[0]), y: num(q[1]), T: num(T, 3), names: entries.map((e) => e.name), shares: shown, largest, map: this.t(hit ? 'mapFinds' : 'mapNothing'),
     }));
