@@ -157,7 +157,7 @@ class AsConv extends FigureElement {
       const was = drawn.get(el) ?? drawn.set(el, {}).get(el);
       if (was[name] === value) return;
       was[name] = value;
-      if (name === 'text') el.textContent = value; else el.setAttribute(name, value);
+      if (name === 'text') setText(el, value); else el.setAttribute(name, value); // (setText: the text node stays)
     };
     const root = this.shadowRoot;
     paintLines(this.lines, m.weights.flatMap((Wh, r) => {

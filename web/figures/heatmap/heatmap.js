@@ -8,7 +8,7 @@
 // Property: data = an object or a JSON string in the format of heatmap.model.js.
 import { props } from './heatmap.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, replace, setText } from '../../kit/dom.js';
+import { h, replace, setAttr, setStyle, setText } from '../../kit/dom.js';
 import { palette } from '../../kit/draw/scale-canvas.js';
 import { parseHeatmap, demoModel, DEMO_HEADS, LIMITS } from './heatmap.model.js';
 import { headView, modelView, headColor, MAX_LINE_TOKENS } from './heatmap.view.js';
@@ -180,8 +180,8 @@ class Heatmap extends FigureElement {
       replace(this.layerEl, L > 1 ? [h('span', {}, this.t('layer')), ...this.layerButtons] : []);
     }
     this.layerButtons.forEach((b, k) => {
-      b.setAttribute('aria-pressed', String(k === l));
-      b.style.cssText = k === l ? 'border-color:var(--attention-accent);font-weight:700' : '';
+      setAttr(b, 'aria-pressed', k === l);
+      setStyle(b, 'cssText', k === l ? 'border-color:var(--attention-accent);font-weight:700' : '');
     });
     if (this.layerOf !== l) {
       this.layerOf = l;

@@ -1,6 +1,6 @@
 // heatmap.view.js: the drawings of attention-heatmap. Tokens are only ever
 // text nodes (textContent), never markup, whatever a JSON file holds.
-import { h, s } from '../../kit/dom.js';
+import { h, s, setAttr } from '../../kit/dom.js';
 import { paintMatrix } from '../../kit/draw/scale-canvas.js';
 import { cssRgb, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
@@ -8,6 +8,7 @@ import { paintLines } from '../../kit/draw/drawing.js';
 export const ROW = 24; // a query token is a 24 px target (WCAG 2.5.8) that a finger can pick
 export const MAX_LINE_TOKENS = 120;
 const CHAR = 7; // px per character of a 12px label
+const painted = new WeakMap(); // a thumbnail's canvas -> [the matrix, the colours] it shows
 const SHOWN = 24; // characters of a token shown; the whole token is in its tooltip, and below the view once tapped or focused
 const GAP = 130; // room for the lines between the two columns
 
@@ -113,10 +114,14 @@ export function modelView(t, shape, onpick) {
       rows.forEach((r, l) => {
         r.el.classList.toggle('sel', l === layer);
         // (the shown layer's cells say so to a screen reader as its class shows it)
-        for (const b of r.el.querySelectorAll('button')) b.setAttribute('aria-current', String(l === layer));
+        for (const b of r.el.querySelectorAll('button')) setAttr(b, 'aria-current', l === layer);
         r.cells.forEach((canvas, hd) => {
           canvas.classList.toggle('off', off(l, hd));
-          paintMatrix(canvas, layers[l][hd], colors, 1);
+          // (a file's weights do not change: a thumbnail is painted again only for other weights or colours)
+          const shows = [layers[l][hd], colors];
+          if (painted.get(canvas)?.every((x, k) => x === shows[k])) return;
+          painted.set(canvas, shows);
+          paintMatrix(canvas, ...shows, 1);
         });
       });
     },

@@ -1,13 +1,18 @@
 // scale.canvas.js: matrices too large for one SVG square per value, painted
 // pixel by pixel onto a canvas with the project's one colour scale.
-import { scaleRgb } from './colors.js';
+import { scaleRgb, theme } from './colors.js';
 
 const LEVELS = 64;
+const palettes = new WeakMap(); // a theme (colors.theme's object) -> its palette
 
-/** The scale as RGB triples: {positive: [LEVELS + 1], negative: [LEVELS + 1]}, in `root`'s theme. */
+/** The scale as RGB triples: {positive: [LEVELS + 1], negative: [LEVELS + 1]}, in `root`'s theme; the same object while the theme stays. */
 export function palette(root) {
-  const ladder = (sign) => Array.from({ length: LEVELS + 1 }, (_, k) => scaleRgb(root, (sign * k) / LEVELS));
-  return { positive: ladder(1), negative: ladder(-1) };
+  const colours = theme(root);
+  if (!palettes.has(colours)) {
+    const ladder = (sign) => Array.from({ length: LEVELS + 1 }, (_, k) => scaleRgb(root, (sign * k) / LEVELS));
+    palettes.set(colours, { positive: ladder(1), negative: ladder(-1) });
+  }
+  return palettes.get(colours);
 }
 
 /** Paint M ({rows, cols, data}) onto `canvas`, one pixel per value, full scale at `max`. */
