@@ -8,7 +8,7 @@ import { paintLines } from '../../kit/draw/drawing.js';
 export const ROW = 24; // a query token is a 24 px target (WCAG 2.5.8) that a finger can pick
 export const MAX_LINE_TOKENS = 120;
 const CHAR = 7; // px per character of a 12px label
-const painted = new WeakMap(); // a thumbnail's canvas -> [the matrix, the colours] it shows
+const painted = new WeakMap(); // a thumbnail's canvas -> {M, colors} it shows
 const SHOWN = 24; // characters of a token shown; the whole token is in its tooltip, and below the view once tapped or focused
 const GAP = 130; // room for the lines between the two columns
 
@@ -118,10 +118,10 @@ export function modelView(t, shape, onpick) {
         r.cells.forEach((canvas, hd) => {
           canvas.classList.toggle('off', off(l, hd));
           // (a file's weights do not change: a thumbnail is painted again only for other weights or colours)
-          const shows = [layers[l][hd], colors];
-          if (painted.get(canvas)?.every((x, k) => x === shows[k])) return;
-          painted.set(canvas, shows);
-          paintMatrix(canvas, ...shows, 1);
+          const [M, was] = [layers[l][hd], painted.get(canvas)];
+          if (was?.M === M && was.colors === colors) return;
+          painted.set(canvas, { M, colors });
+          paintMatrix(canvas, M, colors, 1);
         });
       });
     },

@@ -210,9 +210,10 @@ class SoftDictionary extends FigureElement {
     const hit = this.hardMap.get(key);
     // (new words in the elements there: a drag changes the key at every step)
     setText(this.hardCall, `map.get("${key}")`);
-    this.hardSw.hidden = !hit;
+    if (this.hardSw.hidden === Boolean(hit)) this.hardSw.hidden = !hit;
     if (hit) setStyle(this.hardSw, 'background', rgb(hit));
-    replaceFor(this.hardAnswer, hit ? `(${hit.map((v) => num(v)).join(', ')})` : '', () => (hit ? `(${hit.map((v) => num(v)).join(', ')})` : h('code', {}, 'undefined')));
+    const answer = hit ? `(${hit.map((v) => num(v)).join(', ')})` : null;
+    replaceFor(this.hardAnswer, answer ?? '', () => answer ?? h('code', {}, 'undefined'));
     this.announce(this.t('summary', {
       x: num(q[0]), y: num(q[1]), T: num(T, 3), names: entries.map((e) => e.name), shares: shown, largest, map: this.t(hit ? 'mapFinds' : 'mapNothing'),
     }));
