@@ -6,6 +6,9 @@
 //   touches for itself beyond a handle;
 // - moving a slider changes no figure's height (its words are as tall at
 //   every value), so nothing below it moves;
+// - a control change writes only what changes: no attribute or text written
+//   again to the value it had (each such write restyles or lays out for
+//   nothing, on a phone's budget of a frame);
 // - every control is a target of 24 x 24 CSS px at least (WCAG 2.2, 2.5.8);
 //   the squares of a matrix, a picture's pixels and a sentence's words are
 //   the data drawn (the criterion's "essential" exception), each also
@@ -25,11 +28,27 @@ import { start, ready, summary, frames, ALL_FIGURES } from './harness.js';
 import { figurePage } from '../../scripts/figure-page.mjs';
 import { PHONE, emulate, touchDrag, watchRequests } from '../../scripts/phone.mjs';
 import { FIGURES } from '../../web/figures/registry.js';
+import { controlsOf, measure } from '../../bench/lib/changes.mjs';
 import { readFile } from 'node:fs/promises';
 
 let server;
+let article; // the article at 360 px, every figure drawn: for the tests that move controls and put them back
 before(async () => { server = await start(); });
-after(async () => { await server?.close(); });
+after(async () => {
+  await (await article)?.context.close();
+  await server?.close();
+});
+
+/** The shared article page, drawn on first use; -> {page, context}. */
+function drawnArticle() {
+  article ??= (async () => {
+    const context = await server.browser.newContext({ ...PHONE, viewport: { width: 360, height: 30000 } });
+    const page = await context.newPage();
+    await everyFigureDrawn(page);
+    return { page, context };
+  })();
+  return article;
+}
 
 /** A one-figure page (scripts/figure-page.mjs) on a phone, `below` px of page under the figure to scroll; -> {page, cdp, problems, context}. */
 async function phonePage(tag, { hash = '', below = 1500, network = null } = {}) {
@@ -173,14 +192,42 @@ async function slidersMoveNothingBelow(tags) {
 // (a measuring figure's table grows as it measures: what its sliders start)
 test('360 px: moving any slider across its range changes no figure\'s height, so nothing below it moves under a reader\'s eyes', async () => {
   const tags = FIGURES.filter((f) => f.worker !== 'measures').map((f) => f.tag);
-  const context = await server.browser.newContext({ ...PHONE, viewport: { width: 360, height: 30000 } });
-  const page = await context.newPage();
-  try {
-    await everyFigureDrawn(page);
-    assert.deepEqual(await page.evaluate(slidersMoveNothingBelow, tags), []);
-  } finally {
-    await context.close();
+  const { page } = await drawnArticle();
+  assert.deepEqual(await page.evaluate(slidersMoveNothingBelow, tags), []);
+});
+
+// Runs in the page: from now on, every attribute or text in `tag`'s figure
+// written to the value it had (the value after a write: the next write's old
+// value, or the present one); window.__writes.stop() -> ["element[attribute]", ...].
+function watchWrites(tag) {
+  const root = document.querySelector(tag).shadowRoot;
+  const same = [];
+  const note = (records) => {
+    records.forEach((r, i) => {
+      if (r.type === 'childList') return;
+      const later = records.slice(i + 1).find((o) => o.target === r.target && o.type === r.type && o.attributeName === r.attributeName);
+      const now = later ? later.oldValue : r.type === 'attributes' ? r.target.getAttribute(r.attributeName) : r.target.data;
+      if (now !== r.oldValue) return;
+      const el = r.type === 'attributes' ? r.target : r.target.parentElement;
+      same.push(`${el?.localName}${el?.classList.length ? `.${el.classList[0]}` : ''}${r.type === 'attributes' ? `[${r.attributeName}]` : ' text'}`);
+    });
+  };
+  const watch = new MutationObserver(note);
+  watch.observe(root, { subtree: true, attributes: true, attributeOldValue: true, characterData: true, characterDataOldValue: true });
+  window.__writes = { stop: () => { note(watch.takeRecords()); watch.disconnect(); return same; } };
+}
+
+test('360 px: a change of any control (slider, choice, switch, stepper, a picked cell) writes only what changes', async () => {
+  const { page } = await drawnArticle();
+  const wasted = [];
+  for (const tag of ALL_FIGURES) {
+    for (const kind of Object.keys(await page.evaluate(controlsOf, tag)).filter((k) => k !== 'drag')) {
+      await page.evaluate(watchWrites, tag);
+      await page.evaluate(measure, [tag, kind, 4]);
+      wasted.push(...(await page.evaluate(() => window.__writes.stop())).map((w) => `${tag}, ${kind}: ${w}`));
+    }
   }
+  assert.deepEqual([...new Set(wasted)], []);
 });
 
 /** A finger from `at` up by 120 px: the page must scroll by 40 px at least (`what` names the place); -> once it stopped. */

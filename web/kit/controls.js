@@ -2,7 +2,7 @@
 // touch and screen readers work without extra ARIA plumbing. Each returns
 // {el, set(value)}: `el` goes in the DOM, `set` mirrors state changed
 // elsewhere (an attribute) without firing the callback.
-import { h, setText } from './dom.js';
+import { h, setAttr, setText } from './dom.js';
 
 let uid = 0;
 const nextId = (p) => `${p}-${++uid}`;
@@ -45,7 +45,7 @@ export function slider({ label, min, max, step = 0.01, value, log = false, value
     if (Object.is(v, shown)) return;
     shown = v;
     setText(out, format(v));
-    input.setAttribute('aria-valuetext', format(v));
+    setAttr(input, 'aria-valuetext', format(v));
     input.dataset.value = String(v);
   };
   input.addEventListener('input', () => {
@@ -102,11 +102,11 @@ export function stepper({ steps, value = 0, prop, onchange, interval = 1600, t, 
     setText(text, `${label} ${index + 1}/${steps.length}: ${steps[index]}`);
     // a button about to be disabled under keyboard focus hands focus to its twin
     const focused = prev.getRootNode().activeElement;
-    prev.disabled = index === 0;
-    next.disabled = index === steps.length - 1;
+    if (prev.disabled !== (index === 0)) prev.disabled = index === 0; // (a same-value write is still a mutation)
+    if (next.disabled !== (index === steps.length - 1)) next.disabled = index === steps.length - 1;
     if ((focused === prev || focused === next) && focused.disabled) (focused === prev ? next : prev).focus();
     setText(play, timer ? '\u275A\u275A' : '\u25B6');
-    play.setAttribute('aria-label', t(timer ? 'stepPause' : 'stepPlay'));
+    setAttr(play, 'aria-label', t(timer ? 'stepPause' : 'stepPlay'));
   };
   const stop = () => { clearInterval(timer); timer = 0; show(); };
   const go = (i) => {

@@ -135,7 +135,7 @@ class Cross extends FigureElement {
       return wt < 0.02 ? [] : [{ ...at, stroke: on ? chosen : plain, lineWidth: (on ? 1 : 0.5) + 4 * wt, opacity: on ? 0.35 + 0.65 * wt : 0.12 + 0.5 * wt }];
     })), W, H);
     targetEls.forEach((t, i) => setAttr(t, 'class', i === sel ? 'sel' : ''));
-    lines.setAttribute('aria-label', this.t('linesLabel', { word: m.target[sel] }));
+    setAttr(lines, 'aria-label', this.t('linesLabel', { word: m.target[sel] }));
   }
 }
 

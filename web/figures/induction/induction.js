@@ -8,7 +8,7 @@
 // Attributes: layers="1|2", steps="100..5000" (the budget), seed="0.." (whole numbers).
 import { props } from './induction.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, replaceFor, setStyle, setText } from '../../kit/dom.js';
+import { h, s, replace, replaceFor, setAttr, setStyle, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
 import { TrainingFigure } from '../../kit/workers/training.js';
 import { palette, paintMatrix } from '../../kit/draw/scale-canvas.js';
@@ -148,7 +148,7 @@ class Induction extends TrainingFigure {
     this.plot();
     if (this.view) this.renderHeads(running);
     else this.renderWaiting();
-    this.sampleEl.hidden = this.readoutEl.hidden = !this.view; // (the sample and a map's readout come with the maps)
+    for (const el of [this.sampleEl, this.readoutEl]) if (el.hidden !== !this.view) el.hidden = !this.view; // (the sample and a map's readout come with the maps)
     const last = this.curve.at(-1);
     // while it trains, the summary is short (it is spoken every few seconds); the scores come when it stops
     this.announce(this.t('summary', {
@@ -197,10 +197,10 @@ class Induction extends TrainingFigure {
     });
     // (the same attributes whatever was drawn before: no point yet is no line and a dot of radius 0)
     for (const [part, line, dot] of this.curves) {
-      line.setAttribute('points', this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' '));
-      dot.setAttribute('cx', last ? X(last.step) : PL);
-      dot.setAttribute('cy', last ? Y(last[part]) : Y(0));
-      dot.setAttribute('r', last ? 3 : 0);
+      setAttr(line, 'points', this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' '));
+      setAttr(dot, 'cx', last ? X(last.step) : PL);
+      setAttr(dot, 'cy', last ? Y(last[part]) : Y(0));
+      setAttr(dot, 'r', last ? 3 : 0);
     }
   }
 

@@ -8,7 +8,7 @@
 // 6 px on a phone.
 import { props } from './tempering.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setText } from '../../kit/dom.js';
+import { h, s, setAttr, setText } from '../../kit/dom.js';
 import { slider } from '../../kit/controls.js';
 import { rich } from '../../kit/rich.js';
 import { grouped, num, pct } from '../../kit/format.js';
@@ -157,7 +157,7 @@ class Tempering extends FigureElement {
       this.bars[cls].setAttribute('d', barsPath(counts.map((c) => (H - 6) * (c / top)), this.width / BINS, H));
     }
     [-1, -0.5, 0, 0.5, 1].forEach((f, k) => setText(this.ticks[k], num(f * m.range, m.range < 10 ? 1 : 0)));
-    this.hist.setAttribute('aria-label', this.t('histogram', {
+    setAttr(this.hist, 'aria-label', this.t('histogram', {
       count: QUERIES * SAMPLE_KEYS, range: num(m.range, 1), raw: variance(m.raw.variance), scaled: variance(m.scaled.variance),
     }));
   }
@@ -169,7 +169,7 @@ class Tempering extends FigureElement {
     const [sub, stats] = [h('div', { class: 'sub' }), h('p')];
     const update = (title, st, maxEntropy) => {
       setText(sub, title);
-      svg.setAttribute('aria-label', this.t('softmaxLabel', { title, count: KEYS }));
+      setAttr(svg, 'aria-label', this.t('softmaxLabel', { title, count: KEYS }));
       bars.setAttribute('d', barsPath(Array.from(st.example, (w) => Math.max(0.5, 56 * w)), 200 / KEYS, 58));
       setText(stats, this.t('softmaxStats', { entropy: num(st.entropy), max: num(maxEntropy), top: pct(st.top), queries: QUERIES }));
     };

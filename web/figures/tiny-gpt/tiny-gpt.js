@@ -334,7 +334,7 @@ class TinyGpt extends TrainingFigure {
       if (v && v.read > v.chars.length) notes.push(this.t('textLast', { n: v.chars.length }));
       setText(this.textNote, notes.join(' '));
     }
-    this.matrixEl.hidden = !v;
+    if (this.matrixEl.hidden !== !v) this.matrixEl.hidden = !v;
     if (!v) {
       if (this.changed('chars', null)) replace(this.charsEl);
       setText(this.readoutEl, '');

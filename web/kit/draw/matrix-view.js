@@ -12,7 +12,7 @@
 // caption; arrow keys move between cells, Enter or Space "picks" a cell (for
 // figures that react to a click on a cell). The SVG carries the matrix's
 // accessible name (role img), as before: its squares were never read out.
-import { h, s, reconcile, setText } from '../dom.js';
+import { h, s, reconcile, setAttr, setText } from '../dom.js';
 import { labelFor, maxAbs } from './scale.js';
 import { rgbText, scaleRgb, theme } from './colors.js';
 import { num, roundShares } from '../format.js';
@@ -188,8 +188,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     if (cellIndex?.[0] === active?.[0] && cellIndex?.[1] === active?.[1]) return;
     active = cellIndex;
     if (active && !on.isConnected) svg.insertBefore(on, hit); // made when first needed: many views are never pointed at
-    on.setAttribute('visibility', active ? 'visible' : 'hidden');
-    if (active) for (const [k, v] of Object.entries(box(...active))) on.setAttribute(k, v);
+    setAttr(on, 'visibility', active ? 'visible' : 'hidden');
+    if (active) for (const [k, v] of Object.entries(box(...active))) setAttr(on, k, v);
     showCaption();
   };
   // the cell under a pointer event, or null
@@ -214,19 +214,19 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const w = lw + m * cell;
     const hgt = th + n * cell + (groups ? 8 : 0);
     geometry = { lw, th, n, m };
-    svg.setAttribute('viewBox', `0 0 ${w} ${hgt}`);
-    svg.setAttribute('width', w);
-    svg.setAttribute('height', hgt);
+    setAttr(svg, 'viewBox', `0 0 ${w} ${hgt}`); // (an SVG attribute written restyles, even to its value)
+    setAttr(svg, 'width', w);
+    setAttr(svg, 'height', hgt);
     // the canvas covers the cells, in shares of the SVG: both scale together in a narrow figure
     const pct = (v, of) => `${(100 * v) / of}%`;
     canvasCss = `left:${pct(lw, w)};top:${pct(th, hgt)};width:${pct(m * cell, w)};height:${pct(n * cell, hgt)}`;
     place();
     const kids = [];
     if (rowLabels) rowLabels.forEach((t, i) => kids.push(axisLabel(rowTexts, i, { x: lw - 5, y: th + (i + 0.5) * cell, 'text-anchor': 'end' }, t)));
-    for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) hit.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ ...box(0, 0), width: m * cell, height: n * cell, 'data-rows': n, 'data-cols': m })) setAttr(hit, k, v);
     const lines = [...Array.from({ length: n + 1 }, (_, i) => `M${lw} ${th + i * cell}h${m * cell}`),
       ...Array.from({ length: m + 1 }, (_, j) => `M${lw + j * cell} ${th}v${n * cell}`)];
-    seams.setAttribute('d', lines.join(''));
+    setAttr(seams, 'd', lines.join(''));
     marked = '';
     if (colLabels) {
       colLabels.forEach((t, j) => kids.push(axisLabel(colTexts, j, {
@@ -244,7 +244,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const colTexts = [];
   function axisLabel(pool, k, attrs, text) {
     const el = (pool[k] ??= s('text', { class: 'lab' }));
-    for (const [a, v] of Object.entries(attrs)) if (el.getAttribute(a) !== String(v)) el.setAttribute(a, v);
+    for (const [a, v] of Object.entries(attrs)) setAttr(el, a, v);
     setText(el, text);
     return el;
   }
@@ -410,7 +410,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     }
     if (groups) drawGroups(opts.groups ?? 1);
     const said = describe ? describe(rows) : t('matrixLabel', { name, rows: rows.length, cols: rows[0].length });
-    if (svg.getAttribute('aria-label') !== said) svg.setAttribute('aria-label', said);
+    setAttr(svg, 'aria-label', said);
     showCaption();
   }
 
