@@ -6,10 +6,11 @@
 // to a seeded random value, a choice's next option, a switch flipped, a
 // stepper's next or previous step, a matrix cell picked, a handle dragged by
 // touch or mouse), `--changes` changes of its first control of that kind,
-// each timed as the script of the change (event handlers) plus, in the next
-// animation frame, the figure's render and the style recalculation and
-// layout it causes (forced at the end of that frame). Paint and compositing
-// are not included. On the article page and on a one-figure page (the
+// each timed as the script of the change (event handlers) plus the next
+// animation frame, from its first callback until it is painted (the
+// figure's render, style, layout and paint: bench/lib/changes.mjs), and as
+// the main thread's busy time over that span in a trace, the commit's wait
+// for the compositor left out (bench/lib/busy.mjs). On the article page and on a one-figure page (the
 // snippet a blogger pastes: scripts/figure-page.mjs). Each figure is measured
 // from 2 s after it is ready, once the page is idle: after the work a figure
 // does in the background when it first appears. Prints p50 and p95 per
