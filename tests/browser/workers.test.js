@@ -6,7 +6,8 @@
 // the workers made and not yet terminated: after each removal, and once a
 // frame and a pause have passed (when a last redraw would have run), none.
 // A training figure put back on the page after it trained says that its
-// training starts again from step 0.
+// training starts again from step 0. While it trains, it draws its progress
+// at most every 100 ms (kit/workers/training.js), and a pause at once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, addFigure, frames, spyOnWorkers, workersOf } from './harness.js';
@@ -115,6 +116,39 @@ test('a reset while training starts the new run in the same worker, and nothing 
   await page.evaluate(() => document.querySelector('#mine').remove());
   await frames(page);
   assert.equal(await liveWorkers(page), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('while a figure trains, it draws its progress at most every 100 ms, not at each of the worker\'s reports; a pause is drawn at once', async () => {
+  const { page, problems, context } = await server.open('/web/embed/example.html');
+  for (const tag of FIGURES.filter((f) => f.worker === 'trains').map((f) => f.tag)) {
+    await addFigure(page, tag, { attrs: { steps: '5000' } });
+    const el = page.locator('#mine');
+    await el.evaluate((e) => e.settled());
+    // the worker's progress reports and the figure's drawings (performance.now()) while it runs
+    await el.evaluate((e) => {
+      window.__seen = { reports: 0, draws: [] };
+      const [receive, render] = [e.receive.bind(e), e.render.bind(e)];
+      e.receive = (msg) => { if (msg.running) window.__seen.reports++; receive(msg); };
+      e.render = () => { if (e.msg.running) window.__seen.draws.push(performance.now()); render(); };
+    });
+    await el.getByRole('button', { name: 'Start training' }).click();
+    await page.waitForTimeout(2500);
+    await el.getByRole('button', { name: 'Pause' }).click();
+    // the pause: drawn within two frames of the worker's word
+    await page.waitForFunction(() => !document.querySelector('#mine').msg.running);
+    await frames(page);
+    assert.match(await el.evaluate((e) => e.shadowRoot.querySelector('.status').textContent), /paused/, tag);
+    const { reports, draws } = await page.evaluate(() => window.__seen);
+    // (past the first half second: the Start itself, the first report and the plot's width are drawn as they come)
+    const later = draws.filter((t) => t - draws[0] > 500);
+    const gaps = later.slice(1).map((t, i) => t - later[i]);
+    assert.ok(draws.length >= 5 && draws.length <= 2500 / 100 + 5, `${tag}: ${draws.length} drawings of its progress in 2.5 s`);
+    assert.ok(reports > draws.length, `${tag}: ${reports} reports, ${draws.length} drawings`);
+    assert.ok(Math.min(...gaps) >= 90, `${tag}: drawings ${Math.round(Math.min(...gaps))} ms apart`);
+    await page.evaluate(() => document.querySelector('#mine').remove());
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

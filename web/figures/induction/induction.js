@@ -131,7 +131,7 @@ class Induction extends TrainingFigure {
     this.msg = msg;
     this.curve.push(...msg.curve);
     if (msg.view) this.view = msg.view;
-    this.invalidate();
+    this.drawProgress();
   }
 
   ablate(off) {

@@ -213,18 +213,18 @@ class TinyGpt extends TrainingFigure {
 
   receive(msg) {
     if (msg.type === 'error') return this.fail(this.t('failed', { message: msg.message }));
-    if (msg.type === 'written') this.written = msg;
-    else if (msg.type === 'attended') this.attended = msg;
-    else {
-      const wasRunning = this.msg.running;
-      this.msg = msg;
-      this.bigram = msg.bigram;
-      this.curve.push(...msg.curve);
-      this.samples.push(...msg.samples);
-      if (wasRunning && !msg.running) { this.write(); this.attend(); } // paused or done: what it writes now
-      else if (msg.running && msg.step % 50 < 3) this.attend();
+    if (msg.type === 'written' || msg.type === 'attended') { // (during a run: drawn with its progress)
+      this[msg.type] = msg;
+      return this.drawProgress();
     }
-    this.invalidate();
+    const wasRunning = this.msg.running;
+    this.msg = msg;
+    this.bigram = msg.bigram;
+    this.curve.push(...msg.curve);
+    this.samples.push(...msg.samples);
+    if (wasRunning && !msg.running) { this.write(); this.attend(); } // paused or done: what it writes now
+    else if (msg.running && msg.step % 50 < 3) this.attend();
+    this.drawProgress();
   }
 
   // Whether `key` (values and objects) differs from what `part` was last drawn from; remembers it.

@@ -12,12 +12,24 @@
 // A subclass gives `static worker` (its worker file's URL), runOptions() (what
 // the worker's reset gets: the attributes that make a new run), clear()
 // (forget the drawn run) and receive(msg) (the worker's messages), and draws
-// this.msg, the worker's latest progress, through progress().
+// this.msg, the worker's latest progress, through progress(); it draws what
+// the worker says through drawProgress(), paced while the run goes (below).
+//
+// The worker reports every 30 ms or so of training; drawn each time, a
+// phone's main thread (CPU 4x) spent most of the run drawing, and a reader's
+// scroll or tap waited up to a fifth of a second. So while it trains, a
+// figure draws its progress at most every PACE_MS, and never sooner than
+// PACE_FACTOR times what its last drawing took after it (script, style,
+// layout and paint of that frame): at most about a fifth of the main thread,
+// on any device.
 import { h, setText } from '../dom.js';
 import { FigureElement } from '../figure-element.js';
 import { workerModule } from '../engine.js';
 import { spawn } from './spawn.js';
 import { parseProp } from '../props.js';
+
+const PACE_MS = 100;
+const PACE_FACTOR = 4;
 
 export class TrainingFigure extends FigureElement {
   /** The build the worker trains with (tiny-gpt's claims are tested on the SIMD one). */
@@ -25,6 +37,8 @@ export class TrainingFigure extends FigureElement {
   #pongs = new Map(); // ping id -> resolve (settled())
   #pings = 0;
   #runs = 0; // the number of the current run
+  #paced = 0; // the timer of the next drawing of a run's progress
+  #nextAt = 0; // when that may come (performance.now())
 
   constructor() {
     super();
@@ -73,6 +87,33 @@ export class TrainingFigure extends FigureElement {
     else if (!this.msg.step) this.msg = this.idleMessage(); // (a budget shown before Start)
   }
 
+  /**
+   * Draw the worker's progress (this.msg): at once when the run has
+   * stopped, else paced (PACE_MS, PACE_FACTOR).
+   */
+  drawProgress() {
+    if (!this.msg.running) return this.#drawNow();
+    if (this.#paced) return;
+    this.#paced = setTimeout(() => {
+      this.#paced = 0;
+      this.#nextAt = performance.now() + PACE_MS; // (until the drawing has been timed)
+      // what the frame with the drawing takes: from its first callback to a task after it
+      requestAnimationFrame(() => {
+        const t0 = performance.now();
+        const { port1, port2 } = new MessageChannel();
+        port1.onmessage = () => { this.#nextAt = performance.now() + Math.max(PACE_MS, PACE_FACTOR * (performance.now() - t0)); };
+        port2.postMessage(0);
+      });
+      this.invalidate();
+    }, Math.max(0, this.#nextAt - performance.now()));
+  }
+
+  #drawNow() {
+    clearTimeout(this.#paced);
+    this.#paced = 0;
+    this.invalidate();
+  }
+
   /** A fresh model and run: in the worker there is, else at step 0 until the reader starts one. */
   reset() {
     this.msg = this.idleMessage();
@@ -116,6 +157,8 @@ export class TrainingFigure extends FigureElement {
   }
 
   #stop() {
+    clearTimeout(this.#paced);
+    this.#paced = 0;
     this.worker?.terminate();
     this.worker = null;
     for (const resolve of this.#pongs.values()) resolve(); // nothing more will come from it
@@ -148,6 +191,7 @@ export class TrainingFigure extends FigureElement {
       });
       this.#pongs.delete(id);
     }
+    if (this.#paced) this.#drawNow(); // (its progress too, not at its pace)
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
 
