@@ -59,7 +59,7 @@ class Induction extends TrainingFigure {
   .score { display: grid; grid-template-columns: 1fr 2.6em; align-items: center; gap: 0 6px; font-size: 0.8em; font-variant-numeric: tabular-nums; margin-top: 3px; }
   .score .name { grid-column: 1 / -1; }
   .score .bar { height: 7px; background: var(--attention-panel); border-radius: 4px; overflow: hidden; }
-  .score .bar span { display: block; height: 100%; background: var(--attention-accent); }
+  .score .bar span { display: block; height: 100%; background: var(--attention-accent); transform-origin: left; } /* scaled, not sized: a score's change is painted, not laid out */
   .head .switch { font-size: 0.85em; }
   .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }
   .ablation { background: var(--attention-panel); border-radius: 8px; padding: 8px 10px; margin-top: 10px; font-variant-numeric: tabular-nums; }
@@ -305,7 +305,7 @@ class Induction extends TrainingFigure {
     paintMatrix(card.canvas, W, this.colors, 1);
     if (card.at) this.readCell(card); // (a cell named while the model trains: its weight now)
     [score.previousToken, score.prefixMatching].forEach((v, k) => {
-      setStyle(card.bars[k].fill, 'width', `${(100 * Math.max(0, Math.min(1, v))).toFixed(1)}%`);
+      setStyle(card.bars[k].fill, 'transform', `scaleX(${Math.max(0, Math.min(1, v)).toFixed(3)})`);
       setText(card.bars[k].value, fmt(v));
     });
     const off = this.off.has(card.name);
