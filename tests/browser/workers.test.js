@@ -134,7 +134,7 @@ test('while a figure trains, it draws its progress at most every 100 ms, not at 
       e.render = () => { if (e.msg.running) window.__seen.draws.push(performance.now()); render(); };
     });
     await el.getByRole('button', { name: 'Start training' }).click();
-    await page.waitForTimeout(2500);
+    await page.waitForFunction(() => window.__seen.reports >= 40, null, { timeout: 60000 }); // (a second or more of training)
     await el.getByRole('button', { name: 'Pause' }).click();
     // the pause: drawn within two frames of the worker's word
     await page.waitForFunction(() => !document.querySelector('#mine').msg.running);
@@ -144,9 +144,8 @@ test('while a figure trains, it draws its progress at most every 100 ms, not at 
     // (past the first half second: the Start itself, the first report and the plot's width are drawn as they come)
     const later = draws.filter((t) => t - draws[0] > 500);
     const gaps = later.slice(1).map((t, i) => t - later[i]);
-    assert.ok(draws.length >= 5 && draws.length <= 2500 / 100 + 5, `${tag}: ${draws.length} drawings of its progress in 2.5 s`);
-    assert.ok(reports > draws.length, `${tag}: ${reports} reports, ${draws.length} drawings`);
-    assert.ok(Math.min(...gaps) >= 90, `${tag}: drawings ${Math.round(Math.min(...gaps))} ms apart`);
+    assert.ok(reports > 2 * draws.length, `${tag}: ${reports} reports, ${draws.length} drawings`);
+    assert.ok(gaps.every((g) => g >= 90), `${tag}: drawings ${gaps.map(Math.round).join(', ')} ms apart`);
     await page.evaluate(() => document.querySelector('#mine').remove());
   }
   assert.deepEqual(problems, []);
