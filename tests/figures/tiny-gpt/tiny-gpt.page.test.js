@@ -5,7 +5,8 @@
 // beam search's log-probability at least greedy's from the figure's prompt;
 // the log-probability per character is the total's over the length, with
 // its sign); typing and picking a character update the attention; the
-// characters are one tab stop with arrow keys; what the model cannot read
+// characters are one tab stop with arrow keys, and print in their weights'
+// colours; what the model cannot read
 // is said (prompt and text), and an empty text clears the map; it says
 // "loading" until its worker has the model; "Copy link" after training says
 // the link holds the settings, not the training; 360 px in the dark theme
@@ -129,6 +130,14 @@ test('trains in its worker under the strict CSP and writes: loss below the bigra
   assert.match(await shadowText(page, '.readout'), /^Layer 2, head 1: reading/);
   await page.keyboard.press('Shift+Tab');
   assert.equal(await el.evaluate((e) => e.shadowRoot.activeElement.type), 'radio', 'Shift+Tab leaves the characters at once: one tab stop');
+  // on paper the characters print in their weights' colours (data, not controls); the text box does not
+  await page.emulateMedia({ media: 'print' });
+  assert.deepEqual(await el.evaluate((e) => {
+    const chars = [...e.shadowRoot.querySelectorAll('.chars button')];
+    return [chars.filter((b) => b.checkVisibility()).length, new Set(chars.map((b) => getComputedStyle(b.firstChild).backgroundColor)).size > 1,
+      e.shadowRoot.querySelector('input[data-prop=text]').checkVisibility()];
+  }), [15, true, false]);
+  await page.emulateMedia({ media: 'screen' });
 
   // what the model cannot read in the text is said; nothing to read clears the map
   await text.fill('Heads 看 back');

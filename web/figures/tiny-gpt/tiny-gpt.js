@@ -69,6 +69,7 @@ class TinyGpt extends TrainingFigure {
   /* the weight's colour is on a span inside: a span restyles several times quicker than a button */
   .chars span { flex: 1; padding: 1px; text-align: center; border-radius: 2px; }
   .chars button[aria-checked=true] { border-bottom-color: var(--attention-accent); font-weight: 700; }
+  @media print { .chars button { display: inline-flex !important; } } /* (kept on paper: the text in its weights' colours is data) */
   .heads { display: flex; flex-wrap: wrap; gap: 8px 16px; }
   .matrix { width: 100%; max-width: 220px; aspect-ratio: 1; image-rendering: pixelated; border: 1px solid var(--attention-border); border-radius: 3px; }
   .readout { font-size: 0.85em; color: var(--attention-muted); min-height: 1.3em; font-variant-numeric: tabular-nums; }
