@@ -39,6 +39,8 @@ export class TrainingFigure extends FigureElement {
   #runs = 0; // the number of the current run
   #paced = 0; // the timer of the next drawing of a run's progress
   #nextAt = 0; // when that may come (performance.now())
+  #due = false; // a report not drawn yet
+  #timing = false; // the last drawing's frame is being timed
 
   constructor() {
     super();
@@ -93,15 +95,24 @@ export class TrainingFigure extends FigureElement {
    */
   drawProgress() {
     if (!this.msg.running) return this.#drawNow();
-    if (this.#paced) return;
+    this.#due = true;
+    this.#pace();
+  }
+
+  // The next drawing of a report, once the last one has been drawn and timed, at #nextAt.
+  #pace() {
+    if (this.#paced || this.#timing || !this.#due) return;
     this.#paced = setTimeout(() => {
-      this.#paced = 0;
-      this.#nextAt = performance.now() + PACE_MS; // (until the drawing has been timed)
+      [this.#paced, this.#due, this.#timing] = [0, false, true];
       // what the frame with the drawing takes: from its first callback to a task after it
       requestAnimationFrame(() => {
         const t0 = performance.now();
         const { port1, port2 } = new MessageChannel();
-        port1.onmessage = () => { this.#nextAt = performance.now() + Math.max(PACE_MS, PACE_FACTOR * (performance.now() - t0)); };
+        port1.onmessage = () => {
+          this.#timing = false;
+          this.#nextAt = performance.now() + Math.max(PACE_MS, PACE_FACTOR * (performance.now() - t0));
+          this.#pace();
+        };
         port2.postMessage(0);
       });
       this.invalidate();
@@ -110,7 +121,7 @@ export class TrainingFigure extends FigureElement {
 
   #drawNow() {
     clearTimeout(this.#paced);
-    this.#paced = 0;
+    [this.#paced, this.#due] = [0, false];
     this.invalidate();
   }
 
@@ -158,7 +169,7 @@ export class TrainingFigure extends FigureElement {
 
   #stop() {
     clearTimeout(this.#paced);
-    this.#paced = 0;
+    [this.#paced, this.#due] = [0, false];
     this.worker?.terminate();
     this.worker = null;
     for (const resolve of this.#pongs.values()) resolve(); // nothing more will come from it
@@ -191,7 +202,7 @@ export class TrainingFigure extends FigureElement {
       });
       this.#pongs.delete(id);
     }
-    if (this.#paced) this.#drawNow(); // (its progress too, not at its pace)
+    if (this.#due) this.#drawNow(); // (its progress too, not at its pace)
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
 
