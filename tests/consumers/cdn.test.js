@@ -129,6 +129,7 @@ describe('figures from another origin', () => {
       await induction.evaluate((e) => e.settled());
       await induction.getByRole('button', { name: 'Start training' }).click();
       await page.waitForFunction(() => document.querySelector('attention-induction').msg?.step > 0, null, { timeout: 30_000 });
+      await induction.evaluate((e) => e.settled()); // (a run's progress is drawn at its pace: settled() draws it now)
       assert.match(await says(page, 'attention-induction'), /^Step [1-9]\d* of 100/);
       // the workers' scripts came from the other origin, each through a blob: module of the page's
       const workers = requests.filter((u) => /\.worker\.js$/.test(u));
