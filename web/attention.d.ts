@@ -317,7 +317,8 @@ export interface Attention {
   multiHeadAttentionLayer(options: MultiHeadLayerOptions): MultiHeadLayer;
   /** Row-wise softmax(M / temperature); -Infinity entries get 0, an all -Infinity row gives zeros. */
   softmax(M: MatrixLike, options?: { temperature?: number }): Matrix;
-  matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean }): Matrix;
+  /** A·B, or A·Bᵀ with transposeB; `into`, a matrix of the product's shape, is filled and returned instead of a fresh one. */
+  matmul(A: MatrixLike, B: MatrixLike, options?: { transposeB?: boolean; into?: Matrix | null }): Matrix;
   /** Performer's FAVOR+: softmax(scale Q K^T) V estimated with positive orthogonal random features in O(N m d). */
   linearAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: LinearAttentionOptions): { output: Matrix };
   /** The m x d orthogonal random features linearAttention uses for a seed (rows ~ N(0, I_d)). */

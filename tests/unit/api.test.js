@@ -434,6 +434,35 @@ forEachBuild('attention({into})', (attn) => {
   });
 });
 
+forEachBuild('matmul({into})', (attn) => {
+  const rs = rng(3300);
+  const [A, B, A2] = [randMatrix(rs, 6, 4), randMatrix(rs, 5, 4), randMatrix(rs, 6, 4)];
+  it('fills an earlier result, or a view of a larger buffer, with what a fresh call gives', () => {
+    const r = attn.matmul(A, B, { transposeB: true });
+    const data = r.data;
+    const again = attn.matmul(A2, B, { transposeB: true, into: r });
+    assert.equal(again, r);
+    assert.equal(again.data, data);
+    assert.deepEqual(again.data, attn.matmul(A2, B, { transposeB: true }).data);
+    const buffer = new Float32Array(64).fill(7);
+    const view = { rows: 6, cols: 5, data: buffer.subarray(0, 30) };
+    attn.matmul(A, B, { transposeB: true, into: view });
+    assert.deepEqual(view.data, attn.matmul(A, B, { transposeB: true }).data);
+    assert.ok(buffer.subarray(30).every((v) => v === 7), 'nothing past the view is written');
+    assertFresh(attn.matmul(A, B, { transposeB: true, into: null }), 'into: null');
+    assert.equal(attn.memoryInUse(), 0);
+  });
+  it('a call that throws leaves the result as it was', () => {
+    const r = attn.matmul(A, B, { transposeB: true });
+    const copy = r.data.slice();
+    const bad = { ...A2, data: A2.data.slice() };
+    bad.data[2] = NaN;
+    assert.throws(() => attn.matmul(bad, B, { transposeB: true, into: r }), /\bA has NaN/);
+    assert.deepEqual(r.data, copy);
+    assert.equal(attn.memoryInUse(), 0);
+  });
+});
+
 // ---- SIMD (plain or relaxed) and scalar agree ----------------------------------
 
 for (const fast of builds.filter((b) => b.name !== 'scalar')) describe(`${fast.name} and scalar builds agree`, () => {

@@ -24,7 +24,11 @@ export function matrix(rows, cols, data) {
   return { rows, cols, data: values };
 }
 
-/** C = A B, or A B^T with {transposeB: true}. */
+/**
+ * C = A B, or A B^T with {transposeB: true}. {into: C}, a matrix of C's shape
+ * with Float32Array data (an earlier result, or a view of a larger buffer),
+ * gets the product instead of a fresh array and is returned.
+ */
 export function matmul(k, A, B, options) {
   const opts = toOptions(options, 'matmul');
   A = toMatrix(A, 'A');
@@ -38,11 +42,12 @@ export function matmul(k, A, B, options) {
     );
   }
   const n = t ? B.rows : B.cols;
+  if (opts.into != null) toResult(opts.into, 'into', A.rows, n);
   checkBytes(4 * (A.data.length + B.data.length + A.rows * n), 'matmul');
   return k.run((arena, ex) => {
     const c = arena.floats(A.rows * n);
     k.check(ex.attn_matmul(c, arena.input(A), arena.input(B), A.rows, A.cols, n, t ? 1 : 0), 'matmul');
-    return k.read(c, A.rows, n);
+    return k.read(c, A.rows, n, opts.into ?? undefined);
   });
 }
 

@@ -37,9 +37,15 @@ export function transpose(M) {
   return T;
 }
 
-/** Columns [from, to) of M. */
-export function columns(M, from, to) {
-  const C = zeros(M.rows, to - from);
+/**
+ * Columns [from, to) of M; written into the start of `buffer` (a
+ * Float32Array at least that large) when given: a figure that copies
+ * columns again and again reuses one array, whose pages are already in
+ * memory (a fresh one of 256 KiB costs a phone more than a matmul its size).
+ */
+export function columns(M, from, to, buffer) {
+  const n = M.rows * (to - from);
+  const C = buffer ? { rows: M.rows, cols: to - from, data: buffer.subarray(0, n) } : zeros(M.rows, to - from);
   for (let i = 0; i < M.rows; i++) C.data.set(M.data.subarray(i * M.cols + from, i * M.cols + to), i * C.cols);
   return C;
 }

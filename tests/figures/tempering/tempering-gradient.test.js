@@ -92,3 +92,9 @@ test("the queries' gradient: the softmax's times the keys (over sqrt(d_k) with t
     assert.ok(m.unscaled.queries > m.scaled.queries, `d_k=${dk}: ${m.unscaled.queries} vs ${m.scaled.queries}`);
   }
 });
+
+test('a d_k gives the same numbers whichever d_k came before (its copies reuse their arrays)', () => {
+  const first = temperingGradientModel(attn, { dk: 24 });
+  temperingGradientCurve(attn);
+  assert.deepEqual(temperingGradientModel(attn, { dk: 24 }), first);
+});

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../kit/engine.js';
-import { temperingModel, entropy, KEYS } from '../../../web/figures/tempering/tempering.model.js';
+import { loadAttention } from '../../../web/attention.js';
+import { temperingModel, spread, entropy, KEYS } from '../../../web/figures/tempering/tempering.model.js';
 
 const attn = await engine();
 const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
@@ -47,4 +48,14 @@ test('histograms count every product', () => {
   const m = temperingModel(attn, { dk: 32 });
   for (const h of [m.raw.histogram, m.scaled.histogram]) assert.equal(h.reduce((a, b) => a + b, 0), 256 * 256);
   assert.equal(entropy([0.5, 0.5, 0]), 1);
+});
+
+test('a d_k gives the same numbers whichever d_k came before (the copies and products reuse their arrays)', async () => {
+  const other = await loadAttention(); // its own kept spreads
+  const first = temperingModel(other, { dk: 24 });
+  for (const dk of [512, 3, 24, 100]) temperingModel(attn, { dk });
+  const after = temperingModel(attn, { dk: 24 });
+  for (const key of ['raw', 'scaled']) assert.deepEqual(after[key], first[key], key);
+  assert.deepEqual(spread(attn, 24).scores.data, spread(other, 24).scores.data);
+  assert.deepEqual(after.scaledSoftmax, first.scaledSoftmax);
 });

@@ -35,6 +35,11 @@ function sample() {
   return base;
 }
 
+// The queries' first d_k columns and the gradient that reaches them, made
+// again for each d_k into the same arrays (fresh ones cost more than the
+// products: each new page of memory zeroed and mapped).
+let scratch = null;
+
 /** Mean over rows of each row's Euclidean norm. */
 function meanRowNorm(M) {
   let total = 0;
@@ -62,15 +67,17 @@ function meanTopWeight(W) {
 export function temperingGradientModel(attn, { dk = 64 } = {}) {
   if (!(Number.isInteger(dk) && dk >= 1 && dk <= MAX_DK)) throw new RangeError(`dk must be an integer in 1..${MAX_DK}`);
   const { Q, K, dP } = sample();
+  scratch ??= { Q: new Float32Array(QUERIES * MAX_DK), dQ: new Float32Array(QUERIES * MAX_DK) };
   const Kd = columns(K, 0, dk);
-  const raw = attn.matmul(columns(Q, 0, dk), Kd, { transposeB: true });
+  const raw = attn.matmul(columns(Q, 0, dk, scratch.Q), Kd, { transposeB: true });
+  const dQ = { rows: QUERIES, cols: dk, data: scratch.dQ.subarray(0, QUERIES * dk) };
   const side = (temperature) => {
     // softmax(raw / T) is softmax of the logits raw / T; the gradient with
     // respect to those logits is softmaxBackward at temperature 1, and the
     // queries' is that times K / T (logits = Q K^T / T)
     const P = attn.softmax(raw, { temperature });
     const G = attn.softmaxBackward(P, dP);
-    return { norm: meanRowNorm(G), queries: meanRowNorm(attn.matmul(G, Kd)) / temperature, top: meanTopWeight(P) };
+    return { norm: meanRowNorm(G), queries: meanRowNorm(attn.matmul(G, Kd, { into: dQ })) / temperature, top: meanTopWeight(P) };
   };
   return { dk, unscaled: side(1), scaled: side(Math.sqrt(dk)) };
 }

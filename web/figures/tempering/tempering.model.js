@@ -93,6 +93,12 @@ export function temperingModel(attn, { dk = 64, tau = 1 } = {}) {
 
 const rows = (M, n) => ({ rows: n, cols: M.cols, data: M.data.subarray(0, n * M.cols) });
 
+// The queries' and keys' first d_k columns and their 65,536 products, made
+// again for each d_k into the same arrays (a new d_k is a slider step, and
+// every d_k is computed ahead): fresh ones would cost more than the matmul,
+// each new page of memory zeroed and mapped.
+let scratch = null;
+
 // The spread of the 65,536 dot products depends on d_k only and costs a
 // QUERIES x d_k x SAMPLE_KEYS matmul (33.5 M multiply-adds at d_k = 512, more
 // than a frame): it is kept per d_k (two histograms and two variances, not the
@@ -114,8 +120,9 @@ export function spread(attn, dk) {
   const kept = spreads.get(attn);
   if (kept.has(dk)) return kept.get(dk);
   const { Q, K } = sample(dk);
-  const queries = columns(Q, 0, dk);
-  const raw = attn.matmul(queries, columns(K, 0, dk), { transposeB: true });
+  scratch ??= { Q: new Float32Array(QUERIES * MAX_DK), K: new Float32Array(SAMPLE_KEYS * MAX_DK), raw: zeros(QUERIES, SAMPLE_KEYS) };
+  const queries = columns(Q, 0, dk, scratch.Q);
+  const raw = attn.matmul(queries, columns(K, 0, dk, scratch.K), { transposeB: true, into: scratch.raw });
   const range = 4 * Math.sqrt(dk);
   const scale = 1 / Math.sqrt(dk);
   const found = {
