@@ -91,8 +91,16 @@ function srgb([L, a, b]) {
 
 /** color-mix(in oklab, a p, b) of two sRGB colours ([r, g, b], 0..255), p in 0..1. */
 export function mixOklab(a, b, p) {
-  const [x, y] = [oklab(a), oklab(b)];
+  const [x, y] = [labOf(a), labOf(b)];
   return srgb(x.map((xi, k) => p * xi + (1 - p) * y[k]));
+}
+// A theme mixes its same two or three colours at every share: each is
+// converted to OKLab once (kept by the array, which the theme keeps).
+const labs = new WeakMap(); // [r, g, b] -> its OKLab
+function labOf(rgb) {
+  let lab = labs.get(rgb);
+  if (!lab) labs.set(rgb, lab = oklab(rgb));
+  return lab;
 }
 
 /** Relative luminance (WCAG) of an sRGB colour given as [r, g, b] in 0..255. */
