@@ -15,7 +15,9 @@
 // from 2 s after it is ready, once the page is idle: after the work a figure
 // does in the background when it first appears. Prints p50 and p95 per
 // figure and kind in milliseconds, against 8 ms (a frame at 120 Hz) on the
-// desktop and 16 ms on the phone.
+// desktop and 16 ms on the phone; and first, the floor: a change that
+// changes nothing, timed the same way (the measure's own script and an
+// empty frame), what every row holds before its figure does anything.
 //
 // Loading: each one-figure page, `--loads` times in a fresh browser context
 // (nothing cached): the time from navigation to the figure's first drawing
@@ -61,7 +63,7 @@ import { FIGURES } from '../web/figures/registry.js';
 import { machineInfo } from './lib/machine.mjs';
 import { cpuText, table, writeResults } from './lib/results.mjs';
 import { selfSigned } from './lib/tls.mjs';
-import { KINDS, SETTLE_MS, controlsOf, measure, quantile, settled } from './lib/changes.mjs';
+import { KINDS, NOTHING, SETTLE_MS, controlsOf, measure, quantile, settled } from './lib/changes.mjs';
 import { busyParts, busyTimes, traced } from './lib/busy.mjs';
 
 const args = process.argv.slice(2);
@@ -263,7 +265,10 @@ async function latencies(page, cdp, tag, where, root) {
   await page.evaluate(settled, SETTLE_MS);
   const rows = [];
   const found = await page.evaluate(controlsOf, tag);
-  for (const kind of KINDS.filter((k) => k in found)) {
+  // the floor, once per kind of page: a change that changes nothing, timed the same way
+  const floor = !results.latency.some((r) => r.kind === NOTHING && r.where === where && r.root === root);
+  if (floor) found[NOTHING] = 'nothing changed: the measure and an empty frame';
+  for (const kind of [...(floor ? [NOTHING] : []), ...KINDS.filter((k) => k in found)]) {
     let page_ms; // each change as the page timed it (to its frame painted, idle and the commit's wait included)
     let events;
     if (kind === 'drag') {
@@ -432,7 +437,7 @@ const latencyTable = () => {
   }
   head.push(`p95 <= ${BUDGET_MS} ms`);
   const rows = keys.map(({ tag, kind, control }) => {
-    const cells = [short(tag), control];
+    const cells = [kind === NOTHING ? '(none)' : short(tag), control];
     for (const w of wheres) {
       if (against) cells.push(cell(tag, kind, w, 'against', 'p95'), cell(tag, kind, w, 'this', 'p95'));
       else cells.push(cell(tag, kind, w, 'this', 'p50'), cell(tag, kind, w, 'this', 'p95'));
@@ -478,7 +483,7 @@ if (write) {
     (`${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
     + (results.loading.length ? `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
       + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). ' : '')
-    + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each the main thread's time for it from a trace (\`bench/lib/busy.mjs\`): its script, then the next frame's callbacks, style, layout and paint, and any task between; not idle time, nor the commit's wait for the compositor, which rasterises in software here where a phone uses its GPU.` : '')
+    + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each the main thread's time for it from a trace (\`bench/lib/busy.mjs\`): its script, then the next frame's callbacks, style, layout and paint, and any task between; not idle time, nor the commit's wait for the compositor, which rasterises in software here where a phone uses its GPU. The first row is the floor: a change that changes nothing, timed the same way (the measure's own script and an empty frame, on the page of the first figure).` : '')
     + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`).trimEnd(),
     ...tables,
   ].join('\n\n');

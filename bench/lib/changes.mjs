@@ -6,6 +6,9 @@
 /** The kinds of control, in the order the tables list them. */
 export const KINDS = ['slider', 'choice', 'switch', 'stepper', 'pick', 'drag'];
 
+/** measure's kind for a change that changes nothing: the time the measure itself and an empty frame take. */
+export const NOTHING = 'nothing';
+
 /**
  * Page side: the kinds of control `tag`'s figure has, {kind: its name}, and
  * for a drag the handle's box in the viewport ({drag: {x, y, width, height}}).
@@ -44,7 +47,9 @@ export async function measure([tag, kind, count]) {
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   let change;
-  if (kind === 'slider') {
+  if (kind === 'nothing') { // NOTHING (the function runs in the page, without this module)
+    change = () => {}; // (what the measure itself and a frame with nothing new cost: the floor of every other row)
+  } else if (kind === 'slider') {
     const range = [...root.querySelectorAll('input[type=range]')].find(mine);
     change = () => {
       const [lo, hi] = [Number(range.min), Number(range.max)];
