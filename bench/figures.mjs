@@ -20,10 +20,12 @@
 // empty frame), what every row holds before its figure does anything.
 //
 // Loading: each one-figure page, `--loads` times in a fresh browser context
-// (nothing cached): the time from navigation to the figure's first drawing
-// (its data-ready), the requests made until then and the depth of their
-// chain (round trips one after another: scripts/phone.mjs); and the
-// article's first figure.
+// (nothing cached): the time from navigation to the figure's picture painted
+// (what the reader sees until the figure draws: the one-figure page is the
+// snippet as docs/embedding.md writes it, the picture inside) and to the
+// figure's first drawing (its data-ready), the requests made until then and
+// the depth of their chain (round trips one after another: scripts/phone.mjs);
+// and the article's first figure.
 //
 //   --phone             Lighthouse's mobile profile: 360 x 740 CSS px, DPR 2,
 //                       touch, CPU slowed 4x (scripts/phone.mjs)
@@ -57,6 +59,7 @@ import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
 import { figurePage } from '../scripts/figure-page.mjs';
+import { picture } from '../scripts/article.mjs';
 import { PHONE, emulate, watchRequests, touchDrag } from '../scripts/phone.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../scripts/chromium.mjs';
 import { FIGURES } from '../web/figures/registry.js';
@@ -192,9 +195,19 @@ async function train(tag) {
   return { ms: performance.now() - t0, steps: el.msg.steps, late, changes, control: group ? `choice ${group.querySelector('legend')?.textContent ?? ''}`.trim() : null };
 }
 
-/** Page side, before the page's scripts: note when each figure first has data-ready (performance.now()). */
+/**
+ * Page side, before the page's scripts: note when each figure first has
+ * data-ready (performance.now()), and when the picture inside it (what it
+ * shows until it draws) was painted, by Element Timing (pictures() names
+ * each by its figure's tag); a picture its figure covered before it was
+ * painted has no time.
+ */
 function noteReady() {
   window.__ready = {};
+  window.__picture = {};
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__picture[e.identifier] ??= e.renderTime || e.loadTime;
+  }).observe({ type: 'element', buffered: true });
   new MutationObserver((records) => {
     for (const r of records) {
       const t = r.target.localName;
@@ -202,6 +215,9 @@ function noteReady() {
     }
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
 }
+
+// `html` with each figure's picture named for Element Timing (noteReady) by its figure's tag
+const pictures = (html) => html.replace(/(<(attention-[\w-]+)[^>]*>\s*<figure\b[^>]*>\s*<img )/g, '$1elementtiming="$2" ');
 
 /** The `top` functions with the most self time in a CDP profile, as "name (file:line) ms". */
 function hotspots({ nodes, samples, timeDeltas }, top = Number(process.env.TOP ?? 8)) {
@@ -224,7 +240,16 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 const roots = [['this', here], ...(against ? [['against', resolve(against)]] : [])];
 const servers = new Map();
 const tls = http2 ? selfSigned() : undefined;
-for (const [name, root] of roots) servers.set(name, await serve({ port: 0, root, gzip: true, tls }));
+// each figure's one-figure page, served as the article is (over the emulated network): the snippet as
+// docs/embedding.md writes it, the figure's picture inside (what the reader sees until it draws)
+const onePath = (tag) => `/one/${tag.replace(/^attention-/, '')}.html`;
+const onePages = new Map(TAGS.map((tag) => {
+  const name = tag.replace(/^attention-/, '');
+  const { width, height } = picture(name);
+  const children = `<figure><img src="/dist/snapshots/${name}.svg" alt="${name}" width="${width}" height="${height}" loading="lazy"></figure>`;
+  return [onePath(tag), { body: figurePage(tag, { children }), type: 'text/html; charset=utf-8' }];
+}));
+for (const [name, root] of roots) servers.set(name, await serve({ port: 0, root, gzip: true, tls, routes: onePages, html: pictures }));
 const originOf = (name) => `${http2 ? 'https' : 'http'}://127.0.0.1:${servers.get(name).address().port}`;
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 const version = browser.version();
@@ -234,9 +259,11 @@ const m = machineInfo();
 const results = { latency: [], loading: [], training: [] };
 const hot = [];
 const f1 = (x) => (Number.isFinite(x) ? Number(x.toFixed(1)) : null);
+const ms = (x) => (x === null ? '–' : x.toFixed(0)); // (a picture covered before it was painted has no time)
 
-/** A fresh page on root `name` at `path` (the one-figure page of `tag` when given), emulated; -> {page, cdp, chain, context}. */
+/** A fresh page on root `name` at `path` (`tag`'s one-figure page when given), emulated; -> {page, cdp, chain, context}. */
 async function open(name, path, { tag, net = null, first = false } = {}) {
+  if (tag) path = onePath(tag);
   const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`page: ${e.message}`));
@@ -244,7 +271,6 @@ async function open(name, path, { tag, net = null, first = false } = {}) {
   // the article's first figure on screen from the start (at 360 px it is below the fold, and a figure starts near the viewport)
   if (first) await page.addInitScript(() => addEventListener('DOMContentLoaded', () => [...document.body.querySelectorAll('*')].find((e) => e.localName.startsWith('attention-'))?.scrollIntoView()));
   const origin = originOf(name);
-  if (tag) await page.route(`${origin}${path}`, (r) => r.fulfill({ contentType: 'text/html', body: figurePage(tag) }));
   const cdp = await emulate(page, { cpu: CPU, network: net });
   const chain = watchRequests(cdp);
   await page.goto(`${origin}${path}`);
@@ -318,14 +344,15 @@ try {
   if (loads > 0) {
     console.log(`\nloading: ${loads} fresh loads per page`);
     for (const tag of TAGS) {
-      for (const [name] of roots) results.loading.push({ page: tag, root: name, ready: [], depth: [], requests: [], bytes: [] });
+      for (const [name] of roots) results.loading.push({ page: tag, root: name, picture: [], ready: [], depth: [], requests: [], bytes: [] });
       for (let k = 0; k < loads; k++) {
         for (const [name] of roots) {
-          const { page, chain, context } = await open(name, '/one.html', { tag, net: network });
+          const { page, chain, context } = await open(name, null, { tag, net: network });
           await waitReady(page, tag);
-          const [ready, origin] = await page.evaluate((t) => [window.__ready[t], performance.timeOrigin], tag);
+          const [ready, origin, shown] = await page.evaluate((t) => [window.__ready[t], performance.timeOrigin, window.__picture[t] ?? null], tag);
           const until = origin + ready;
           const row = results.loading.find((r) => r.page === tag && r.root === name);
+          row.picture.push(shown);
           row.ready.push(ready);
           row.depth.push(chain.depth(until));
           row.requests.push(chain.requests.filter((r) => r.sent <= until).length);
@@ -336,19 +363,20 @@ try {
       }
       for (const [name] of roots) {
         const r = results.loading.find((x) => x.page === tag && x.root === name);
-        console.log(`  ${tag}${against ? ` (${name})` : ''}: ready ${r.ready.map((x) => x.toFixed(0)).join(', ')} ms; depth ${r.depth.join(', ')}; requests ${r.requests.join(', ')}`);
+        console.log(`  ${tag}${against ? ` (${name})` : ''}: picture ${r.picture.map(ms).join(', ')} ms; ready ${r.ready.map(ms).join(', ')} ms; depth ${r.depth.join(', ')}; requests ${r.requests.join(', ')}`);
       }
     }
     if (!filter) {
       // the article's first figure, as a reader opens it
-      for (const [name] of roots) results.loading.push({ page: 'article, first figure', root: name, ready: [], depth: [], requests: [], bytes: [], figure: null });
+      for (const [name] of roots) results.loading.push({ page: 'article, first figure', root: name, picture: [], ready: [], depth: [], requests: [], bytes: [], figure: null });
       for (let k = 0; k < loads; k++) {
         for (const [name] of roots) {
           const { page, chain, context } = await open(name, '/web/index.html', { net: network, first: true });
           await page.waitForFunction(() => Object.keys(window.__ready).length > 0, null, { timeout: 120_000, polling: 100 });
-          const [[tag, ready], origin] = await page.evaluate(() => [Object.entries(window.__ready).sort((a, b) => a[1] - b[1])[0], performance.timeOrigin]);
+          const [[tag, ready], origin, pictures] = await page.evaluate(() => [Object.entries(window.__ready).sort((a, b) => a[1] - b[1])[0], performance.timeOrigin, window.__picture]);
           const row = results.loading.find((r) => r.page === 'article, first figure' && r.root === name);
           row.figure = tag;
+          row.picture.push(pictures[tag] ?? null);
           row.ready.push(ready);
           row.depth.push(chain.depth(origin + ready));
           row.requests.push(chain.requests.filter((r) => r.sent <= origin + ready).length);
@@ -357,7 +385,7 @@ try {
         }
       }
       for (const r of results.loading.filter((x) => x.page === 'article, first figure')) {
-        console.log(`  article, first figure (${r.figure})${against ? ` (${r.root})` : ''}: ready ${r.ready.map((x) => x.toFixed(0)).join(', ')} ms; depth ${r.depth.join(', ')}`);
+        console.log(`  article, first figure (${r.figure})${against ? ` (${r.root})` : ''}: picture ${r.picture.map(ms).join(', ')} ms; ready ${r.ready.map(ms).join(', ')} ms; depth ${r.depth.join(', ')}`);
       }
     }
   }
@@ -385,7 +413,7 @@ try {
     if (pages.includes('figure')) {
       for (const tag of TAGS) {
         for (const [name] of roots) {
-          const { page, cdp, context } = await open(name, '/one.html', { tag });
+          const { page, cdp, context } = await open(name, null, { tag });
           if (profile) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); }
           await waitReady(page, tag);
           await sweepsDone(page);
@@ -399,7 +427,7 @@ try {
     console.log('\ntraining: each figure that trains, its default budget, on a one-figure page');
     for (const { tag } of FIGURES.filter((f) => f.worker && TAGS.includes(f.tag))) {
       for (const [name] of roots) {
-        const { page, context } = await open(name, '/one.html', { tag });
+        const { page, context } = await open(name, null, { tag });
         await waitReady(page, tag);
         if (!(await page.evaluate((t) => typeof document.querySelector(t).toggle === 'function' && !!document.querySelector(t).constructor.props.steps, tag))) {
           await context.close();
@@ -451,16 +479,18 @@ const latencyTable = () => {
 const loadingTable = () => {
   const pagesSeen = [...new Set(results.loading.map((r) => r.page))];
   const of = (page, root) => results.loading.find((r) => r.page === page && r.root === root);
-  const head = against ? ['page', 'ready before, ms', 'ready after, ms', 'depth before', 'depth after', 'requests after', 'KB after']
-    : ['page', 'ready, ms (median)', 'each, ms', 'chain depth', 'requests', 'KB'];
+  const head = against ? ['page', 'picture before, ms', 'picture after, ms', 'ready before, ms', 'ready after, ms', 'depth before', 'depth after', 'requests after', 'KB after']
+    : ['page', 'picture, ms (median)', 'ready, ms (median)', 'each, ms', 'chain depth', 'requests', 'KB'];
+  // the picture's median over the loads that painted it
+  const shown = (r) => { const t = r.picture.filter((x) => x !== null); return t.length ? Math.round(median(t)) : '–'; };
   const rows = pagesSeen.map((page) => {
     const a = of(page, 'this');
     const label = a.figure ? `${page} (${short(a.figure)})` : short(page);
     if (against) {
       const b = of(page, 'against');
-      return [label, Math.round(median(b.ready)), Math.round(median(a.ready)), median(b.depth), median(a.depth), median(a.requests), f1(median(a.bytes) / 1000)];
+      return [label, shown(b), shown(a), Math.round(median(b.ready)), Math.round(median(a.ready)), median(b.depth), median(a.depth), median(a.requests), f1(median(a.bytes) / 1000)];
     }
-    return [label, Math.round(median(a.ready)), a.ready.map((x) => Math.round(x)).join(', '), median(a.depth), median(a.requests), f1(median(a.bytes) / 1000)];
+    return [label, shown(a), Math.round(median(a.ready)), a.ready.map((x) => Math.round(x)).join(', '), median(a.depth), median(a.requests), f1(median(a.bytes) / 1000)];
   });
   return table(head, rows);
 };
@@ -481,8 +511,9 @@ if (write) {
     : 'Chromium at 1100 x 900 CSS px, the CPU as it is';
   const body = [
     (`${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
-    + (results.loading.length ? `Loading: ${loads} fresh loads of each one-figure page (the snippet and one element) and of the article; ready is the figure's first drawing `
-      + '(from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). ' : '')
+    + (results.loading.length ? `Loading: ${loads} fresh loads of each one-figure page (the snippet as docs/embedding.md writes it: the bundle's script and one element with the figure's picture inside) and of the article; `
+      + 'picture is when the picture inside the figure, what a reader sees until the figure draws, was painted (Element Timing; "–" when the figure covered it first); ready is the figure\'s first drawing '
+      + '(both from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). ' : '')
     + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each the main thread's time for it from a trace (\`bench/lib/busy.mjs\`): its script, then the next frame's callbacks, style, layout and paint, and any task between; not idle time, nor the commit's wait for the compositor, which rasterises in software here where a phone uses its GPU. The first row is the floor: a change that changes nothing, timed the same way (the measure's own script and an empty frame, on the page of the first figure).` : '')
     + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`).trimEnd(),
     ...tables,
