@@ -23,11 +23,16 @@ export function paintMatrix(canvas, M, colors, max = 1) {
   const ctx = canvas.getContext('2d');
   const img = ctx.createImageData(M.cols, M.rows);
   const px = img.data;
+  // (plain indexing, no destructuring: a figure's first paint runs before the
+  // JIT has optimised this loop, and unoptimised destructuring walks an
+  // iterator per pixel, several times the cost of the rest)
   for (let k = 0; k < M.data.length; k++) {
     const v = M.data[k];
-    const level = Math.round(Math.min(1, Math.abs(v) / max) * LEVELS);
-    const [r, g, b] = (v < 0 ? colors.negative : colors.positive)[level];
-    [px[4 * k], px[4 * k + 1], px[4 * k + 2], px[4 * k + 3]] = [r, g, b, 255];
+    const rgb = (v < 0 ? colors.negative : colors.positive)[Math.round(Math.min(1, Math.abs(v) / max) * LEVELS)];
+    px[4 * k] = rgb[0];
+    px[4 * k + 1] = rgb[1];
+    px[4 * k + 2] = rgb[2];
+    px[4 * k + 3] = 255;
   }
   ctx.putImageData(img, 0, 0);
 }
