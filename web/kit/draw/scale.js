@@ -80,19 +80,22 @@ function oklab(rgb) {
     0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s];
 }
 
-function srgb([L, a, b]) {
+// (three numbers, not an array: a figure's first drawing mixes hundreds of
+// colours before the JIT has optimised this, where every array and map costs)
+function srgb(L, a, b) {
   const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
   const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
   const s = (L - 0.0894841775 * a - 1.2914855480 * b) ** 3;
-  return [4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
-    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
-    -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s].map(toByte);
+  return [toByte(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s),
+    toByte(-1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s),
+    toByte(-0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s)];
 }
 
 /** color-mix(in oklab, a p, b) of two sRGB colours ([r, g, b], 0..255), p in 0..1. */
 export function mixOklab(a, b, p) {
-  const [x, y] = [labOf(a), labOf(b)];
-  return srgb(x.map((xi, k) => p * xi + (1 - p) * y[k]));
+  const x = labOf(a);
+  const y = labOf(b);
+  return srgb(p * x[0] + (1 - p) * y[0], p * x[1] + (1 - p) * y[1], p * x[2] + (1 - p) * y[2]);
 }
 // A theme mixes its same two or three colours at every share: each is
 // converted to OKLab once (kept by the array, which the theme keeps).
