@@ -15,7 +15,9 @@
 //   - a training figure prints its current state with its step line: the
 //     induction figure, trained for a few steps, prints the step it had
 //     reached when printing began (or a later one), not its first;
-//   - the article prints as MathML, not TeX.
+//   - the article prints as MathML, not TeX;
+//   - in Chromium, every canvas a figure shows on screen is on paper too
+//     (print media emulated), those inside a button included.
 // The PDFs and a PNG of that page go to tests/artifacts/print/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,6 +135,15 @@ describe('print', { concurrency: 2 }, () => {
               const found = await controlLabels(page);
               labels = [...new Set(found.labels)].filter((l) => l.length >= 3 && !stated(l, found.other));
               assert.ok(labels.length > 15, `${labels.length} control labels: ${labels.join(' | ')}`);
+              if (engine === 'chromium') {
+                // every canvas a figure shows on screen it shows on paper, one inside a button included (heatmap's head maps)
+                const canvases = () => page.evaluate((tags) => tags.map((t) => `${t}: ${[...document.querySelector(t).shadowRoot.querySelectorAll('canvas')].filter((c) => c.checkVisibility()).length}`), TAGS);
+                const screen = await canvases();
+                await page.raw.emulateMedia({ media: 'print' });
+                const paper = await canvases();
+                await page.raw.emulateMedia({ media: null });
+                assert.deepEqual(paper, screen, 'visible canvases per figure, on paper and on screen');
+              }
               // a figure mid-training: printed as it stands
               trained = await page.evaluate(async () => {
                 const el = document.querySelector('attention-induction');

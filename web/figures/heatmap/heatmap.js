@@ -42,6 +42,7 @@ class Heatmap extends FigureElement {
   .grid .layer.sel { background: var(--attention-panel); outline: 1px solid var(--attention-accent); }
   .grid .lab { width: 2.2em; font-size: 0.8em; color: var(--attention-muted); }
   .grid .cell { padding: 0; min-width: 0; min-height: 0; border: 0; background: none; line-height: 0; }
+  @media print { .grid .cell { display: inline-block !important; } } /* (kept on paper: each is a head's map, a button only on screen) */
   .thumb { width: 56px; height: 56px; image-rendering: pixelated; border: 2px solid; border-radius: 3px; }
   .thumb.off { opacity: 0.25; }
   textarea { width: 100%; min-height: 7em; font: 12px/1.4 ui-monospace, monospace; }
