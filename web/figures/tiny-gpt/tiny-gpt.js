@@ -11,7 +11,7 @@
 // 0: the last).
 import { props, numbers } from './tiny-gpt.props.js';
 import { defineFigure } from '../../kit/figure-element.js';
-import { h, s, replace, setAttr, setStyle, setText } from '../../kit/dom.js';
+import { h, s, replace, replaceFor, setAttr, setStyle, setText } from '../../kit/dom.js';
 import { choice } from '../../kit/controls.js';
 import { simdSupported } from '../../api/load.js';
 import { TrainingFigure } from '../../kit/workers/training.js';
@@ -245,7 +245,7 @@ class TinyGpt extends TrainingFigure {
       losses: last && this.bigram ? this.t('statusLosses', { heldOut: fmt(last.heldOut), bigram: fmt(this.bigram.heldOut) }) : '',
     }));
     const width = Math.max(280, Math.min(PW_MAX, this.plotWidth || PW_MAX));
-    if (this.changed('plot', this.curve, this.curve.length, steps, this.bigram, width)) replace(this.plotEl, this.plot(width));
+    if (this.changed('plot', this.curve, this.curve.length, steps, this.bigram, width)) this.plot(width);
     if (this.changed('samples', this.samples, this.samples.length)) {
       replace(this.samplesEl, this.samples.slice(-6).map((x) => h('li', {}, [h('span', { class: 'at' }, this.t('sampleStep', { step: x.step })), h('span', {}, DEFAULTS.prompt + x.text)])));
     }
@@ -258,28 +258,34 @@ class TinyGpt extends TrainingFigure {
     }), { phase, paced: running });
   }
 
+  // The losses against the step: its axes made again only when its width,
+  // scale, budget or bigram line change, its curves moved in place (a run
+  // reports every few steps: a plot made anew each time cost the page a
+  // restyle and layout of its every line and label).
   plot(PW) {
     const steps = this.msg.steps;
     const yMax = Math.ceil(Math.max(4, ...this.curve.map((p) => Math.max(p.train, p.heldOut))));
     const X = (st) => PL + (st / steps) * (PW - PL - 10);
     const Y = (v) => PT + (1 - v / yMax) * (PH - PB - PT);
-    const kids = [];
-    for (let v = 0; v <= yMax; v++) kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 10, y1: Y(v), y2: Y(v) }), s('text', { x: PL - 6, y: Y(v) + 4, 'text-anchor': 'end' }, String(v)));
-    for (let k = 0; k <= 4; k++) {
-      const st = Math.round((k * steps) / 4);
-      kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
-    }
-    kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')), s('text', { x: 4, y: 10 }, this.t('lossAxis')));
-    kids.push(s('line', { class: 'ref', x1: PL, x2: PW - 10, y1: Y(UNIFORM), y2: Y(UNIFORM) }),
-      s('text', { x: PW - 12, y: Y(UNIFORM) - 4, 'text-anchor': 'end' }, this.t('uniform', { n: ALPHABET.length, value: UNIFORM.toFixed(2) })));
-    if (this.bigram) {
-      const b = this.bigram.heldOut;
-      kids.push(s('line', { class: 'ref bigram', x1: PL, x2: PW - 10, y1: Y(b), y2: Y(b) }), s('text', { x: PW - 12, y: Y(b) - 4, 'text-anchor': 'end' }, this.t('bigramLine', { value: fmt(b) })));
-    }
-    for (const [part, cls] of [['train', 'train'], ['heldOut', 'held']]) {
-      if (this.curve.length) kids.push(s('polyline', { class: cls, points: this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' ') }));
-    }
-    return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img', 'aria-label': this.t('plotLabel') }, kids);
+    const b = this.bigram?.heldOut;
+    replaceFor(this.plotEl, `${PW} ${yMax} ${steps} ${b}`, () => {
+      const kids = [];
+      for (let v = 0; v <= yMax; v++) kids.push(s('line', { class: 'grid', x1: PL, x2: PW - 10, y1: Y(v), y2: Y(v) }), s('text', { x: PL - 6, y: Y(v) + 4, 'text-anchor': 'end' }, String(v)));
+      for (let k = 0; k <= 4; k++) {
+        const st = Math.round((k * steps) / 4);
+        kids.push(s('text', { x: X(st), y: PH - PB + 15, 'text-anchor': 'middle' }, String(st)));
+      }
+      kids.push(s('text', { x: (PL + PW) / 2, y: PH - 2, 'text-anchor': 'middle' }, this.t('stepAxis')), s('text', { x: 4, y: 10 }, this.t('lossAxis')));
+      kids.push(s('line', { class: 'ref', x1: PL, x2: PW - 10, y1: Y(UNIFORM), y2: Y(UNIFORM) }),
+        s('text', { x: PW - 12, y: Y(UNIFORM) - 4, 'text-anchor': 'end' }, this.t('uniform', { n: ALPHABET.length, value: UNIFORM.toFixed(2) })));
+      if (b !== undefined) {
+        kids.push(s('line', { class: 'ref bigram', x1: PL, x2: PW - 10, y1: Y(b), y2: Y(b) }), s('text', { x: PW - 12, y: Y(b) - 4, 'text-anchor': 'end' }, this.t('bigramLine', { value: fmt(b) })));
+      }
+      this.curves = [['train', 'train'], ['heldOut', 'held']].map(([part, cls]) => [part, s('polyline', { class: cls })]);
+      return s('svg', { class: 'plot', viewBox: `0 0 ${PW} ${PH}`, role: 'img', 'aria-label': this.t('plotLabel') }, [...kids, ...this.curves.map(([, line]) => line)]);
+    });
+    // (no point yet: a line of no points, drawn as nothing)
+    for (const [part, line] of this.curves) setAttr(line, 'points', this.curve.map((p) => `${X(p.step).toFixed(1)},${Y(p[part]).toFixed(1)}`).join(' '));
   }
 
   renderDecodings(running) {
