@@ -15,7 +15,7 @@
 // nothing before it can ask for a figure's files: one round trip less) and
 // the first build's file list (its metafile) as its preload manifest.
 import { build, context } from 'esbuild';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join } from 'node:path';
 import { BUILDS } from '../web/api/load.js';
@@ -186,9 +186,30 @@ function autoloaderPlugin(esm) {
   };
 }
 
+/**
+ * Empty `dir` (made if missing) but for what build.sh makes there after the
+ * bundle: the pictures (snapshots/) and the TypeScript declarations (*.d.ts).
+ * Stale chunks go; npm start, which bundles again after build.sh, keeps the
+ * pictures the article shows before each figure draws.
+ */
+export async function clean(dir) {
+  await mkdir(dir, { recursive: true });
+  const kept = (entry) => entry.name === 'snapshots' || entry.name.endsWith('.d.ts');
+  const empty = async (d) => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      if (kept(entry)) continue;
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) {
+        await empty(path);
+        if (!(await readdir(path)).length) await rm(path, { recursive: true });
+      } else await rm(path);
+    }
+  };
+  await empty(dir);
+}
+
 export async function bundle({ watch = false } = {}) {
-  await rm(dist, { recursive: true, force: true });
-  await mkdir(dist, { recursive: true });
+  await clean(dist);
   const esm = {
     bundle: true,
     format: 'esm',
@@ -256,6 +277,7 @@ export async function bundle({ watch = false } = {}) {
     return [];
   }
   const contexts = await Promise.all(configs.map((c) => context({ ...c, minify: false })));
+  await Promise.all(contexts.map((c) => c.rebuild())); // (whole before the server answers: watch() builds in the background)
   await Promise.all(contexts.map((c) => c.watch()));
   return contexts;
 }
