@@ -70,11 +70,21 @@ export function serve({ port = 8080, csp = false, root = ROOT, host = '127.0.0.1
     }
   };
   const server = tls ? createSecureServer({ ...tls, allowHTTP1: true }, handle) : createServer(handle);
-  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject); // (a port in use: the caller says so)
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`attention-wasm: PORT is a port number from 0 to 65535, not "${process.env.PORT}"`);
+    process.exit(1);
+  }
   const csp = process.argv.includes('--csp');
   if (process.argv.includes('--watch')) {
     const { bundle } = await import('./bundle.mjs');
@@ -84,7 +94,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     watch(fileURLToPath(new URL('../web/article.html', import.meta.url)), () => writeArticle().catch((err) => console.error(err.message)));
     console.log('attention-wasm: watching web/ (a reload shows an edit; `npm run build` makes dist/ as bloggers get it)');
   }
-  const server = await serve({ port, csp });
+  const server = await serve({ port, csp }).catch((err) => {
+    console.error(err.code === 'EADDRINUSE'
+      ? `attention-wasm: port ${port} is in use (another npm start?); PORT=${port + 1} npm start serves on another`
+      : `attention-wasm: cannot serve on port ${port}: ${err.message}`);
+    process.exit(1);
+  });
   const { port: p } = server.address();
   console.log(`attention-wasm: http://localhost:${p}/web/${csp ? '  (strict CSP)' : ''}`);
 }
