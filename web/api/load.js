@@ -52,10 +52,10 @@ export const BUILDS = Object.freeze({
 /** What attn_simd_enabled() reports, by build. */
 const BUILD_OF_SIMD_KIND = ['scalar', 'simd', 'relaxed'];
 
+let best = null; // (asked again at every sweep of a measuring figure: an engine's answer never changes)
 /** The best build this engine validates: 'relaxed', 'simd' or 'scalar'. */
 export function bestBuild() {
-  if (relaxedSimdSupported()) return 'relaxed';
-  return simdSupported() ? 'simd' : 'scalar';
+  return (best ??= relaxedSimdSupported() ? 'relaxed' : simdSupported() ? 'simd' : 'scalar');
 }
 
 /** `value` if it is one of the strings `allowed`; else a TypeError (not a
