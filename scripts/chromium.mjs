@@ -5,9 +5,9 @@ export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
  * The tests' Chromium: Debian's chromium-headless-shell, the same Chromium (version and
  * Blink) built as the old headless shell, without the browser's own UI: the build
  * Playwright runs headless tests in, and a fifth less CPU for the same pages here
- * (the suite's limit on two cores). Benches and the sizes (scripts/size.mjs: its test holds the
- * published ones, and the shell's first view of the article loads 145 KB to the browser's 140)
- * use the browser itself.
+ * (the suite's limit on two cores; a third of it for a one-figure page). Benches and the
+ * published sizes (npm run size) use the browser itself; the shell loads the same files
+ * but the favicon.
  */
 export const CHROMIUM_TEST_EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

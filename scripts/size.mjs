@@ -36,13 +36,15 @@ const QUIET_MS = 700; // no request for this long: the page has loaded what it w
  * Measure in a fresh Chromium: one-figure pages for `tags`, and the article
  * (first view, scrolled to the end) with `article`. -> [{page, bytes,
  * requests, files, readyMs}], with the Chromium version as its `browser`.
+ * `executable`: the browser itself by default; the test passes the headless shell
+ * (chromium.mjs), the same bytes but the favicon's at a third of the CPU.
  */
-export async function measure({ root, tags = FIGURES.map((f) => f.tag), article = true } = {}) {
+export async function measure({ root, tags = FIGURES.map((f) => f.tag), article = true, executable = CHROMIUM_EXECUTABLE } = {}) {
   let sent = [];
   let last = 0;
   const server = await serve({ port: 0, root, gzip: true, onSent: (path, bytes) => { sent.push({ path, bytes }); last = performance.now(); } });
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: executable, args: CHROMIUM_ARGS });
   const results = [];
   results.browser = browser.version();
   const quiet = async (page) => {
