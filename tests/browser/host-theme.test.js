@@ -196,7 +196,7 @@ test('screenshots: the matrix and the soft dictionary in both schemes, at deskto
   const { page, problems, context } = await openHost('light', 1100);
   try {
     for (const width of [1100, 360]) {
-      await page.setViewportSize({ width, height: 30000 });
+      await page.setViewportSize({ width, height: 900 });
       await page.evaluate(async () => { for (const e of document.querySelectorAll('main > *')) await e.settled?.(); });
       for (const scheme of ['light', 'dark']) {
         await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');

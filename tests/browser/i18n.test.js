@@ -26,7 +26,7 @@ test('zh.html at 360 px, light then dark: every figure fits, and the translated 
     await page.emulateMedia({ colorScheme });
     const tags = await page.evaluate(() => [...document.querySelectorAll('main > *')].map((e) => e.localName).filter((t) => t.startsWith('attention-')));
     assert.equal(tags.length, 19);
-    await page.setViewportSize({ width: 360, height: 30000 });
+    await page.setViewportSize({ width: 360, height: 740 });
     await page.evaluate(async () => { for (const e of document.querySelectorAll('main > *')) await e.settled?.(); });
     await frames(page);
     const found = [];

@@ -24,7 +24,7 @@
 //   network with a round trip of 100 ms).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, ALL_FIGURES } from './harness.js';
+import { start, ready, summary, frames, drawAll, ALL_FIGURES } from './harness.js';
 import { figurePage } from '../../scripts/figure-page.mjs';
 import { PHONE, emulate, touchDrag, watchRequests } from '../../scripts/phone.mjs';
 import { FIGURES } from '../../web/figures/registry.js';
@@ -42,7 +42,7 @@ after(async () => {
 /** The shared article page, drawn on first use; -> {page, context}. */
 function drawnArticle() {
   article ??= (async () => {
-    const context = await server.browser.newContext({ ...PHONE, viewport: { width: 360, height: 30000 } });
+    const context = await server.browser.newContext(PHONE);
     const page = await context.newPage();
     await everyFigureDrawn(page);
     return { page, context };
@@ -87,22 +87,15 @@ function handlesOf(tag) {
   });
 }
 
-/** The article in `page` (a viewport taller than it), once every figure has drawn. */
+/** The article in `page`, once every figure has drawn. */
 async function everyFigureDrawn(page) {
   await page.goto(`${server.origin}/web/index.html`);
-  await page.evaluate(async (tags) => {
-    for (const t of tags) { // (a figure that trains or measures loads as it nears the viewport)
-      document.querySelector(t).scrollIntoView();
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    }
-  }, ALL_FIGURES);
-  await page.waitForFunction((tags) => tags.every((t) => document.querySelector(t).matches('[data-ready], [data-error]')), ALL_FIGURES, { timeout: 120000 });
+  await drawAll(page);
 }
 
 // the article on a phone: each figure, as a reader scrolls to it
 test('360 px, touch: a finger drags every handle without scrolling the page, anywhere else on a figure it scrolls the page; every control is a 24 px target; nothing shows on hover only', async () => {
-  // every figure started at once (a viewport taller than the article), then read on the phone's 740 px
-  const context = await server.browser.newContext({ ...PHONE, viewport: { width: 360, height: 30000 } });
+  const context = await server.browser.newContext(PHONE);
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -110,7 +103,6 @@ test('360 px, touch: a finger drags every handle without scrolling the page, any
   try {
     const cdp = await emulate(page);
     await everyFigureDrawn(page);
-    await page.setViewportSize(PHONE.viewport);
     let handles = 0;
     for (const tag of ALL_FIGURES) {
       const el = await ready(page, tag);

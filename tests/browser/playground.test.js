@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { start } from './harness.js';
+import { start, openAll } from './harness.js';
 import { FIGURES } from '../../web/figures/registry.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -85,7 +85,7 @@ test('every figure can be picked, its controls change it, and its HTML snippet i
   assert.ok(snippets.every((s, i) => s !== bodies[i]), 'each snippet starts with the module script');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pasted</title>
 <script type="module" src="/dist/attention-figures.js"></script></head><body><main>${bodies.join('\n')}</main></body></html>`;
-  const fresh = await server.open('/web/pasted.html', { height: 30_000, prepare: (p) => server.fake(p, '/web/pasted.html', html) });
+  const fresh = await openAll(server, '/web/pasted.html', { prepare: (p) => server.fake(p, '/web/pasted.html', html) });
   await fresh.page.waitForFunction((n) => [...document.querySelectorAll('main > *')].length === n
     && [...document.querySelectorAll('main > *')].every((e) => e.hasAttribute('data-ready') || e.hasAttribute('data-error')), FIGURES.length, { timeout: 60_000 });
   const pasted = await fresh.page.$$eval('main > *', statesOf);
