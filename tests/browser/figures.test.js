@@ -3,7 +3,7 @@
 // outside the page's origin. Screenshots go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, summary, frames, expectChange, SCREENSHOTS, ALL_FIGURES, measured, clickCell } from './harness.js';
+import { start, ready, summary, frames, expectChange, screenshot, SCREENSHOTS, ALL_FIGURES, measured, clickCell } from './harness.js';
 
 
 // a figure that measures in a worker (cost, efficient): its summary and width are read once its quick sweep ends
@@ -24,13 +24,13 @@ test('every figure on the article page draws, with one shared wasm instance', as
     assert.ok(await el.evaluate((e) => e.shadowRoot.querySelector('svg') !== null), `${tag} draws`);
     if (await measures(el)) await measured(page, tag);
     assert.ok((await summary(el)).length > 20, `${tag} has a text summary`);
-    await el.screenshot({ path: `${SCREENSHOTS}${tag}.png` });
+    await screenshot(el, `${SCREENSHOTS}${tag}.png`);
   }
   // the toy's numbers, written out inside the "it" figure
   const it = page.locator('attention-multi-head-it');
   await it.locator('summary').click();
   assert.ok(await it.locator('figure.mat').count() >= 5, 'X and the four weight matrices are shown');
-  await it.screenshot({ path: `${SCREENSHOTS}attention-multi-head-it-numbers.png` });
+  await screenshot(it, `${SCREENSHOTS}attention-multi-head-it-numbers.png`);
   // the page's own formulas are typeset
   assert.ok(await page.locator('article .katex').count() > 10);
   assert.deepEqual(problems, []);

@@ -134,6 +134,23 @@ export async function drawAll(page, what = page.url()) {
   assert.deepEqual(stuck, [], `${what}: figures that did not draw within 60 s`);
 }
 
+/**
+ * A screenshot of `el` (a locator) at `path`, whole: the viewport made as tall as
+ * the figure first. The article skips painting what is out of view
+ * (content-visibility), and Chromium's capture of a figure taller than the
+ * viewport came out blank there.
+ */
+export async function screenshot(el, path) {
+  const page = el.page();
+  const size = page.viewportSize();
+  const height = await el.evaluate((e) => Math.ceil(e.getBoundingClientRect().height) + 16);
+  if (height > size.height) await page.setViewportSize({ width: size.width, height });
+  await el.scrollIntoViewIfNeeded();
+  await frames(page);
+  await el.screenshot({ path });
+  if (height > size.height) await page.setViewportSize(size);
+}
+
 /** Open `path` (as open()) and draw every figure (drawAll); a test that needs all in view makes the viewport taller after. */
 export async function openAll(server, path, { width = 1100, height = 900, colorScheme = 'light', prepare } = {}) {
   const opened = await server.open(path, { width, height, colorScheme, prepare });

@@ -8,7 +8,7 @@
 // figure at 360 px, light and dark, go to tests/artifacts/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openAll, measured, frames, contrastRatio, layoutProblems, SCREENSHOTS, ALL_FIGURES } from './harness.js';
+import { start, openAll, measured, frames, screenshot, contrastRatio, layoutProblems, SCREENSHOTS, ALL_FIGURES } from './harness.js';
 
 let server;
 let opened;
@@ -49,7 +49,7 @@ for (const { width, colorScheme, contrast, shots } of VIEWS) {
           if (ratio < (c.large ? 3 : 4.5)) found.push(`${tag}: "${c.text}" ${ratio.toFixed(2)}:1 (rgb ${c.fg} on ${c.bg})`);
         }
       }
-      if (shots) await el.screenshot({ path: `${SCREENSHOTS}${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}.png` });
+      if (shots) await screenshot(el, `${SCREENSHOTS}${tag}-phone${colorScheme === 'dark' ? '-dark' : ''}.png`);
     }
     assert.deepEqual(found, []);
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
