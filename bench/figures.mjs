@@ -513,7 +513,8 @@ if (write) {
     (`${profileText}${network ? `; loading over ${network} (150 ms per request, 1.6 Mbit/s down)` : ''}${http2 ? ', served over HTTPS and HTTP/2' : ', served over HTTP/1.1'}. `
     + (results.loading.length ? `Loading: ${loads} fresh loads of each one-figure page (the snippet as docs/embedding.md writes it: the bundle's script and one element with the figure's picture inside) and of the article; `
       + 'picture is when the picture inside the figure, what a reader sees until the figure draws, was painted (Element Timing; "–" when the figure covered it first); ready is the figure\'s first drawing '
-      + '(both from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). ' : '')
+      + '(both from navigation), depth the longest chain of requests that waited on one another before it (the document is 1). '
+      + 'Each fresh load is a new window; the browser\'s own omnibox popup, a page it loads in every new window, is left out (scripts/chromium.mjs): a reader\'s browser has its UI running already. ' : '')
     + (results.latency.length ? `Per change: ${changes} changes per figure and kind of control, each the main thread's time for it from a trace (\`bench/lib/busy.mjs\`): its script, then the next frame's callbacks, style, layout and paint, and any task between; not idle time, nor the commit's wait for the compositor, which rasterises in software here where a phone uses its GPU. The first row is the floor: a change that changes nothing, timed the same way (the measure's own script and an empty frame, on the page of the first figure).` : '')
     + `${against ? ` Before: ${against}, interleaved with this checkout in one run.` : ''}`).trimEnd(),
     ...tables,
