@@ -209,11 +209,15 @@ function noteReady() {
     for (const e of list.getEntries()) window.__picture[e.identifier] ??= e.renderTime || e.loadTime;
   }).observe({ type: 'element', buffered: true });
   new MutationObserver((records) => {
-    for (const r of records) {
-      const t = r.target.localName;
-      if (r.target.hasAttribute('data-ready') && !(t in window.__ready)) window.__ready[t] = performance.now();
+    for (const { target: e } of records) {
+      const t = e.localName;
+      if (e.hasAttribute('data-ready') && !(t in window.__ready)) {
+        window.__ready[t] = performance.now();
+        console.debug(`figure-ready ${t}`);
+      }
+      if (e.hasAttribute('data-error')) console.debug(`figure-error ${t} ${e.shadowRoot?.textContent}`);
     }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready', 'data-error'] });
 }
 
 // `html` with each figure's picture named for Element Timing (noteReady) by its figure's tag
@@ -273,15 +277,41 @@ async function open(name, path, { tag, net = null, first = false } = {}) {
   const origin = originOf(name);
   const cdp = await emulate(page, { cpu: CPU, network: net });
   const chain = watchRequests(cdp);
+  const ready = readiness(page);
   await page.goto(`${origin}${path}`);
-  return { page, cdp, chain, context };
+  return { page, cdp, chain, context, ready };
 }
 
-const waitReady = (page, tag) => page.waitForFunction((t) => {
-  const e = document.querySelector(t);
-  if (e?.hasAttribute('data-error')) throw new Error(`${t} failed: ${e.shadowRoot.textContent}`);
-  return e?.hasAttribute('data-ready');
-}, tag, { timeout: 120_000, polling: 100 });
+/**
+ * `ready(tag)` for `page`: a promise of `tag`'s first drawing ('*': any
+ * figure's), as noteReady says it in a console message; rejected if the
+ * figure fails. Not a poll: evaluating in the page while it loads takes its
+ * main thread (Playwright's script first compiled there, at 4x), about
+ * 100 ms of a one-figure page's time to ready on the phone.
+ */
+function readiness(page) {
+  const said = []; // [what, tag, text] in the order said
+  const waiters = new Set();
+  const check = (w) => {
+    const hit = said.find(([, t]) => w.tag === '*' || t === w.tag);
+    if (!hit) return;
+    waiters.delete(w);
+    clearTimeout(w.timer);
+    if (hit[0] === 'figure-ready') w.resolve();
+    else w.reject(new Error(`${hit[1]} failed: ${hit[2]}`));
+  };
+  page.on('console', (msg) => {
+    const m = /^(figure-ready|figure-error) (\S+)(?: ([^]*))?$/.exec(msg.text());
+    if (!m) return;
+    said.push(m.slice(1));
+    for (const w of [...waiters]) check(w);
+  });
+  return (tag) => new Promise((resolve, reject) => {
+    const w = { tag, resolve, reject, timer: setTimeout(() => { waiters.delete(w); reject(new Error(`${tag}: not drawn after 120 s`)); }, 120_000) };
+    waiters.add(w);
+    check(w);
+  });
+}
 
 /** Time every kind of control of `tag` on `page` (the figure is ready); -> rows. */
 async function latencies(page, cdp, tag, where, root) {
@@ -347,8 +377,8 @@ try {
       for (const [name] of roots) results.loading.push({ page: tag, root: name, picture: [], ready: [], depth: [], requests: [], bytes: [] });
       for (let k = 0; k < loads; k++) {
         for (const [name] of roots) {
-          const { page, chain, context } = await open(name, null, { tag, net: network });
-          await waitReady(page, tag);
+          const { page, chain, context, ready: drawn } = await open(name, null, { tag, net: network });
+          await drawn(tag);
           const [ready, origin, shown] = await page.evaluate((t) => [window.__ready[t], performance.timeOrigin, window.__picture[t] ?? null], tag);
           const until = origin + ready;
           const row = results.loading.find((r) => r.page === tag && r.root === name);
@@ -371,8 +401,8 @@ try {
       for (const [name] of roots) results.loading.push({ page: 'article, first figure', root: name, picture: [], ready: [], depth: [], requests: [], bytes: [], figure: null });
       for (let k = 0; k < loads; k++) {
         for (const [name] of roots) {
-          const { page, chain, context } = await open(name, '/web/index.html', { net: network, first: true });
-          await page.waitForFunction(() => Object.keys(window.__ready).length > 0, null, { timeout: 120_000, polling: 100 });
+          const { page, chain, context, ready: drawn } = await open(name, '/web/index.html', { net: network, first: true });
+          await drawn('*');
           const [[tag, ready], origin, pictures] = await page.evaluate(() => [Object.entries(window.__ready).sort((a, b) => a[1] - b[1])[0], performance.timeOrigin, window.__picture]);
           const row = results.loading.find((r) => r.page === 'article, first figure' && r.root === name);
           row.figure = tag;
@@ -402,9 +432,9 @@ try {
       }
       for (const tag of TAGS) {
         for (const [name] of roots) {
-          const { page, cdp } = opened.get(name);
+          const { page, cdp, ready } = opened.get(name);
           await page.locator(tag).first().scrollIntoViewIfNeeded();
-          await waitReady(page, tag);
+          await ready(tag);
           results.latency.push(...await latencies(page, cdp, tag, 'article', name));
         }
       }
@@ -413,9 +443,9 @@ try {
     if (pages.includes('figure')) {
       for (const tag of TAGS) {
         for (const [name] of roots) {
-          const { page, cdp, context } = await open(name, null, { tag });
+          const { page, cdp, context, ready } = await open(name, null, { tag });
           if (profile) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); }
-          await waitReady(page, tag);
+          await ready(tag);
           await sweepsDone(page);
           results.latency.push(...await latencies(page, cdp, tag, 'figure', name));
           await context.close();
@@ -427,8 +457,8 @@ try {
     console.log('\ntraining: each figure that trains, its default budget, on a one-figure page');
     for (const { tag } of FIGURES.filter((f) => f.worker && TAGS.includes(f.tag))) {
       for (const [name] of roots) {
-        const { page, context } = await open(name, null, { tag });
-        await waitReady(page, tag);
+        const { page, context, ready } = await open(name, null, { tag });
+        await ready(tag);
         if (!(await page.evaluate((t) => typeof document.querySelector(t).toggle === 'function' && !!document.querySelector(t).constructor.props.steps, tag))) {
           await context.close();
           continue;
