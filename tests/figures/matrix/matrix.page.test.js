@@ -23,19 +23,23 @@ test('attention-matrix steps through the page\'s tokens and vectors (d = 2) with
   const { page, problems, context } = await openExample(server, TAG, { tokens, vectors }, { attrs: { step: '5' } });
   const seen = await exampleView(page);
   assert.deepEqual(seen.errors, []);
-  const [X, , , , , , P] = seen.mats;
-  assert.deepEqual(X.labels, [...tokens, '1', '2'], 'tokens label the rows, feature numbers the columns');
-  assert.deepEqual(X.values, vectors.flat().map((v) => num(v)));
+  const P = seen.mats[6];
   const Q = ref.matmul(ref.asMatrix(vectors), ref.asMatrix([[1.5, 0], [0, 1.5]]));
   const want = ref.softmax(ref.scores(Q, Q, { scale: 1 / Math.sqrt(2) }));
   const printed = Array.from({ length: 6 }, (_, i) => roundShares(want.data.slice(i * 6, (i + 1) * 6), 2).map((v) => num(v))).flat();
   assert.deepEqual(P.values, printed, 'P = softmax(QK^T / sqrt(2)) of the page\'s vectors');
   assert.equal(P.hidden, false, 'step 5 shows P');
   assert.match(seen.summary, /^Step 5: softmax per row\./);
+  // (a matrix is painted once a step shows it: X, at step 1)
+  await page.evaluate(() => { document.querySelector('#mine').step = 1; });
+  const [X] = (await exampleView(page)).mats;
+  assert.equal(X.hidden, false, 'step 1 shows X');
+  assert.deepEqual(X.labels, [...tokens, '1', '2'], 'tokens label the rows, feature numbers the columns');
+  assert.deepEqual(X.values, vectors.flat().map((v) => num(v)));
   await addExample(page, TAG, { tokens: ['a', 'b'], vectors: [[0, 0], [0, 0, 0]] });
   const bad = await exampleView(page);
   assert.deepEqual(bad.errors, ['The example on this page could not be used (vectors[1] must be 2 numbers from -1 to 1); the figure shows its own.']);
-  assert.deepEqual(bad.mats[0].labels, ['sky', 'sun', 'grass', 'roof', 'r', 'g', 'b']);
+  assert.deepEqual(bad.mats[3].labels, ['sky', 'sun', 'grass', 'roof', 'r', 'g', 'b'], 'V (step 6) in its own pixels');
   assert.deepEqual(problems, []);
   await context.close();
 });

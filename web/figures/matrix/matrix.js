@@ -101,14 +101,16 @@ class MatrixFigure extends FigureElement {
   }
 
   // A step change only shows and hides matrices: their numbers (one kernel
-  // run) and colours are drawn again only when the theme changes, and the
-  // picture only when its pixel or the theme changes.
+  // run) and colours are drawn when a matrix is first shown in a theme (the
+  // first drawing paints one, not all eight), and the picture only when its
+  // pixel or the theme changes.
   render() {
     const k = this.state.step - 1;
     const scheme = theme(this.shadowRoot); // the same object while the theme stays
     const was = this.painted ?? {};
-    if (was.scheme !== scheme) this.paintMatrices();
     const shown = [...OPERANDS[k], ...RESULTS[k]];
+    if (was.scheme !== scheme) this.inTheme = new Set(); // (the views painted in this theme)
+    this.paintMatrices(shown.filter((key) => !this.inTheme.has(key)));
     for (const [key, view] of Object.entries(this.views)) {
       view.el.toggleAttribute('data-kept', !shown.includes(key)); // (laid out as it was when shown again)
       view.el.classList.toggle('now', RESULTS[k].includes(key));
@@ -121,15 +123,19 @@ class MatrixFigure extends FigureElement {
     this.announce(this.t('summary', { step: this.state.step, name: this.t(STEPS[k]), ...this.pictureSummary }));
   }
 
-  paintMatrices() {
+  // paint the views of `keys` (the matrices' scales are all eight's)
+  paintMatrices(keys) {
     this.st ??= steps(this.attn, this.X);
     const st = this.st;
     // one colour scale for the feature matrices, one for the two score matrices, so scaling visibly shrinks them
-    const group = (keys) => maxAbs(keys.flatMap((key) => Array.from(st[key].data)));
-    const features = group(['X', 'Q', 'K', 'V', 'Y']);
-    const scores = group(['S', 'scaled']);
+    const group = (of) => maxAbs(of.flatMap((key) => Array.from(st[key].data)));
+    this.scales ??= { features: group(['X', 'Q', 'K', 'V', 'Y']), scores: group(['S', 'scaled']) };
+    const { features, scores } = this.scales;
     const max = { P: 1, S: scores, scaled: scores };
-    for (const [key, view] of Object.entries(this.views)) view.update(st[key], { max: max[key] ?? features });
+    for (const key of keys) {
+      this.views[key].update(st[key], { max: max[key] ?? features });
+      this.inTheme.add(key);
+    }
     setText(this.scaleNote, this.t('scaleNote', { features: num(features), scores: num(scores) }));
   }
 
