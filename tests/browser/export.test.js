@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { start, openAll } from './harness.js';
+import { start, openAll, ready } from './harness.js';
 
 let server;
 before(async () => { server = await start({ csp: true }); });
@@ -58,5 +58,23 @@ test('SVG and PNG downloads show the HTML parts of a figure too', async () => {
     for (const [name, share] of seen.parts) assert.ok(share > 0.02, `${tag}: "${name}" is blank in the PNG (${(100 * share).toFixed(1)}% of its pixels drawn)`);
   }
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a download whose code cannot load says so above the figure, which stays as it was', async () => {
+  // (export.js comes when a Download button is first pressed: here its file never does)
+  const blocked = (url) => /\/export(-[A-Z0-9]+)?\.js$/.test(new URL(url).pathname);
+  const { page, context } = await server.openFigure('attention-soft-dictionary', { prepare: (p) => p.route(blocked, (r) => r.abort()) });
+  const el = await ready(page, 'attention-soft-dictionary');
+  const before = await el.evaluate((e) => e.summary);
+  await el.getByRole('button', { name: 'SVG', exact: true }).click();
+  const alert = el.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /^The download could not be made: what makes the files did not load \(.+\)\.$/);
+  assert.equal(await el.evaluate((e) => e.summary), before, 'the figure shows what it showed');
+  await el.getByRole('alert').evaluate((p) => { p.dataset.first = ''; });
+  await el.getByRole('button', { name: 'PNG', exact: true }).click();
+  await page.waitForFunction(() => !('first' in document.querySelector('attention-soft-dictionary').shadowRoot.querySelector('[role=alert]').dataset)); // (the second press's)
+  assert.equal(await el.getByRole('alert').count(), 1, 'said once, however often pressed');
   await context.close();
 });

@@ -8,9 +8,12 @@
 // is painted item by item onto a canvas instead of loading an SVG as an
 // image, because a strict Content-Security-Policy (img-src 'self') forbids
 // images from blob: and data: URLs.
-import { h } from './dom.js';
 import { ascent, paintItems, placed } from './draw/drawing.js';
 import { mathAuto } from './mathml-core.js';
+// Loaded by a figure's Download buttons (export-buttons.js) when first pressed: it
+// reaches what every figure does, so in the bundle what it shares with the figures
+// stays in their one common chunk, not split out by who imports what (as kit.js).
+import './figure-element.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const STYLE_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'stroke-linecap',
@@ -298,7 +301,7 @@ export function toCanvas(root, scale = 2) {
 
 // ---- download -----------------------------------------------------------
 
-function download(blob, name) {
+function save(blob, name) {
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = name;
@@ -306,17 +309,8 @@ function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-/**
- * "Download" and its "SVG" and "PNG" buttons, which download what `figure`
- * (an element with a shadow root) shows. What a button does is on it, not
- * in a tooltip (which a finger never sees).
- */
-export function exportButtons(figure) {
-  const root = () => figure.shadowRoot.firstElementChild;
-  const name = (ext) => `${figure.localName}.${ext}`;
-  return [
-    h('span', { class: 'tool-label' }, figure.t('download')),
-    h('button', { type: 'button', onclick: () => download(new Blob([toSvg(root())], { type: 'image/svg+xml' }), name('svg')) }, 'SVG'),
-    h('button', { type: 'button', onclick: () => toCanvas(root()).toBlob((b) => download(b, name('png')), 'image/png') }, 'PNG'),
-  ];
+/** Download what `root` (a figure's root element) shows, as a `kind` ('svg' or 'png') file named `name`. */
+export function download(kind, root, name) {
+  if (kind === 'svg') save(new Blob([toSvg(root)], { type: 'image/svg+xml' }), name);
+  else toCanvas(root).toBlob((b) => save(b, name), 'image/png');
 }

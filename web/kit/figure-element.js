@@ -39,7 +39,7 @@ import { baseCss } from './styles.js';
 import { h } from './dom.js';
 import { forgetTheme, theme } from './draw/colors.js';
 import { pageScheme, watchScheme } from './page-scheme.js';
-import { exportButtons } from './export.js';
+import { exportButtons } from './export-buttons.js';
 import { applyLinkedState, copyLinkButton } from './state-link.js';
 import { parseProp } from './props.js';
 import { languageOf, loadTexts, overridesOf, translator } from './i18n.js';
@@ -48,6 +48,7 @@ import { ExampleError } from './example.js';
 // shaking there) puts them in the chunk every figure loads, where each
 // would be a request of its own (scripts/bundle.mjs).
 import './controls.js';
+import './draw/drawing.js';
 import './draw/scale-canvas.js';
 import './example-data.js';
 import './keep.js';

@@ -17,6 +17,7 @@ export default {
   linkCopied: 'Link copied',
   linkInAddressBar: 'The address bar now holds the link',
   download: 'Download',
+  downloadFailed: 'The download could not be made: what makes the files did not load ({message}).',
   stepPrevious: 'Previous step',
   stepNext: 'Next step',
   stepPlay: 'Play all steps',

@@ -14,6 +14,7 @@ export default {
   linkCopied: '链接已复制',
   linkInAddressBar: '地址栏里已是这个链接',
   download: '下载',
+  downloadFailed: '无法下载：生成文件的代码没有加载（{message}）。',
   stepPrevious: '上一步',
   stepNext: '下一步',
   stepPlay: '播放全部步骤',
