@@ -30,7 +30,7 @@ import { languageOf, translator } from './i18n.js';
 
 const NEAR = 600; // px: a heavy figure starts loading this far below the fold
 const FIRST_WAVE_MS = 4000; // the rest load after this long even if a first figure has not drawn
-const FEW = 2; // a page with this many figures or fewer loads them all at once (where they are costs a layout)
+const FEW = 2; // a page with this many figures or fewer loads its light ones at once (where they are costs a layout)
 const START = 400; // px: a figure starts drawing this near the viewport (figure-element.js)
 
 /** The engine's .wasm compiling ahead: {build, url, module: a promise}, for engine.js. */
@@ -143,7 +143,8 @@ export function autoload(figures, root = document) {
   function found(el) {
     const figure = waiting.get(el.localName);
     if (!figure) return;
-    if (near && !linked(el) && (figure.worker || (crowded && !waved && !inView(el, NEAR)))) {
+    // (a heavy figure already near the viewport starts now: the observer would say so only after the next frame)
+    if (near && !linked(el) && (figure.worker || (crowded && !waved)) && !inView(el, NEAR)) {
       near.observe(el);
       if (!figure.worker) later.add(figure);
     } else {
