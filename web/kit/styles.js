@@ -84,6 +84,7 @@ button.measure > .room { visibility: hidden; }
 .mat .cap .name { color: var(--attention-fg); font-weight: 600; }
 .layered { position: relative; width: fit-content; max-width: 100%; } /* a canvas under an SVG of the same drawing */
 .layered > canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
+.layered > canvas.pixels { image-rendering: pixelated; } /* one pixel per cell (matrix-view.js) */
 .layered > svg { position: relative; } /* above the canvas */
 .mat path.seams { fill: none; stroke: var(--attention-bg); stroke-width: 1; }
 .mat rect.hit { fill: transparent; }

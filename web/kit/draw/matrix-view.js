@@ -45,15 +45,15 @@ function asRows(M) {
 const contexts = new WeakMap(); // canvas -> its 2D context (asking again costs more than painting a few cells)
 
 function paintCells(canvas, cells, { n, m, cell, font, values }) {
-  // as many canvas pixels as screen pixels (a download redraws from `drawing`, at its own scale)
-  const [w, hgt] = [m * cell, n * cell].map((v) => Math.round(v * (globalThis.devicePixelRatio || 1)));
+  const pixelwise = isPixelwise(cells.length, values);
+  const [w, hgt] = canvasSize(cells.length, { n, m, cell, values });
   if (canvas.width !== w || canvas.height !== hgt) [canvas.width, canvas.height] = [w, hgt];
+  if (canvas.classList.contains('pixels') !== pixelwise) canvas.classList.toggle('pixels', pixelwise);
   let ctx = contexts.get(canvas);
   if (!ctx) contexts.set(canvas, ctx = canvas.getContext('2d'));
+  if (pixelwise) paintPixels(ctx, cells, { n, m });
+  else if (cells.length < n * m) ctx.clearRect(0, 0, w, hgt); // (a matrix smaller than its view: the rest stays empty)
   ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
-  const pixelwise = cells.length >= MANY && !values;
-  if (pixelwise) paintPixels(ctx, cells, { n, m, cell });
-  else if (cells.length < n * m) ctx.clearRect(0, 0, m * cell, n * cell); // (a matrix smaller than its view: the rest stays empty)
   ctx.font = font;
   ctx.textAlign = 'center';
   const { ascent, height } = lineBox(font);
@@ -80,13 +80,23 @@ function paintCells(canvas, cells, { n, m, cell, font, values }) {
   };
 }
 
-// A large matrix without values (a mask, a map of weights) as one pixel per
-// cell, scaled up without smoothing: square by square, the colour string
-// each one sets (parsed by the canvas) cost more than the squares
-// (efficient's 32 x 32 windows); a small matrix is quicker that way.
+// A large matrix without values (a mask, a map of weights) is painted as
+// one canvas pixel per cell, which the page scales up without smoothing
+// (image-rendering: pixelated, styles.js): square by square, the colour
+// string each one sets (parsed by the canvas) cost more than the squares
+// (efficient's 32 x 32 windows), and a canvas as large as the screen's
+// pixels costs its memory and a clearing pass; a small matrix is quicker
+// square by square, and values need the screen's pixels.
 const MANY = 256;
-const pixels = new WeakMap(); // ctx -> a canvas of one pixel per cell
-function paintPixels(ctx, cells, { n, m, cell }) {
+const isPixelwise = (count, values) => count >= MANY && !values;
+
+/** The canvas's size in pixels for `count` cells of an n x m view: one per cell, or as many as the screen's (a download redraws from `drawing`, at its own scale). */
+function canvasSize(count, { n, m, cell, values }) {
+  const scale = isPixelwise(count, values) ? 1 / cell : globalThis.devicePixelRatio || 1;
+  return [m * cell, n * cell].map((v) => Math.round(v * scale));
+}
+
+function paintPixels(ctx, cells, { n, m }) {
   const image = new ImageData(m, n); // (cells past M's stay transparent)
   const { data } = image;
   for (const c of cells) {
@@ -96,14 +106,7 @@ function paintPixels(ctx, cells, { n, m, cell }) {
     data[at + 2] = c.rgb[2];
     data[at + 3] = 255;
   }
-  let small = pixels.get(ctx);
-  if (!small) pixels.set(ctx, small = document.createElement('canvas'));
-  [small.width, small.height] = [m, n];
-  small.getContext('2d').putImageData(image, 0, 0);
-  ctx.imageSmoothingEnabled = false;
-  ctx.globalCompositeOperation = 'copy'; // (every pixel replaced, the empty ones too)
-  ctx.drawImage(small, 0, 0, m * cell, n * cell);
-  ctx.globalCompositeOperation = 'source-over';
+  ctx.putImageData(image, 0, 0); // (every pixel replaced, the empty ones too)
 }
 
 /** Copy canvas `from`'s pixels into `to` (the same size). */
@@ -335,7 +338,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
         return { i, j, rgb: fill, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
-    const px = [m * cell, n * cell].map((v) => Math.round(v * dpr)); // (as paintCells sizes it)
+    const px = canvasSize(cells.length, { n, m, cell, values });
     if (!shownKey || (canvas.width === px[0] && canvas.height === px[1])) {
       // (copying a picture costs about what painting one does: not for a
       // slider's pictures, which no change comes back to)
@@ -365,6 +368,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     if (!shownKey || kept.some((p) => p.key === shownKey)) return;
     const into = slot(not);
     if (!sameSize(into.canvas, canvas)) [into.canvas.width, into.canvas.height] = [canvas.width, canvas.height];
+    into.canvas.className = canvas.className; // (pixels: scaled up as the canvas shown is)
     copy(canvas, into.canvas);
     Object.assign(into, { key: shownKey, drawing: canvas.drawing });
   }
