@@ -51,9 +51,9 @@ function paintCells(canvas, cells, { n, m, cell, font, values }) {
   if (canvas.classList.contains('pixels') !== pixelwise) canvas.classList.toggle('pixels', pixelwise);
   let ctx = contexts.get(canvas);
   if (!ctx) contexts.set(canvas, ctx = canvas.getContext('2d'));
-  if (pixelwise) paintPixels(ctx, cells, { n, m });
-  else if (cells.length < n * m) ctx.clearRect(0, 0, w, hgt); // (a matrix smaller than its view: the rest stays empty)
   ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
+  if (pixelwise) paintPixels(ctx, cells, { n, m }); // (putImageData: pixels, whatever the transform)
+  else if (cells.length < n * m) ctx.clearRect(0, 0, m * cell, n * cell); // (a matrix smaller than its view: the rest stays empty)
   ctx.font = font;
   ctx.textAlign = 'center';
   const { ascent, height } = lineBox(font);
