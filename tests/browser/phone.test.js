@@ -51,7 +51,7 @@ function drawnArticle() {
 }
 
 /** A one-figure page (scripts/figure-page.mjs) on a phone, `below` px of page under the figure to scroll; -> {page, cdp, problems, context}. */
-async function phonePage(tag, { hash = '', below = 1500, network = null } = {}) {
+async function phonePage(tag, { hash = '', below = 1500, network = null, init = null } = {}) {
   const context = await server.browser.newContext(PHONE);
   const page = await context.newPage();
   const problems = [];
@@ -60,6 +60,7 @@ async function phonePage(tag, { hash = '', below = 1500, network = null } = {}) 
   const path = `/web/embed/${tag}.html`;
   await server.fake(page, path, figurePage(tag).replace('</main>', `<div style="height:${below}px"></div></main>`));
   await page.addInitScript(noteReady);
+  if (init) await page.addInitScript(init);
   const cdp = await emulate(page, { network });
   const chain = watchRequests(cdp);
   await page.goto(`${server.origin}${path}${hash}`);
@@ -365,6 +366,25 @@ test('a one-figure page asks for everything its figure needs within three round 
       const depth = chain.depth(until);
       assert.ok(depth <= 3, `${tag}: ${depth} round trips one after another:\n${steps.map(([u, d]) => `  ${d} ${u.replace(server.origin, '')}`).join('\n')}`);
       assert.ok(steps.some(([u]) => u.endsWith('.wasm')) && steps.some(([u]) => /strings\.en/.test(u)), `${tag}: the engine and the words are among them`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+// A heavy figure (it measures or trains in a worker) waits to be asked for
+// until a reader nears it; one already in view when the autoloader scans the
+// page is asked for then, not a frame later when an IntersectionObserver
+// would first say so (here, one that never does).
+test('a heavy figure in view is asked for as the autoloader scans the page, not when an observer says so', async () => {
+  const silent = () => {
+    window.IntersectionObserver = class { observe() {} unobserve() {} disconnect() {} takeRecords() { return []; } };
+  };
+  for (const { tag, name } of FIGURES.filter((f) => f.worker)) {
+    const { page, problems, context } = await phonePage(tag, { below: 0, init: silent });
+    try {
+      await page.waitForFunction((file) => performance.getEntriesByType('resource').some((r) => r.name.endsWith(file)), `/dist/figures/${name}.js`, { timeout: 30_000 });
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
