@@ -23,6 +23,7 @@ const VALUE_PX = 10; // the values' font size
 
 const POOL = 4; // canvases per matrix view at most (a four-way choice goes round without painting)
 const MISSES = 3; // pictures kept in a row that no change came back to: then none (a slider's), until one does
+const WARM = 2 * POOL; // pictures kept after one was shown again: a switch's or a stepper's keep coming back, a slider's seldom
 
 const themeIds = new WeakMap(); // a theme's colours (colors.theme's object) -> a number, for the canvases' keys
 let themes = 0;
@@ -151,7 +152,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const kept = []; // {canvas, key, used, drawing}
   let uses = 0;
   let misses = 0; // repaints in a row that went to a picture not shown lately
-  let cameBack = false; // whether a kept picture was ever shown again (a stepper's, a switch's): then always keep
+  let warm = 0; // new pictures still to keep since a kept one was last shown again
   const lately = []; // the keys of the last POOL pictures shown
   let canvasCss = '';
   let placed = ''; // the canvasCss the canvas shown has
@@ -319,7 +320,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     lately.unshift(key);
     lately.length = Math.min(lately.length, POOL);
     if (hit) {
-      cameBack = true;
+      warm = WARM;
       hit.used = ++uses;
       if (sameSize(hit.canvas, canvas)) {
         keep(hit);
@@ -342,7 +343,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     if (!shownKey || (canvas.width === px[0] && canvas.height === px[1])) {
       // (copying a picture costs about what painting one does: not for a
       // slider's pictures, which no change comes back to)
-      if (cameBack || misses <= MISSES) keep(null);
+      if (warm > 0 || misses <= MISSES) keep(null);
+      warm = Math.max(0, warm - 1);
       shownKey = '';
       paintCells(canvas, cells, { n, m, cell, font, values });
       shownKey = key;
