@@ -20,7 +20,7 @@ import { figurePage } from '../scripts/figure-page.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 import { machineInfo } from './lib/machine.mjs';
 import { cpuText, table, writeResults } from './lib/results.mjs';
-import { KINDS, controlsOf, measure, quantile } from './lib/changes.mjs';
+import { KINDS, WARM_SEED, controlsOf, measure, quantile } from './lib/changes.mjs';
 import os from 'node:os';
 
 const args = process.argv.slice(2);
@@ -83,7 +83,7 @@ try {
           resolutions[engine] ??= await page.evaluate(resolution);
           const found = await page.evaluate(controlsOf, tag);
           for (const kind of DRAWN.filter((k) => k in found)) {
-            await page.evaluate(measure, [tag, kind, 3]); // warm-up
+            await page.evaluate(measure, [tag, kind, 3, WARM_SEED]); // warm-up
             const times = await page.evaluate(measure, [tag, kind, changes]);
             const key = `${tag} ${kind}`;
             if (!rows.has(key)) rows.set(key, { tag, kind, control: found[kind] });

@@ -66,7 +66,7 @@ import { FIGURES } from '../web/figures/registry.js';
 import { machineInfo } from './lib/machine.mjs';
 import { cpuText, table, writeResults } from './lib/results.mjs';
 import { selfSigned } from './lib/tls.mjs';
-import { KINDS, NOTHING, SETTLE_MS, controlsOf, measure, quantile, settled } from './lib/changes.mjs';
+import { KINDS, NOTHING, SETTLE_MS, WARM_SEED, controlsOf, measure, quantile, settled } from './lib/changes.mjs';
 import { busyParts, busyTimes, traced } from './lib/busy.mjs';
 
 const args = process.argv.slice(2);
@@ -119,9 +119,8 @@ function armDrag(tag) {
   });
 }
 
-/** Node side: `count` drag steps of the handle at `box.from` over `box` by touch (phone) or mouse; -> ms per step. */
-async function measureDrag(page, cdp, tag, box, count) {
-  let seed = 777;
+/** Node side: `count` drag steps of the handle at `box.from` over `box` by touch (phone) or mouse, to points picked by `seed`; -> ms per step. */
+async function measureDrag(page, cdp, tag, box, count, seed = 777) {
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const point = () => [box.x + (0.1 + 0.8 * random()) * box.width, box.y + (0.1 + 0.8 * random()) * box.height];
   const points = [box.from, ...Array.from({ length: count }, point)];
@@ -336,12 +335,12 @@ async function latencies(page, cdp, tag, where, root) {
         const [a, b] = [h.getBoundingClientRect(), over.getBoundingClientRect()];
         return { from: [a.left + a.width / 2, a.top + a.height / 2], x: b.left, y: b.top, width: b.width, height: b.height };
       });
-      await measureDrag(page, cdp, tag, await where(), 3); // warm-up
+      await measureDrag(page, cdp, tag, await where(), 3, WARM_SEED); // warm-up
       if (profile) await cdp.send('Profiler.start');
       const at = await where();
       ({ result: page_ms, events } = await traced(cdp, () => measureDrag(page, cdp, tag, at, changes)));
     } else {
-      await page.evaluate(measure, [tag, kind, 3]); // warm-up
+      await page.evaluate(measure, [tag, kind, 3, WARM_SEED]); // warm-up
       if (profile) await cdp.send('Profiler.start');
       ({ result: page_ms, events } = await traced(cdp, () => page.evaluate(measure, [tag, kind, changes])));
     }

@@ -3,6 +3,9 @@
 // bench/engines.mjs (Chromium, Firefox and WebKit): which kinds of control a
 // figure has, and the time a change of one takes to reach the screen.
 
+/** The seed of a warm-up's changes (measure's and a drag's are another). */
+export const WARM_SEED = 4242;
+
 /** The kinds of control, in the order the tables list them. */
 export const KINDS = ['slider', 'choice', 'switch', 'stepper', 'pick', 'drag'];
 
@@ -37,14 +40,16 @@ export function controlsOf(tag) {
  * Page side: make `count` changes of `kind` to the figure's first control of
  * that kind; -> ms per change: its script, then the next frame from its
  * first callback until it is painted (style, layout and paint included).
+ * `seed` picks the sliders' values and the cells picked: a warm-up takes
+ * another (WARM_SEED) than the run it warms, whose changes are then all to
+ * pictures the figure has not just drawn.
  */
-export async function measure([tag, kind, count]) {
+export async function measure([tag, kind, count, seed = 12345]) {
   const el = document.querySelector(tag);
   const frame = () => new Promise((r) => requestAnimationFrame(r));
   await frame(); await frame();
   const root = el.shadowRoot;
   const mine = (c) => !c.closest('.tools') && !c.disabled && c.checkVisibility();
-  let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   let change;
   if (kind === 'nothing') { // NOTHING (the function runs in the page, without this module)
