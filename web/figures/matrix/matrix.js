@@ -121,6 +121,24 @@ class MatrixFigure extends FigureElement {
     if (was.scheme !== scheme || was.pixel !== this.state.pixel) this.renderPicture();
     this.painted = { scheme, pixel: this.state.pixel };
     this.announce(this.t('summary', { step: this.state.step, name: this.t(STEPS[k]), ...this.pictureSummary }));
+    this.prepare();
+  }
+
+  // The matrices and equations no step has shown yet, made one per task
+  // after a drawing: a reader's first visit to a step then finds them ready
+  // (at a phone's speed such a visit took two to three times a later one).
+  prepare() {
+    if (this.preparing) return;
+    this.preparing = true;
+    const next = () => {
+      const key = Object.keys(this.views).find((v) => !this.inTheme.has(v));
+      const k = this.equations.findIndex((e) => !e);
+      if (!this.isConnected || (key === undefined && k < 0)) return void (this.preparing = false);
+      if (key === undefined) this.equations[k] = mathSpan(TEX[k], true);
+      else this.paintMatrices([key]);
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
   }
 
   // paint the views of `keys` (the matrices' scales are all eight's)
