@@ -51,7 +51,7 @@ export const exampleView = (page, weights) => page.evaluate(async (k) => {
     rows: [...root.querySelectorAll('tbody tr')].filter((tr) => !tr.closest('[data-kept]')).map((tr) => [...tr.cells].map((c) => c.textContent.trim())),
     planeLabels: texts('svg.plane text'),
     tokens: texts('.tok'),
-    lineWords: texts(':not([data-kept]) > .layered > svg.lines text:not(.side)'),
+    lineWords: texts(':not([data-kept]) > .layered:not([data-kept]) > svg.lines text:not(.side)'), // (the pair shown, not those kept)
     readout: readout?.textContent,
     katexInReadout: readout?.querySelectorAll('.katex').length ?? 0,
     markup: root.querySelectorAll('img, b, script').length,

@@ -31,7 +31,7 @@ async function inked({ png, selectors, tag }) {
   const origin = root.getBoundingClientRect();
   const scale = 2; // device pixels per CSS pixel; the figure sits inside a 12 px margin
   const bg = ctx.getImageData(1, 1, 1, 1).data;
-  const parts = selectors.flatMap((sel) => [...root.querySelectorAll(sel)]).map((el) => {
+  const parts = selectors.flatMap((sel) => [...root.querySelectorAll(sel)]).filter((el) => !el.closest('[data-kept]')).map((el) => { // (the parts shown)
     const r = el.getBoundingClientRect();
     const img = ctx.getImageData(Math.round((r.left - origin.left + 12) * scale), Math.round((r.top - origin.top + 12) * scale), Math.round(r.width * scale), Math.round(r.height * scale)).data;
     let differ = 0;

@@ -35,7 +35,7 @@ test('controls change what each figure shows, and the claims show', async () => 
   assert.match(await changes(page, 'attention-as-conv', async (el) => { await el.locator('input[type=range]').first().focus(); await page.keyboard.press('End'); }), /temperature (9|10)\.\d+: attention differs from the convolution by (0\.[1-9]|[1-9])/);
   await changes(page, 'attention-as-conv', (el) => el.getByText('5', { exact: true }).click());
   assert.match(await changes(page, 'attention-cross', (el) => el.getByText('English \u2192 German').click()), /German/);
-  await changes(page, 'attention-cross', (el) => el.locator(':not([data-kept]) > .layered > svg.lines text').last().click());
+  await changes(page, 'attention-cross', (el) => el.locator(':not([data-kept]) > .layered:not([data-kept]) > svg.lines text').last().click());
   // heatmap: switching layer-1 head 1 off changes layer 2 (the grid's L2 thumbnails)
   const hm = await ready(page, 'attention-heatmap');
   const thumbs = () => hm.evaluate((e) => [...e.shadowRoot.querySelectorAll('.grid .layer:nth-child(2) canvas')].map((c) => c.toDataURL()));

@@ -91,8 +91,7 @@ class Cross extends FigureElement {
     const part = this.#parts.get(setup) ?? this.part(m, setup);
     showOne(this.linesBox, part.el);
     showOne(this.viewBox, part.view.el);
-    part.view.update(m.weights, { max: 1, rowLabels: m.target, colLabels: m.source, marks: new Set(m.source.map((_, j) => `${sel},${j}`)) });
-    this.drawLines(part, m, sel);
+    this.paintPart(part, m, sel);
     const w = m.focus(sel);
     const shown = pcts(w);
     const top = leaders(w, shown);
@@ -100,6 +99,36 @@ class Cross extends FigureElement {
       : this.t('looksAt', { source: m.source[top[0]], share: shown[top[0]] });
     replaceFor(this.readout, `${m.target[sel]}|${looks}`, () => ['\u201c', h('strong', {}, m.target[sel]), '\u201d', looks]);
     this.announce(this.t('summary', { pair: this.pairName(), word: m.target[sel], looks }));
+    this.prepare();
+  }
+
+  // The other pairs' words and matrices, made one per task after a drawing
+  // and kept out of sight: a reader's first choice of a pair then shows it
+  // (at a phone's speed, making it there took twice a later choice of it).
+  prepare() {
+    if (this.#example || this.preparing) return;
+    this.preparing = true;
+    const next = () => {
+      const key = Object.keys(PAIRS).find((k) => !this.#parts.has(this.#setups.get(k)));
+      if (!this.isConnected || key === undefined) return void (this.preparing = false);
+      if (!this.#setups.has(key)) this.#setups.set(key, crossSetup(PAIRS[key]));
+      const setup = this.#setups.get(key);
+      const m = crossModel(this.attn, { temperature: this.state.temperature, setup });
+      const part = this.part(m, setup);
+      for (const [box, el] of [[this.linesBox, part.el], [this.viewBox, part.view.el]]) {
+        el.toggleAttribute('data-kept', true);
+        box.append(el);
+      }
+      this.paintPart(part, m, 0);
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
+  }
+
+  /** `part`'s matrix and lines for model `m`, word `sel` chosen. */
+  paintPart(part, m, sel) {
+    part.view.update(m.weights, { max: 1, rowLabels: m.target, colLabels: m.source, marks: new Set(m.source.map((_, j) => `${sel},${j}`)) });
+    this.drawLines(part, m, sel);
   }
 
   // The words of one pair and its matrix, made once: a change of temperature
