@@ -8,7 +8,9 @@
 // a state the figure does not draw). It starts when it nears the viewport.
 // Off the page it does nothing: no frame, no announcement; a figure with work
 // in the background (a worker) starts it in onPage() and stops it in
-// disconnectedCallback().
+// disconnectedCallback(); what it makes on the main thread after it draws
+// (what a step or a choice will show) it makes through inTasks(), a task at
+// a time.
 // Until it has drawn, it shows its light-DOM children (the page's picture of
 // it, or a sentence) through a <slot>: what a reader without JavaScript, a
 // feed, reader mode or a printout gets, and what shows while it loads. Once
@@ -110,6 +112,7 @@ export class FigureElement extends HTMLElement {
   #problems = [];
   #overrides = [];
   #wanted = null; // the language last asked for: shown, or loading
+  #tasking = false; // a run of inTasks under way
 
   constructor() {
     super();
@@ -315,6 +318,21 @@ export class FigureElement extends HTMLElement {
       this.#frame = 0;
       this.#draw();
     });
+  }
+
+  /**
+   * Run `step` once per task until it returns false or the figure leaves the
+   * page: what a figure makes in the background (one such run at a time; a
+   * reader's input comes between two steps).
+   */
+  inTasks(step) {
+    if (this.#tasking) return;
+    this.#tasking = true;
+    const next = () => {
+      if (!this.isConnected || !step()) return void (this.#tasking = false);
+      setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
   }
 
   /** Whether a link can restore what the figure shows (false hides "Copy link"). */

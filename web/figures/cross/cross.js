@@ -106,11 +106,10 @@ class Cross extends FigureElement {
   // and kept out of sight: a reader's first choice of a pair then shows it
   // (at a phone's speed, making it there took twice a later choice of it).
   prepare() {
-    if (this.#example || this.preparing) return;
-    this.preparing = true;
-    const next = () => {
+    if (this.#example) return;
+    this.inTasks(() => {
       const key = Object.keys(PAIRS).find((k) => !this.#parts.has(this.#setups.get(k)));
-      if (!this.isConnected || key === undefined) return void (this.preparing = false);
+      if (key === undefined) return false;
       if (!this.#setups.has(key)) this.#setups.set(key, crossSetup(PAIRS[key]));
       const setup = this.#setups.get(key);
       const m = crossModel(this.attn, { temperature: this.state.temperature, setup });
@@ -120,9 +119,8 @@ class Cross extends FigureElement {
         box.append(el);
       }
       this.paintPart(part, m, 0);
-      setTimeout(next, 0);
-    };
-    setTimeout(next, 0);
+      return true;
+    });
   }
 
   /** `part`'s matrix and lines for model `m`, word `sel` chosen. */

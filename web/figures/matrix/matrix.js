@@ -128,17 +128,13 @@ class MatrixFigure extends FigureElement {
   // after a drawing: a reader's first visit to a step then finds them ready
   // (at a phone's speed such a visit took two to three times a later one).
   prepare() {
-    if (this.preparing) return;
-    this.preparing = true;
-    const next = () => {
+    this.inTasks(() => {
       const key = Object.keys(this.views).find((v) => !this.inTheme.has(v));
       const k = this.equations.findIndex((e) => !e);
-      if (!this.isConnected || (key === undefined && k < 0)) return void (this.preparing = false);
-      if (key === undefined) this.equations[k] = mathSpan(TEX[k], true);
-      else this.paintMatrices([key]);
-      setTimeout(next, 0);
-    };
-    setTimeout(next, 0);
+      if (key !== undefined) this.paintMatrices([key]);
+      else if (k >= 0) this.equations[k] = mathSpan(TEX[k], true);
+      return key !== undefined || k >= 0;
+    });
   }
 
   // paint the views of `keys` (the matrices' scales are all eight's)

@@ -95,20 +95,17 @@ class MultiHeadMatmul extends FigureElement {
   // first choice of one then shows it (at a phone's speed, making it there
   // took two to four times a later choice of it).
   prepare() {
-    if (this.preparing) return;
-    this.preparing = true;
-    const next = () => {
+    this.inTasks(() => {
       const heads = HEAD_COUNTS.find((n) => !this.shown.has(n));
-      if (!this.isConnected || heads === undefined) return void (this.preparing = false);
+      if (heads === undefined) return false;
       const made = this.draw(heads);
       this.shown.set(heads, made);
       made.heads.toggleAttribute('data-kept', true);
       this.headsEl.append(made.heads);
       made.paintedIn = theme(this.shadowRoot);
       made.paintHeads();
-      setTimeout(next, 0);
-    };
-    setTimeout(next, 0);
+      return true;
+    });
   }
 
   /** The kernels' results for `heads` and the parts of the figure that show only them. */

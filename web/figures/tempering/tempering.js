@@ -112,19 +112,16 @@ class Tempering extends FigureElement {
   // a move of the slider finds them kept instead of computing a
   // 65,536-product matmul inside the frame.
   precompute() {
-    if (this.precomputing) return;
     // (a task each, not idle callbacks: a busy page has no idle moments for
     // seconds, and a reader's input still comes between two tasks)
     const todo = DKS.filter((d) => !hasSpread(this.attn, d));
-    const next = () => {
+    this.inTasks(() => {
       const dk = todo.pop();
-      if (dk === undefined || !this.isConnected) return void (this.precomputing = false);
+      if (dk === undefined) return false;
       spread(this.attn, dk);
       this.gradient.prepare(this.attn, dk);
-      setTimeout(next, 0);
-    };
-    this.precomputing = true;
-    setTimeout(next, 0);
+      return true;
+    });
   }
 
   connectedCallback() {
