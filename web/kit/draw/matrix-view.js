@@ -13,8 +13,8 @@
 // figures that react to a click on a cell). The SVG carries the matrix's
 // accessible name (role img), as before: its squares were never read out.
 import { h, s, reconcile, setAttr, setText } from '../dom.js';
-import { labelFor, maxAbs } from './scale.js';
-import { rgbText, scaleRgb, theme } from './colors.js';
+import { labelFor, maxAbs, rgbColor } from './scale.js';
+import { rgbText, theme } from './colors.js';
 import { num, roundShares } from '../format.js';
 import { centredText, lineBox } from './drawing.js';
 
@@ -55,10 +55,6 @@ function paintCells(canvas, cells, { n, m, cell, font, values }) {
   ctx.setTransform(w / (m * cell), 0, 0, hgt / (n * cell), 0, 0);
   if (pixelwise) paintPixels(ctx, cells, { n, m }); // (putImageData: pixels, whatever the transform)
   else if (cells.length < n * m) ctx.clearRect(0, 0, m * cell, n * cell); // (a matrix smaller than its view: the rest stays empty)
-  ctx.font = font;
-  ctx.textAlign = 'center';
-  const { ascent, height } = lineBox(font);
-  const baseline = (i) => (i + 0.5) * cell - height / 2 + ascent; // where centredText puts it
   // a colour is set only when it changes: the canvas parses every colour string it is given
   let style = '';
   const use = (color) => { if (color !== style) ctx.fillStyle = style = color; };
@@ -66,10 +62,16 @@ function paintCells(canvas, cells, { n, m, cell, font, values }) {
     use(c.fill);
     ctx.fillRect(c.j * cell, c.i * cell, cell, cell);
   }
-  for (const ink of new Set(cells.map((c) => c.ink))) {
-    if (!ink) continue;
-    use(ink);
-    for (const c of cells) if (c.ink === ink) ctx.fillText(c.label, (c.j + 0.5) * cell, baseline(c.i));
+  if (values) { // (a font set is parsed: not for a view without values)
+    ctx.font = font;
+    ctx.textAlign = 'center';
+    const { ascent, height } = lineBox(font);
+    const baseline = (i) => (i + 0.5) * cell - height / 2 + ascent; // where centredText puts it
+    for (const ink of new Set(cells.map((c) => c.ink))) {
+      if (!ink) continue;
+      use(ink);
+      for (const c of cells) if (c.ink === ink) ctx.fillText(c.label, (c.j + 0.5) * cell, baseline(c.i));
+    }
   }
   canvas.drawing = {
     width: m * cell,
@@ -174,6 +176,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const on = s('rect', { class: 'on', visibility: 'hidden' });
   const bars = s('g', { class: 'groups' });
   let barsFor = ''; // the heads and shape the bars were drawn for
+  const barSets = new Map(); // heads and shape -> their bars
 
   const label = (i, j) => {
     const r = rowLabels?.[i] ?? i + 1;
@@ -266,9 +269,10 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     if (barsFor === `${h}|${shape}`) return;
     barsFor = `${h}|${shape}`;
     const w = (m / h) * cell;
-    bars.replaceChildren(...Array.from({ length: h }, (_, k) => s('rect', {
+    // (made once per head count and shape: a choice that goes back to a head count puts its bars back)
+    bars.replaceChildren(...(barSets.get(barsFor) ?? barSets.set(barsFor, Array.from({ length: h }, (_, k) => s('rect', {
       x: lw + k * w + 1, y: th + n * cell + 3, width: w - 2, height: 4, rx: 2, style: `fill:var(--attention-head-${k + 1})`,
-    })));
+    }))).get(barsFor)));
   }
 
   svg.addEventListener('pointerleave', () => setActive(null));
@@ -313,7 +317,8 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const [n, m] = [geometry.n, geometry.m]; // the view's shape (M's cells from the top left)
     // the same numbers at the same scale in the same theme paint the same pixels
     const dpr = globalThis.devicePixelRatio || 1;
-    const key = `${dpr}|${font}|${themeId(theme(root))}|${max}|${n}x${m}|${rows.map((r) => r.join(',')).join(';')}`;
+    const colours = theme(root); // (once: asking per cell reads the clock a thousand times for efficient's 32 x 32)
+    const key = `${dpr}|${font}|${themeId(colours)}|${max}|${n}x${m}|${rows.map((r) => r.join(',')).join(';')}`;
     if (shownKey === key) return;
     const hit = kept.find((p) => p.key === key);
     misses = hit || lately.includes(key) ? 0 : misses + 1;
@@ -335,7 +340,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const cells = rows.flatMap((row, i) => {
       const printed = values ? (shares ? roundShares(row, digits) : row).map((v) => num(v, digits)) : null;
       return row.map((v, j) => {
-        const fill = scaleRgb(root, v, max);
+        const fill = rgbColor(v, max, colours);
         return { i, j, rgb: fill, fill: rgbText(fill), label: printed?.[j] ?? null, ink: values ? labelFor(fill) : null };
       });
     });
