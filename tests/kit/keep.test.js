@@ -7,7 +7,7 @@ import { JSDOM } from 'jsdom';
 const { window } = new JSDOM('<!doctype html><body></body>');
 Object.assign(globalThis, { document: window.document, Node: window.Node });
 const { h, s, replace } = await import('../../web/kit/dom.js');
-const { morph, showOne } = await import('../../web/kit/keep.js');
+const { keepOut, morph, showOne } = await import('../../web/kit/keep.js');
 
 const table = (rows, extra) => h('table', {}, [
   h('thead', {}, h('tr', {}, ['N', 'a', ...(extra ? ['b'] : [])].map((t) => h('th', {}, t)))),
@@ -35,14 +35,23 @@ test('morph leaves the markup replace would, keeping the elements of the same ki
   }
 });
 
-test('showOne shows one part and keeps the others it showed, marked data-kept', () => {
+test('showOne shows one part and keeps the others it showed, marked data-kept; every part stays marked data-part', () => {
   const el = h('div');
   const [a, b] = [h('p', {}, 'a'), h('p', {}, 'b')];
   showOne(el, a);
-  assert.equal(el.innerHTML, '<p>a</p>');
+  assert.equal(el.innerHTML, '<p data-part="">a</p>');
   showOne(el, b);
-  assert.equal(el.innerHTML, '<p data-kept="">a</p><p>b</p>');
+  assert.equal(el.innerHTML, '<p data-part="" data-kept="">a</p><p data-part="">b</p>');
   showOne(el, a);
   assert.deepEqual([...el.children], [a, b], 'shown again where it was, not made again');
   assert.deepEqual([a, b].map((p) => p.hasAttribute('data-kept')), [false, true]);
+  assert.deepEqual([a, b].map((p) => p.hasAttribute('data-part')), [true, true], 'style-contained while shown too (styles.js)');
+});
+
+test('keepOut keeps a part out of sight and shows it again, a part for good', () => {
+  const p = h('p', {}, 'a');
+  keepOut(p, true);
+  assert.deepEqual([p.hasAttribute('data-kept'), p.hasAttribute('data-part')], [true, true]);
+  keepOut(p, false);
+  assert.deepEqual([p.hasAttribute('data-kept'), p.hasAttribute('data-part')], [false, true]);
 });

@@ -31,12 +31,24 @@ export function morph(el, ...kids) {
 }
 
 /**
+ * Keep `part` out of sight (`kept`: data-kept, styles.js) or show it again.
+ * A part that comes and goes is style-contained for good (data-part): the
+ * style containment that content-visibility: hidden brings, changing, made
+ * Chromium's next style update cost more for every figure drawn on the
+ * page (the article with its figures drawn: ~3 ms of a choice at a phone's speed).
+ */
+export function keepOut(part, kept) {
+  if (!part.hasAttribute('data-part')) part.setAttribute('data-part', '');
+  part.toggleAttribute('data-kept', kept);
+}
+
+/**
  * Show `part` in `el` and keep the others it showed before, out of sight
- * (data-kept: styles.js): a choice that goes back to a part shows it again
- * as it was laid out, instead of laying out a new subtree.
+ * (keepOut): a choice that goes back to a part shows it again as it was
+ * laid out, instead of laying out a new subtree.
  */
 export function showOne(el, part) {
   if (part.parentNode !== el) el.append(part);
-  for (const c of el.children) c.toggleAttribute('data-kept', c !== part);
+  for (const c of el.children) keepOut(c, c !== part);
   return el;
 }

@@ -27,6 +27,7 @@ export const baseCss = `
    layout are kept too where the browser can (content-visibility), so showing
    it again costs no new layout */
 @supports (content-visibility: hidden) { [data-kept] { content-visibility: hidden; margin: 0 !important; } }
+[data-part] { contain: style; } /* (for good: keep.js keepOut) */
 @supports not (content-visibility: hidden) { [data-kept] { display: none !important; } }
 *, *::before, *::after { box-sizing: border-box; }
 /* each part of a figure paints on its own (a stacking context: a paint layer in

@@ -7,7 +7,7 @@
 import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replaceFor, setAttr } from '../../kit/dom.js';
-import { showOne } from '../../kit/keep.js';
+import { keepOut, showOne } from '../../kit/keep.js';
 import { cssRgb, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -115,7 +115,7 @@ class Cross extends FigureElement {
       const m = crossModel(this.attn, { temperature: this.state.temperature, setup });
       const part = this.part(m, setup);
       for (const [box, el] of [[this.linesBox, part.el], [this.viewBox, part.view.el]]) {
-        el.toggleAttribute('data-kept', true);
+        keepOut(el, true);
         box.append(el);
       }
       this.paintPart(part, m, 0);

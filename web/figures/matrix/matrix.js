@@ -5,7 +5,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { stepper } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { showOne } from '../../kit/keep.js';
+import { keepOut, showOne } from '../../kit/keep.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
@@ -112,7 +112,7 @@ class MatrixFigure extends FigureElement {
     if (was.scheme !== scheme) this.inTheme = new Set(); // (the views painted in this theme)
     this.paintMatrices(shown.filter((key) => !this.inTheme.has(key)));
     for (const [key, view] of Object.entries(this.views)) {
-      view.el.toggleAttribute('data-kept', !shown.includes(key)); // (laid out as it was when shown again)
+      keepOut(view.el, !shown.includes(key)); // (laid out as it was when shown again)
       view.el.classList.toggle('now', RESULTS[k].includes(key));
       view.el.style.order = shown.indexOf(key);
     }
