@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { serve } from '../../scripts/serve.mjs';
+import { FIGURES } from '../../web/figures/registry.js';
 import { SCREENSHOTS, expectChange, measured, ready, start } from '../browser/harness.js';
 import { blocks } from './docs.js';
 import { install } from './install.js';
@@ -38,7 +39,10 @@ const VARIANTS = {
   'no-wasm-cors': (path) => !path.endsWith('.wasm'),
   'no-worker-cors': (path) => !path.endsWith('.worker.js'),
 };
-const TAGS = ['attention-soft-dictionary', 'attention-cost', 'attention-efficient', 'attention-induction'];
+// a figure of each kind (registry.js): one on the main thread, every one that measures, the first that trains
+const MEASURING = FIGURES.filter((f) => f.worker === 'measures').map((f) => f.tag);
+const TRAINING = FIGURES.find((f) => f.worker === 'trains').tag;
+const TAGS = ['attention-soft-dictionary', ...MEASURING, TRAINING];
 const FALLBACK = (tag) => `The figure ${tag} needs JavaScript.`;
 const BLOCKED = /blocked by CORS policy|net::ERR_FAILED/; // what Chromium logs for a request CORS blocks
 
@@ -120,7 +124,7 @@ describe('figures from another origin', () => {
         await el.locator('g.qh').focus();
         await page.keyboard.press('ArrowDown');
       });
-      for (const tag of ['attention-cost', 'attention-efficient']) {
+      for (const tag of MEASURING) {
         await ready(page, tag);
         await measured(page, tag);
         assert.match(await says(page, tag), /^A quick look up to N = \d+/, tag);
@@ -184,7 +188,7 @@ describe('figures from another origin', () => {
     try {
       await ready(page, 'attention-soft-dictionary');
       const why = (file) => new RegExp(`could not load http://127\\.0\\.0\\.1:\\d+/dist/figures/${file}; a worker script from another origin needs its server to send Access-Control-Allow-Origin, and a page with a Content-Security-Policy must name that origin in worker-src`);
-      for (const tag of ['attention-cost', 'attention-efficient']) {
+      for (const tag of MEASURING) {
         await ready(page, tag);
         await measured(page, tag);
         assert.match(await says(page, tag), why(`${tag.slice('attention-'.length)}.worker.js`), tag);

@@ -94,7 +94,7 @@ export function applyLinkedState(el) {
 
 /**
  * Scroll to `el` and keep it at the top of the viewport while the page grows
- * around it (the figures above it grow from their placeholders as they start,
+ * around it (the figures above it change height as they draw over their pictures,
  * which would push it away: WebKit has no scroll anchoring, and Chromium's
  * anchors on what moves), until the reader (or a script) scrolls or acts, or
  * it has drawn and the page has kept its height for QUIET_MS: the figures
