@@ -141,6 +141,8 @@ const sameSize = (a, b) => a.width === b.width && a.height === b.height;
 export function matrixView({ t, name, cell = 22, values = false, rowLabels, colLabels, digits = 2, shares = false, onpick, describe, groups = false, size = {} } = {}) {
   // Labels can also change later: update(M, {rowLabels, colLabels}).
   const cap = h('div', { class: 'cap', 'aria-live': 'polite' });
+  const capName = h('span', { class: 'name' }, name);
+  const capText = document.createTextNode('');
   // The canvas shown, and up to POOL - 1 canvases off the page that keep
   // what it showed before: a switch, a choice or a stepper that goes back to
   // a state shows it again instead of painting every cell and value anew.
@@ -188,7 +190,10 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const text = active ? label(...active) : `${n}\u00d7${m}`;
     if (text === caption) return; // (a slider step leaves it as it was)
     caption = text;
-    cap.replaceChildren(...(active ? [text] : [h('span', { class: 'name' }, name), ` ${text}`]));
+    // the caption's nodes are kept: a stepper's new shape changes a text's data, not the caption's elements
+    const kids = active ? [capText] : [capName, capText];
+    if (cap.childNodes.length !== kids.length || cap.firstChild !== kids[0]) cap.replaceChildren(...kids);
+    capText.data = active ? text : ` ${text}`;
   };
   const box = (i, j) => ({ x: geometry.lw + j * cell, y: geometry.th + i * cell, width: cell, height: cell });
   const setActive = (cellIndex) => {
