@@ -35,7 +35,7 @@ test('morph leaves the markup replace would, keeping the elements of the same ki
   }
 });
 
-test('showOne shows one part and keeps the others it showed, marked data-kept; every part stays marked data-part', () => {
+test('showOne shows one part and keeps the others it showed, marked data-kept, in one place (data-stack) unless told not to; every part stays marked data-part', () => {
   const el = h('div');
   const [a, b] = [h('p', {}, 'a'), h('p', {}, 'b')];
   showOne(el, a);
@@ -46,6 +46,10 @@ test('showOne shows one part and keeps the others it showed, marked data-kept; e
   assert.deepEqual([...el.children], [a, b], 'shown again where it was, not made again');
   assert.deepEqual([a, b].map((p) => p.hasAttribute('data-kept')), [false, true]);
   assert.deepEqual([a, b].map((p) => p.hasAttribute('data-part')), [true, true], 'style-contained while shown too (styles.js)');
+  assert.ok(el.hasAttribute('data-stack'), 'the parts take turns in one place (styles.js)');
+  const own = h('div');
+  showOne(own, h('p', {}, 'c'), { stack: false });
+  assert.equal(own.outerHTML, '<div><p data-part="">c</p></div>', 'stack: false, each part at its own height');
 });
 
 test('keepOut keeps a part out of sight and shows it again, a part for good', () => {

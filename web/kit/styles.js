@@ -28,6 +28,11 @@ export const baseCss = `
    it again costs no new layout */
 @supports (content-visibility: hidden) { [data-kept] { content-visibility: hidden; margin: 0 !important; } }
 [data-part] { contain: style; } /* (for good: keep.js keepOut) */
+/* parts that take turns in one place (keep.js showOne): stacked, and a kept
+   one keeps the height it had when last shown (auto), so the place is as
+   tall as the tallest shown so far */
+[data-stack] { display: grid; }
+[data-stack] > * { grid-area: 1 / 1; min-width: 0; contain-intrinsic-block-size: auto 0px; }
 @supports not (content-visibility: hidden) { [data-kept] { display: none !important; } }
 *, *::before, *::after { box-sizing: border-box; }
 /* each part of a figure paints on its own (a stacking context: a paint layer in
@@ -121,5 +126,6 @@ math[display="block"] { font-size: 1.3em; margin: 0.3em 0; }
   :host([data-print-picture]) { border-color: transparent; padding: 0; }
   :host([data-print-picture]) [role=figure] { display: none !important; }
   :host([data-print-picture]) slot.print-picture { display: contents; }
+  [data-kept] { display: none !important; } /* (no room kept for a part not shown) */
 }
 `;

@@ -7,7 +7,7 @@
 // tests/artifacts/screenshots/example-cross-hostile-phone.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from '../../browser/harness.js';
+import { start, addFigure, frames } from '../../browser/harness.js';
 import { openExample, addExample, exampleView, expectFits360, printed } from '../../browser/examples.js';
 import { engine } from '../../kit/engine.js';
 import { crossModel, PAIRS } from '../../../web/figures/cross/cross.model.js';
@@ -55,6 +55,35 @@ test('hostile words stay text and fit at 360 px; a label too long is refused wit
   s = await exampleView(page, 0);
   assert.deepEqual(s.errors, ['The example on this page could not be used (source[1] is longer than 16 characters); the figure shows its own.']);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the pairs take turns in one place as tall as the tallest: choosing one moves nothing below the figure (keep.js showOne)', async () => {
+  const { page, problems, context } = await server.open('/web/embed/example.html');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await addFigure(page, TAG);
+  await page.waitForFunction(() => document.querySelector('#mine')?.hasAttribute('data-ready'));
+  const el = page.locator('#mine');
+  const height = async (pair) => {
+    await el.evaluate((e, p) => { e.pair = p; }, pair);
+    await frames(page);
+    return el.evaluate((e) => e.getBoundingClientRect().height);
+  };
+  // each pair's own height: the parts one after another, as a page without the stacking rule would lay them out
+  const unstacked = (on) => el.evaluate((e, on) => {
+    window.__unstacked ??= new CSSStyleSheet();
+    window.__unstacked.replaceSync('[data-stack] { display: block; } [data-stack] > * { contain-intrinsic-block-size: none; }');
+    const sheets = e.shadowRoot.adoptedStyleSheets.filter((s) => s !== window.__unstacked);
+    e.shadowRoot.adoptedStyleSheets = on ? [...sheets, window.__unstacked] : sheets;
+  }, on);
+  const pairs = Object.keys(PAIRS);
+  await unstacked(true);
+  const own = [];
+  for (const pair of pairs) own.push(await height(pair));
+  assert.ok(Math.max(...own) > Math.min(...own) + 20, `the pairs differ in height at 360 px (${own.join(', ')})`);
+  await unstacked(false);
+  for (const pair of [...pairs, ...pairs.reverse()]) assert.equal(await height(pair), Math.max(...own), pair);
   assert.deepEqual(problems, []);
   await context.close();
 });

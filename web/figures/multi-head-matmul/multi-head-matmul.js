@@ -75,7 +75,7 @@ class MultiHeadMatmul extends FigureElement {
     this.v.Y.update(m.stacked.output, { max: act });
     if (this.drawn !== heads) {
       this.drawn = heads;
-      showOne(this.headsEl, shown.heads);
+      showOne(this.headsEl, shown.heads, { stack: false }); // (one head's place is a quarter of four heads')
       setText(this.check, shown.check);
       replace(this.qShape, shown.qShape);
       setText(this.colours, shown.colours);
