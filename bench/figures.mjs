@@ -86,6 +86,7 @@ const http2 = args.includes('--http2');
 const TAGS = FIGURES.map((f) => f.tag).filter((t) => !filter || filter.test(t));
 const CPU = phone ? 4 : 1;
 export const BUDGET_MS = phone ? 16 : 8;
+const WARM = 3; // changes before each timed run, of other values (WARM_SEED)
 /**
  * Page side: time the next pointermove that reaches `tag`'s figure the way
  * measure() times a change: from the first listener (on window, capturing)
@@ -335,19 +336,24 @@ async function latencies(page, cdp, tag, where, root) {
         const [a, b] = [h.getBoundingClientRect(), over.getBoundingClientRect()];
         return { from: [a.left + a.width / 2, a.top + a.height / 2], x: b.left, y: b.top, width: b.width, height: b.height };
       });
-      await measureDrag(page, cdp, tag, await where(), 3, WARM_SEED); // warm-up
-      if (profile) await cdp.send('Profiler.start');
-      const at = await where();
-      ({ result: page_ms, events } = await traced(cdp, () => measureDrag(page, cdp, tag, at, changes)));
+      // the warm-up runs inside the trace, and its changes are left out: the first change
+      // traced carries the trace's own start-up (about 4 ms at 4x in the busy time, none in the page's)
+      ({ result: page_ms, events } = await traced(cdp, async () => {
+        await measureDrag(page, cdp, tag, await where(), WARM, WARM_SEED);
+        if (profile) await cdp.send('Profiler.start');
+        return measureDrag(page, cdp, tag, await where(), changes);
+      }));
     } else {
-      await page.evaluate(measure, [tag, kind, 3, WARM_SEED]); // warm-up
-      if (profile) await cdp.send('Profiler.start');
-      ({ result: page_ms, events } = await traced(cdp, () => page.evaluate(measure, [tag, kind, changes])));
+      ({ result: page_ms, events } = await traced(cdp, async () => {
+        await page.evaluate(measure, [tag, kind, WARM, WARM_SEED]); // (as the drag's, above)
+        if (profile) await cdp.send('Profiler.start');
+        return page.evaluate(measure, [tag, kind, changes]);
+      }));
     }
-    const times = busyTimes(events);
+    const times = busyTimes(events).slice(WARM);
     if (times.length !== page_ms.length) throw new Error(`${tag} ${kind}: ${page_ms.length} changes, ${times.length} marked in the trace`);
     if (profile) hot.push([`${tag} ${kind} (${where}, ${root})`, hotspots((await cdp.send('Profiler.stop')).profile)]);
-    const split = busyParts(events);
+    const split = busyParts(events).slice(WARM);
     const parts = Object.fromEntries(Object.keys(split[0] ?? {}).map((k) => [k, quantile(split.map((p) => p[k]), 0.5)]));
     const row = { tag, where, root, kind, control: found[kind], p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: Math.max(...times), times, page_ms, parts };
     rows.push(row);
