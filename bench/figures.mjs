@@ -338,15 +338,15 @@ async function latencies(page, cdp, tag, where, root) {
       });
       // the warm-up runs inside the trace, and its changes are left out: the first change
       // traced carries the trace's own start-up (about 4 ms at 4x in the busy time, none in the page's)
+      if (profile) await cdp.send('Profiler.start'); // (started inside a trace it records nothing: the warm-up is profiled too)
       ({ result: page_ms, events } = await traced(cdp, async () => {
         await measureDrag(page, cdp, tag, await where(), WARM, WARM_SEED);
-        if (profile) await cdp.send('Profiler.start');
         return measureDrag(page, cdp, tag, await where(), changes);
       }));
     } else {
+      if (profile) await cdp.send('Profiler.start');
       ({ result: page_ms, events } = await traced(cdp, async () => {
         await page.evaluate(measure, [tag, kind, WARM, WARM_SEED]); // (as the drag's, above)
-        if (profile) await cdp.send('Profiler.start');
         return page.evaluate(measure, [tag, kind, changes]);
       }));
     }
@@ -483,7 +483,7 @@ try {
   await browser.close();
   for (const s of servers.values()) s.close();
 }
-for (const [what, lines] of hot) console.log(`\n${what}, self time over ${changes} changes:\n  ${lines.join('\n  ')}`);
+for (const [what, lines] of hot) console.log(`\n${what}, self time over ${changes} changes and ${WARM} of warm-up:\n  ${lines.join('\n  ')}`);
 
 // ---- tables ------------------------------------------------------------------
 
