@@ -7,7 +7,7 @@ import { JSDOM } from 'jsdom';
 const { window } = new JSDOM('<!doctype html><body></body>');
 Object.assign(globalThis, { document: window.document, Node: window.Node });
 const { h, s, replace } = await import('../../web/kit/dom.js');
-const { keepOut, morph, showOne } = await import('../../web/kit/keep.js');
+const { keepIn, keepOut, layOut, morph, showOne } = await import('../../web/kit/keep.js');
 
 const table = (rows, extra) => h('table', {}, [
   h('thead', {}, h('tr', {}, ['N', 'a', ...(extra ? ['b'] : [])].map((t) => h('th', {}, t)))),
@@ -58,4 +58,22 @@ test('keepOut keeps a part out of sight and shows it again, a part for good', ()
   assert.deepEqual([p.hasAttribute('data-kept'), p.hasAttribute('data-part')], [true, true]);
   keepOut(p, false);
   assert.deepEqual([p.hasAttribute('data-kept'), p.hasAttribute('data-part')], [false, true]);
+});
+
+test('keepIn puts a part made in the background among the kept ones, where showOne shows it later; layOut asks the size of what is inside each part', () => {
+  const el = h('div');
+  const [a, b] = [h('p', {}, 'a'), h('p', {}, [h('b', {}, 'b')])];
+  showOne(el, a);
+  assert.equal(keepIn(el, b), b);
+  assert.equal(el.innerHTML, '<p data-part="">a</p><p data-part="" data-kept=""><b>b</b></p>');
+  keepIn(el, b);
+  assert.equal(el.children.length, 2, 'put in once');
+  showOne(el, b);
+  assert.deepEqual([...el.children], [a, b], 'shown where it was kept');
+  assert.deepEqual([a, b].map((p) => p.hasAttribute('data-kept')), [true, false]);
+  const asked = [];
+  const inner = b.firstElementChild;
+  inner.getBoundingClientRect = () => { asked.push(inner); return new window.DOMRect(); };
+  layOut(b, h('p'));
+  assert.deepEqual(asked, [inner], 'the size of the first element inside (a part with none is skipped)');
 });

@@ -58,3 +58,25 @@ export function showOne(el, part, { stack = true } = {}) {
   for (const c of el.children) keepOut(c, c !== part);
   return el;
 }
+
+/**
+ * Put `part` in `el`, kept out of sight as showOne keeps a part it showed
+ * before: for what a figure makes in the background (FigureElement.inTasks)
+ * before a reader asks for it. -> part
+ */
+export function keepIn(el, part) {
+  keepOut(part, true);
+  if (part.parentNode !== el) el.append(part);
+  return part;
+}
+
+/**
+ * Lay kept `parts` out now, once they are drawn (keepIn). A kept part is not
+ * laid out (content-visibility: hidden) until something asks for the size
+ * of what is inside it; laid out then, it keeps its layout, and its first
+ * showing costs what a later one does (the matrix figure's first visit to a
+ * step: about 2 ms less layout at a phone's speed).
+ */
+export function layOut(...parts) {
+  for (const part of parts) part.firstElementChild?.getBoundingClientRect(); // (asking is what lays it out)
+}

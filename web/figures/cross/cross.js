@@ -7,7 +7,7 @@
 import { props } from './cross.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replaceFor, setAttr } from '../../kit/dom.js';
-import { keepOut, showOne } from '../../kit/keep.js';
+import { keepIn, layOut, showOne } from '../../kit/keep.js';
 import { cssRgb, rgbText } from '../../kit/draw/colors.js';
 import { paintLines } from '../../kit/draw/drawing.js';
 import { choice, slider } from '../../kit/controls.js';
@@ -114,11 +114,10 @@ class Cross extends FigureElement {
       const setup = this.#setups.get(key);
       const m = crossModel(this.attn, { temperature: this.state.temperature, setup });
       const part = this.part(m, setup);
-      for (const [box, el] of [[this.linesBox, part.el], [this.viewBox, part.view.el]]) {
-        keepOut(el, true);
-        box.append(el);
-      }
+      keepIn(this.linesBox, part.el);
+      keepIn(this.viewBox, part.view.el);
       this.paintPart(part, m, 0);
+      layOut(part.el, part.view.el);
       return true;
     });
   }

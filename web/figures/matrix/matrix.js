@@ -5,7 +5,7 @@ import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, s, replace, setText } from '../../kit/dom.js';
 import { stepper } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
-import { keepOut, showOne } from '../../kit/keep.js';
+import { keepIn, keepOut, layOut, showOne } from '../../kit/keep.js';
 import { mathSpan, tex } from '../../kit/math.js';
 import { rich } from '../../kit/rich.js';
 import { num, pct } from '../../kit/format.js';
@@ -132,7 +132,7 @@ class MatrixFigure extends FigureElement {
       const key = Object.keys(this.views).find((v) => !this.inTheme.has(v));
       const k = this.equations.findIndex((e) => !e);
       if (key !== undefined) this.paintMatrices([key]);
-      else if (k >= 0) this.equations[k] = mathSpan(TEX[k], true);
+      else if (k >= 0) layOut(keepIn(this.eq, this.equations[k] = mathSpan(TEX[k], true)));
       return key !== undefined || k >= 0;
     });
   }

@@ -4,7 +4,7 @@ import { theme } from '../../kit/draw/colors.js';
 import { props } from './multi-head-matmul.props.js';
 import { FigureElement, defineFigure } from '../../kit/figure-element.js';
 import { h, replace, setText } from '../../kit/dom.js';
-import { keepOut, showOne } from '../../kit/keep.js';
+import { keepIn, layOut, showOne } from '../../kit/keep.js';
 import { choice } from '../../kit/controls.js';
 import { matrixView } from '../../kit/draw/matrix-view.js';
 import { mathSpan, tex } from '../../kit/math.js';
@@ -100,10 +100,10 @@ class MultiHeadMatmul extends FigureElement {
       if (heads === undefined) return false;
       const made = this.draw(heads);
       this.shown.set(heads, made);
-      keepOut(made.heads, true);
-      this.headsEl.append(made.heads);
+      keepIn(this.headsEl, made.heads);
       made.paintedIn = theme(this.shadowRoot);
       made.paintHeads();
+      layOut(made.heads);
       return true;
     });
   }
