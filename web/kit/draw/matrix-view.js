@@ -175,6 +175,7 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
   const hit = s('rect', { class: 'hit' });
   const seams = s('path', { class: 'seams' });
   const marks = s('g');
+  const markRects = []; // marks' rects, reused
   const on = s('rect', { class: 'on', visibility: 'hidden' });
   const bars = s('g', { class: 'groups' });
   let barsFor = ''; // the heads and shape the bars were drawn for
@@ -420,9 +421,17 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
     const marking = [...(opts.marks ?? [])].join(' ');
     if (marking !== marked) {
       marked = marking;
-      marks.replaceChildren(...[...(opts.marks ?? [])].map((ij) => s('rect', { class: 'mark', ...box(...ij.split(',').map(Number)) })));
-      if (marking) svg.insertBefore(marks, hit);
-      else marks.remove();
+      // the outlines are kept and moved, and their group stays where it is:
+      // a pick moves three rects (a group put back lays out all it holds)
+      const cells = [...(opts.marks ?? [])];
+      cells.forEach((ij, k) => {
+        const rect = (markRects[k] ??= s('rect', { class: 'mark' }));
+        for (const [a, v] of Object.entries(box(...ij.split(',').map(Number)))) setAttr(rect, a, v);
+      });
+      reconcile(marks, markRects.slice(0, cells.length));
+      const before = on.isConnected ? on : hit; // (under the active cell's outline)
+      if (!marking) marks.remove();
+      else if (marks.nextSibling !== before) svg.insertBefore(marks, before);
     }
     if (groups) drawGroups(opts.groups ?? 1);
     const said = describe ? describe(rows) : t('matrixLabel', { name, rows: rows.length, cols: rows[0].length });
