@@ -150,3 +150,38 @@ test('every control from the keyboard: focus stays, controls show the state, sli
   assert.deepEqual(again.problems, []);
   await again.context.close();
 });
+
+// Installed before the page's scripts: records each rehearsal a figure
+// class declares (FigureElement.rehearsal), with the state it left.
+function recordRehearsals() {
+  window.__rehearsed = {};
+  const define = customElements.define.bind(customElements);
+  customElements.define = (tag, cls, options) => {
+    const own = Object.hasOwn(cls.prototype, 'rehearsal') && cls.prototype.rehearsal;
+    if (own) {
+      window.__rehearsed[tag] = null; // declared, not yet run
+      cls.prototype.rehearsal = function rehearsal() {
+        const patch = own.call(this);
+        window.__rehearsed[tag] = { patch, state: { ...this.state } };
+        return patch;
+      };
+    }
+    return define(tag, cls, options);
+  };
+}
+
+test('a figure that rehearses its first change, unseen once the page is idle, is left as one made afresh from its state', async () => {
+  const { page, problems, context } = await openAll(server, '/web/index.html', { prepare: (p) => p.addInitScript(recordRehearsals) });
+  await page.waitForFunction(() => Object.values(window.__rehearsed).every(Boolean), null, { timeout: 30000 });
+  const rehearsed = await page.evaluate(() => window.__rehearsed);
+  assert.ok(Object.keys(rehearsed).length >= 4, 'the figures that rehearse declare it');
+  for (const [tag, { patch, state }] of Object.entries(rehearsed)) {
+    const el = page.locator(tag);
+    assert.ok(Object.keys(patch).some((k) => patch[k] !== state[k]), `${tag}: its rehearsal draws another state`);
+    assert.deepEqual(await el.evaluate((e) => ({ ...e.state })), state, `${tag}: its state is as before the rehearsal`);
+    const [live, fresh] = await el.evaluate(async (e) => [await window.__fig.snapshot(e), await window.__fig.twin(e)]);
+    assertSameView(live, fresh, `${tag}: after its rehearsal the figure differs from one made from its state`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -217,6 +217,9 @@ export class FigureElement extends HTMLElement {
       if (this.isConnected) this.onPage();
       this.toggleAttribute('data-ready', true);
       this.#relanguage(); // (in case `lang` changed while loading)
+      const rehearse = () => this.#rehearse();
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(rehearse, { timeout: 5000 });
+      else setTimeout(rehearse, 1000); // (WebKit has no idle callbacks)
     } catch (err) {
       const t = this.t ?? translator({}, languageOf(this));
       // said above the page's picture of it, if it has one
@@ -333,6 +336,29 @@ export class FigureElement extends HTMLElement {
       setTimeout(next, 0);
     };
     setTimeout(next, 0);
+  }
+
+  /**
+   * A state near the current one ({prop: value}) whose drawing runs what a
+   * reader's first change runs (a slider's new values), or null: see #rehearse.
+   */
+  rehearsal() {
+    return null;
+  }
+
+  // A reader's first change ran code that the first drawing ran once or not
+  // at all, and V8 compiled it inside that change's frame: twice as long as a
+  // later change, at a phone's speed. In the first idle moment, a figure that
+  // names a rehearsal() draws that state and then its own again, in one task
+  // (never painted): the compiling is done there.
+  #rehearse() {
+    const patch = this.isConnected && !this.#frame && this.rehearsal();
+    if (!patch) return;
+    const was = Object.fromEntries(Object.keys(patch).map((k) => [k, this.state[k]]));
+    Object.assign(this.state, patch);
+    this.#draw();
+    Object.assign(this.state, was);
+    this.#draw();
   }
 
   /** Whether a link can restore what the figure shows (false hides "Copy link"). */

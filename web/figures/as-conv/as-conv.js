@@ -76,6 +76,10 @@ class AsConv extends FigureElement {
     return parseKernel(this.state.kernel, Number(this.state.k));
   }
 
+  rehearsal() {
+    return { temperature: this.state.temperature < 1 ? 2 : 0.01 }; // (the slider: soft and hard limits alike)
+  }
+
   syncControls() {
     if (!this.tSlider) return;
     this.tSlider.set(this.state.temperature);

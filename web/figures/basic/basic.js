@@ -111,6 +111,12 @@ class Basic extends FigureElement {
     this.set({ x: formatInputs(rows) });
   }
 
+  rehearsal() {
+    const rows = this.rows();
+    rows[this.chosen()][0] = rows[this.chosen()][0] > 0 ? -0.5 : 0.5; // (a channel's slider)
+    return { x: formatInputs(rows) };
+  }
+
   syncControls() {
     if (!this.pixelChoice) return;
     const j = this.chosen();

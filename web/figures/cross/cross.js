@@ -77,6 +77,10 @@ class Cross extends FigureElement {
     return !this.#example; // a link cannot carry the page's sentences
   }
 
+  rehearsal() {
+    return { temperature: this.state.temperature === 1 ? 2 : 1 }; // (the slider)
+  }
+
   syncControls() {
     if (!this.pairChoice) return;
     this.pairChoice.set(this.state.pair);

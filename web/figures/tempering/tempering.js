@@ -129,6 +129,11 @@ class Tempering extends FigureElement {
     if (this.attn) this.precompute();
   }
 
+  rehearsal() {
+    const k = DKS.indexOf(Math.round(this.state.dk));
+    return { dk: DKS[k > 0 ? k - 1 : 1] }; // (the d_k slider's next value down: computed ahead, precompute)
+  }
+
   syncControls() {
     this.dkSlider?.set(this.state.dk);
     this.tauSlider?.set(this.state.tau);
