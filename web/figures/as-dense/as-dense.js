@@ -62,6 +62,12 @@ class AsDense extends FigureElement {
     ]);
   }
 
+  rehearsal() {
+    const x = parseX(this.state.x);
+    x[0] = x[0] > 0 ? -0.5 : 0.5; // (the x1 slider)
+    return { x: x.join(',') };
+  }
+
   syncControls() {
     if (!this.sliders) return;
     parseX(this.state.x).forEach((v, i) => this.sliders[i].set(v));

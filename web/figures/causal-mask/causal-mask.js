@@ -87,6 +87,10 @@ class CausalMask extends FigureElement {
     return this.state.preset === 'custom' ? parseCells(this.state.cells, this.tokens.length) : presetCells(this.state.preset, this.tokens);
   }
 
+  rehearsal() {
+    return { preset: PRESETS.find((p) => p !== this.state.preset) }; // (the mask's choice)
+  }
+
   syncControls() {
     if (!this.presetChoice) return;
     this.presetChoice.set(this.state.preset);
