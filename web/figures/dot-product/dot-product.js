@@ -60,6 +60,12 @@ class DotProduct extends FigureElement {
     return parseTriple(this.state[key], key === 'user' ? DEFAULT_USER : DEFAULT_MOVIE);
   }
 
+  rehearsal() {
+    const user = this.vec('user');
+    user[0] = user[0] > 0 ? -0.5 : 0.5; // (the user's first slider)
+    return { user: user.join(',') };
+  }
+
   syncControls() {
     if (!this.sliders) return;
     for (const key of ['user', 'movie']) this.vec(key).forEach((v, i) => this.sliders[`${key}${i}`].set(v));

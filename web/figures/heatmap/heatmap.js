@@ -146,6 +146,10 @@ class Heatmap extends FigureElement {
     this.set({ off: [...off].sort().join(',') });
   }
 
+  rehearsal() {
+    return { off: this.state.off ? '' : '1.1' }; // (a head's switch)
+  }
+
   render() {
     if (this.pending !== undefined) {
       const p = this.pending;

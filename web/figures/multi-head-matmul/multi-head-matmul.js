@@ -59,6 +59,10 @@ class MultiHeadMatmul extends FigureElement {
     ]);
   }
 
+  rehearsal() {
+    return { heads: this.state.heads === '4' ? '2' : '4' }; // (the choice of heads)
+  }
+
   syncControls() {
     this.choice?.set(this.state.heads);
   }

@@ -46,6 +46,10 @@ class Notation extends FigureElement {
     ]);
   }
 
+  rehearsal() {
+    return { value: this.state.value > 0 ? -0.5 : 0.5 }; // (the slider)
+  }
+
   syncControls() {
     this.slider?.set(this.state.value);
   }
