@@ -44,12 +44,7 @@ class Qkv extends FigureElement {
     }
     this.editor = slider({
       label: this.t('selectedWeight'), min: -LIMIT, max: LIMIT, step: 0.05, value: 1, format: (x) => num(x),
-      oninput: (x) => {
-        const { k, i, j } = this.selected();
-        const W = { ...this.weights()[k], data: this.weights()[k].data.slice() };
-        W.data[i * 3 + j] = x;
-        this.set({ [attr(k)]: formatWeight(W) });
-      },
+      oninput: (x) => this.set(this.withSelected(x)),
     });
     this.selLabel = h('span', { class: 'note' });
     this.scaleNote = h('p', { class: 'note' });
@@ -80,6 +75,19 @@ class Qkv extends FigureElement {
   selected() {
     const [r, i, j] = this.state.cell.split('.');
     return { k: `W${r}`, i: Number(i) - 1, j: Number(j) - 1 };
+  }
+
+  /** The state's change that gives the selected weight the value x. */
+  withSelected(x) {
+    const { k, i, j } = this.selected();
+    const W = { ...this.weights()[k], data: this.weights()[k].data.slice() };
+    W.data[i * 3 + j] = x;
+    return { [attr(k)]: formatWeight(W) };
+  }
+
+  rehearsal() {
+    const { k, i, j } = this.selected();
+    return this.withSelected(this.weights()[k].data[i * 3 + j] > 0 ? -0.5 : 0.5); // (the selected weight's slider)
   }
 
   syncControls() {
