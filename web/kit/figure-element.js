@@ -219,7 +219,7 @@ export class FigureElement extends HTMLElement {
       this.#relanguage(); // (in case `lang` changed while loading)
       const rehearse = () => this.#rehearse();
       if (typeof requestIdleCallback === 'function') requestIdleCallback(rehearse, { timeout: 5000 });
-      else setTimeout(rehearse, 1000); // (WebKit has no idle callbacks)
+      else setTimeout(rehearse, 1000); // (Safari has no idle callbacks)
     } catch (err) {
       const t = this.t ?? translator({}, languageOf(this));
       // said above the page's picture of it, if it has one
@@ -356,9 +356,12 @@ export class FigureElement extends HTMLElement {
     if (!patch) return;
     const was = Object.fromEntries(Object.keys(patch).map((k) => [k, this.state[k]]));
     Object.assign(this.state, patch);
-    this.#draw();
-    Object.assign(this.state, was);
-    this.#draw();
+    try {
+      this.#draw();
+    } finally {
+      Object.assign(this.state, was); // (the reader's state back, whatever the rehearsal met)
+      this.#draw();
+    }
   }
 
   /** Whether a link can restore what the figure shows (false hides "Copy link"). */

@@ -112,8 +112,8 @@ class Basic extends FigureElement {
   }
 
   rehearsal() {
-    const rows = this.rows();
-    rows[this.chosen()][0] = rows[this.chosen()][0] > 0 ? -0.5 : 0.5; // (a channel's slider)
+    const [rows, j] = [this.rows(), this.chosen()];
+    rows[j][0] = rows[j][0] > 0 ? -0.5 : 0.5; // (a channel's slider)
     return { x: formatInputs(rows) };
   }
 

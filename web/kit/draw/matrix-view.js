@@ -423,12 +423,12 @@ export function matrixView({ t, name, cell = 22, values = false, rowLabels, colL
       marked = marking;
       // the outlines are kept and moved, and their group stays where it is:
       // a pick moves three rects (a group put back lays out all it holds)
-      const cells = [...(opts.marks ?? [])];
-      cells.forEach((ij, k) => {
+      const outlined = [...(opts.marks ?? [])];
+      outlined.forEach((ij, k) => {
         const rect = (markRects[k] ??= s('rect', { class: 'mark' }));
         for (const [a, v] of Object.entries(box(...ij.split(',').map(Number)))) setAttr(rect, a, v);
       });
-      reconcile(marks, markRects.slice(0, cells.length));
+      reconcile(marks, markRects.slice(0, outlined.length));
       const before = on.isConnected ? on : hit; // (under the active cell's outline)
       if (!marking) marks.remove();
       else if (marks.nextSibling !== before) svg.insertBefore(marks, before);
